@@ -1,0 +1,42 @@
+# mcp-terminal: `make test` is what CI runs (race detector on).
+GO      ?= go
+BIN     ?= bin/mcp-terminal
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+PKGS    := ./...
+
+.PHONY: build test lint bench fuzz ci clean run doctor
+
+build:
+	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
+
+run:
+	$(GO) run ./cmd/mcp-terminal
+
+doctor:
+	$(GO) run ./cmd/mcp-terminal doctor
+
+test:
+	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+
+lint:
+	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+# Benchmarks: unit hot paths and end-to-end figures through the built binary.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./screen/ ./detect/ ./security/ ./session/ ./integration/
+
+# A short run of every fuzz target (seed corpora run in `make test` already).
+FUZZTIME ?= 30s
+fuzz:
+	@for pkg in ./screen/ ./security/ ./detect/ ./session/; do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		done; \
+	done
+
+ci: lint test
+
+clean:
+	rm -rf bin

@@ -1,0 +1,173 @@
+// Command mcp-terminal is an MCP server over stdio that gives AI agents real
+// interactive terminals. `mcp-terminal doctor` checks the machine and runs one real
+// session through the server in-process.
+//
+// Nothing but the MCP transport writes to stdout; logs go to stderr.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/session"
+	"github.com/mcp-terminal/mcp-terminal/tools"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(argv) > 0 && argv[0] == "doctor" {
+		return doctor(argv[1:], stdout, stderr)
+	}
+	cfg, err := loadConfig(argv, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-terminal: %v\n", err)
+		return 2
+	}
+	if cfg.Version {
+		fmt.Fprintln(stdout, "mcp-terminal", version)
+		return 0
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	if err := serve(cfg, stdin, stdout, logger); err != nil {
+		logger.Error("server stopped", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// app is the wired server: sessions, tool handlers and the MCP server around them.
+type app struct {
+	sessions *session.Manager
+	audit    *security.Audit
+	mcp      *server.MCPServer
+}
+
+func newApp(cfg config, logger *slog.Logger) (*app, error) {
+	audit, err := security.OpenAudit(cfg.AuditLog)
+	if err != nil {
+		return nil, fmt.Errorf("open audit log: %w", err)
+	}
+	sessions := session.NewManager(session.Config{
+		MaxSessions:    cfg.MaxSessions,
+		Scrollback:     scrollback(cfg.Scrollback),
+		IdleTimeout:    idle(cfg.IdleTimeout),
+		StartupTimeout: cfg.StartupTimeout,
+		Logger:         logger,
+		OnExit: func(id string, st pty.ExitStatus) {
+			code := st.Code
+			audit.Record(security.Event{Kind: "session_exit", Session: id, ExitCode: &code, Detail: st.Signal})
+			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
+		},
+	})
+	handlers := tools.New(tools.Config{
+		MaxOutput:       cfg.MaxOutput,
+		DefaultTimeout:  cfg.DefaultTimeout,
+		StartupTimeout:  cfg.StartupTimeout,
+		MaxInput:        cfg.MaxInput,
+		DangerDetection: cfg.DangerDetection,
+		Policy: security.Policy{
+			Allowed: cfg.AllowedCommands, Blocked: cfg.BlockedCommands, AllowedPaths: cfg.AllowedPaths,
+		},
+		Redactor:  security.NewRedactor(cfg.RedactSecrets),
+		Audit:     audit,
+		LogInputs: cfg.LogInputs,
+		Logger:    logger,
+	}, sessions)
+	s := server.NewMCPServer("mcp-terminal", version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithInstructions(instructions),
+	)
+	s.AddTools(handlers.Tools()...)
+	return &app{sessions: sessions, audit: audit, mcp: s}, nil
+}
+
+const instructions = "Real interactive terminals. create_session starts a program (bash, python3, psql, ssh, vim...); " +
+	"send_command types a line and returns only the new output once the program is ready again; send_control presses keys; " +
+	"read_output shows the screen or waits for a pattern; close_session ends every process of a session."
+
+// scrollback maps the configuration's "0 lines" to the screen's "none".
+func scrollback(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// idle maps the configuration's "0 disables" to the manager's negative.
+func idle(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
+}
+
+// serve runs the stdio transport until stdin ends or a signal arrives, then ends
+// every session's processes.
+func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	if err := pty.BecomeSubreaper(); err != nil {
+		logger.Warn("cannot become child subreaper; orphaned processes are reaped by init", "err", err)
+	}
+	a, err := newApp(cfg, logger)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	a.audit.Record(security.Event{Kind: "server_start", Detail: version})
+	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
+
+	stdio := server.NewStdioServer(a.mcp)
+	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))
+	server.WithWorkerPoolSize(min(100, max(16, 2*cfg.MaxSessions)))(stdio)
+	err = stdio.Listen(ctx, stdin, stdout)
+	if ctx.Err() != nil {
+		logger.Info("signal received; closing every session")
+		err = nil
+	} else {
+		logger.Info("client disconnected; closing every session")
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	a.sessions.Shutdown(shutdown)
+	a.audit.Record(security.Event{Kind: "server_stop"})
+	if cerr := a.audit.Close(); cerr != nil {
+		logger.Warn("close audit log", "err", cerr)
+	}
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// stderr adapts the slog logger for mcp-go's *log.Logger.
+func stderr(logger *slog.Logger) io.Writer { return logWriter{logger} }
+
+type logWriter struct{ l *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.l.Warn(string(p))
+	return len(p), nil
+}

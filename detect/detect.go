@@ -1,0 +1,184 @@
+package detect
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/mcp-terminal/mcp-terminal/screen"
+)
+
+// State is what the session knows at one instant while it waits for an input to finish.
+type State struct {
+	Screen screen.Snapshot
+
+	// Start is the cursor when the input was written; StartWritten and StartClears are
+	// the screen's counters then. Together they tell output caused by this input from
+	// what was on the screen before it.
+	Start        screen.Pos
+	StartWritten uint64
+	StartClears  uint64
+
+	// Output returns the new output since Start with the input's echo removed. It is
+	// called only by signals that need it (wait_for), because it copies text.
+	Output func() string
+
+	Exited bool          // the program has exited and its output is drained
+	Quiet  time.Duration // time since the last output, or since the input if none came
+
+	// AllowSettle says quiet output may count as evidence now: the session has never
+	// shown a known prompt, a full-screen program holds the alternate screen, or the
+	// input was keystrokes rather than a command. The session decides; it knows.
+	AllowSettle bool
+}
+
+// Verdict is a Detector's answer for one State.
+type Verdict struct {
+	Done   bool
+	Reason Reason
+	Detail string // e.g. which prompt family matched
+
+	// Recheck, when positive, asks to be asked again after that long even if nothing
+	// changes (a signal that depends on time, like settling, needs it).
+	Recheck time.Duration
+}
+
+// Signal is one piece of evidence. It returns a Verdict with Done set when its
+// evidence is present, and may ask for a Recheck when it is not yet.
+type Signal func(st *State) Verdict
+
+// Options selects the signals of a Detector.
+type Options struct {
+	// WaitFor, when set, replaces prompt and settle evidence: only the pattern (or the
+	// program's exit) ends the wait, because the caller said what it waits for.
+	WaitFor *regexp.Regexp
+
+	// Settle is the silence that counts as settled when State.AllowSettle is true.
+	// Zero disables settling entirely. A silent command (sleep 2) in a session whose
+	// prompts are recognised must never look complete, hence AllowSettle.
+	Settle time.Duration
+
+	// Startup accepts a prompt anywhere at the cursor, without requiring new output
+	// after Start (there was no input yet).
+	Startup bool
+}
+
+// Detector combines signals; the first that has evidence decides.
+type Detector struct {
+	signals []Signal
+}
+
+// New builds the detector for one wait.
+func New(opts Options) *Detector {
+	d := &Detector{signals: []Signal{ExitSignal}}
+	if opts.WaitFor != nil {
+		d.signals = append(d.signals, PatternSignal(opts.WaitFor))
+		return d
+	}
+	d.signals = append(d.signals, PromptSignal(opts.Startup))
+	if opts.Settle > 0 {
+		d.signals = append(d.signals, SettleSignal(opts.Settle))
+	}
+	return d
+}
+
+// Check asks every signal; the first with evidence wins. Otherwise the verdict carries
+// the shortest Recheck any signal asked for.
+func (d *Detector) Check(st *State) Verdict {
+	var next time.Duration
+	for _, sig := range d.signals {
+		v := sig(st)
+		if v.Done {
+			return v
+		}
+		if v.Recheck > 0 && (next == 0 || v.Recheck < next) {
+			next = v.Recheck
+		}
+	}
+	return Verdict{Recheck: next}
+}
+
+// ExitSignal: the program is gone and everything it printed has been read.
+func ExitSignal(st *State) Verdict {
+	if st.Exited {
+		return Verdict{Done: true, Reason: Exit}
+	}
+	return Verdict{}
+}
+
+// PatternSignal matches the caller's regular expression against the new output only,
+// so neither earlier output nor the echo of the input can satisfy it.
+func PatternSignal(re *regexp.Regexp) Signal {
+	return func(st *State) Verdict {
+		if st.Screen.Written == st.StartWritten || st.Output == nil {
+			return Verdict{}
+		}
+		out := st.Output()
+		if loc := re.FindStringIndex(out); loc != nil {
+			return Verdict{Done: true, Reason: Pattern, Detail: out[loc[0]:loc[1]]}
+		}
+		return Verdict{}
+	}
+}
+
+// PromptSignal looks for a known prompt at the cursor. Outside startup it also
+// requires that this input caused output and that the cursor left the input's line
+// (or the screen was cleared): until then the prompt at the cursor is the old one.
+func PromptSignal(startup bool) Signal {
+	return func(st *State) Verdict {
+		s := &st.Screen
+		if s.AltScreen {
+			return Verdict{}
+		}
+		if !startup {
+			if s.Written == st.StartWritten {
+				return Verdict{}
+			}
+			if s.CursorLine <= st.Start.Line && s.Clears == st.StartClears {
+				return Verdict{}
+			}
+		}
+		if name, ok := MatchPrompt(CursorLine(s)); ok {
+			return Verdict{Done: true, Reason: Prompt, Detail: name}
+		}
+		return Verdict{}
+	}
+}
+
+// SettleSignal is the weakest evidence: no output for d.
+func SettleSignal(d time.Duration) Signal {
+	return func(st *State) Verdict {
+		if !st.AllowSettle {
+			return Verdict{}
+		}
+		if st.Quiet >= d {
+			return Verdict{Done: true, Reason: Settled}
+		}
+		return Verdict{Recheck: d - st.Quiet}
+	}
+}
+
+// CursorLine returns the cursor's row up to the cursor column, padded with the blanks
+// the snapshot trimmed (a prompt usually ends in a space the cursor sits after).
+func CursorLine(s *screen.Snapshot) string {
+	if s.Cursor.Row < 0 || s.Cursor.Row >= len(s.Lines) {
+		return ""
+	}
+	line := s.Lines[s.Cursor.Row]
+	var b strings.Builder
+	width := 0
+	for _, r := range line {
+		w := runewidth.RuneWidth(r)
+		if width+w > s.Cursor.Col {
+			break
+		}
+		b.WriteRune(r)
+		width += w
+	}
+	for ; width < s.Cursor.Col; width++ {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}

@@ -1,0 +1,258 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestBashColouredPrompt(t *testing.T) {
+	s := startServer(t)
+	r := s.call("create_session", map[string]any{
+		"command": "bash", "args": []any{"--norc", "--noprofile"},
+		"env": map[string]any{"PS1": `\[\e[1;32m\]\u@\h\[\e[0m\]:\[\e[34m\]\w\[\e[0m\]\$ `, "MCPT_TEST_MARK": s.mark},
+	})
+	if r.IsError || !r.boolean("ready") || r.str("reason") != "prompt" {
+		t.Fatalf("create_session: %+v", r)
+	}
+	id := r.str("session_id")
+	out := s.send(id, "echo hello", nil)
+	complete(t, out, "prompt")
+	lines := strings.Split(out.str("output"), "\n")
+	if len(lines) != 2 || lines[0] != "hello" || !strings.HasSuffix(lines[1], "$ ") {
+		t.Fatalf("output %q: want the echo's output then the next prompt", out.str("output"))
+	}
+	if !strings.Contains(out.Text, "[complete: prompt") {
+		t.Fatalf("text item lacks the status line: %q", out.Text)
+	}
+}
+
+func TestOutputSemantics(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	tests := []struct {
+		name, input string
+		want        func(out string) error
+	}{
+		{"300 lines all come back", "seq 1 300", func(out string) error {
+			lines := strings.Split(out, "\n")
+			if len(lines) != 301 {
+				return fmt.Errorf("%d lines, want 300 and the prompt", len(lines))
+			}
+			for i := 0; i < 300; i++ {
+				if lines[i] != fmt.Sprint(i+1) {
+					return fmt.Errorf("line %d is %q", i, lines[i])
+				}
+			}
+			return nil
+		}},
+		{"a 300-column line is one line", "printf 'x%.0s' {1..300}; echo", func(out string) error {
+			if first := strings.Split(out, "\n")[0]; first != strings.Repeat("x", 300) {
+				return fmt.Errorf("first line %q (%d chars)", first, len(first))
+			}
+			return nil
+		}},
+		{"carriage return overwrites", `printf 'progress 10%%\rprogress 100%%\n'`, firstLine("progress 100%")},
+		{"colour leaves no escapes", `printf '\e[31mred\e[0m \e[1;4mbold\e[0m\n'`, firstLine("red bold")},
+		{"unicode and emoji", `echo "héllo 你好 🎉 done"`, firstLine("héllo 你好 🎉 done")},
+		{"no output", "true", func(out string) error {
+			if out != "$ " {
+				return fmt.Errorf("want only the prompt")
+			}
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := s.send(id, tt.input, nil)
+			complete(t, r, "prompt")
+			if err := tt.want(r.str("output")); err != nil {
+				t.Fatalf("%v\noutput: %q", err, r.str("output"))
+			}
+		})
+	}
+}
+
+func firstLine(want string) func(string) error {
+	return func(out string) error {
+		if got := strings.Split(out, "\n")[0]; got != want {
+			return fmt.Errorf("first line %q, want %q", got, want)
+		}
+		return nil
+	}
+}
+
+func TestSilentCommandIsNotComplete(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	start := time.Now()
+	r := s.send(id, "sleep 1; echo done", nil)
+	complete(t, r, "prompt")
+	if elapsed := time.Since(start); elapsed < time.Second {
+		t.Fatalf("returned after %s, before the command finished", elapsed)
+	}
+	if !strings.HasPrefix(r.str("output"), "done\n") {
+		t.Fatalf("output %q", r.str("output"))
+	}
+}
+
+func TestTimeoutThenInterrupt(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, "sleep 30", map[string]any{"timeout_ms": 300})
+	if r.boolean("is_complete") || r.str("reason") != "timeout" || !r.boolean("is_alive") {
+		t.Fatalf("want a timeout with the session alive: %+v", r.S)
+	}
+	if w := r.str("warning"); !strings.Contains(w, "read_output") || !strings.Contains(w, "ctrl+c") {
+		t.Fatalf("warning %q does not say what to do next", w)
+	}
+	c := s.control(id, "ctrl+c")
+	complete(t, c, "prompt")
+	if !strings.HasSuffix(c.str("output"), "$ ") {
+		t.Fatalf("output after ctrl+c %q", c.str("output"))
+	}
+}
+
+func TestExit(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, "exit 3", nil)
+	complete(t, r, "exit")
+	if r.boolean("is_alive") {
+		t.Fatal("session still alive after exit")
+	}
+	if code, ok := r.num("exit_code"); !ok || code != 3 {
+		t.Fatalf("exit_code %v, want 3", r.S["exit_code"])
+	}
+	again := s.call("send_command", map[string]any{"session_id": id, "input": "echo hi"})
+	if !again.IsError || !strings.Contains(again.Text, "exited") {
+		t.Fatalf("typing into an exited session: %+v", again)
+	}
+	list := s.call("list_sessions", nil)
+	if !strings.Contains(list.Text, id) {
+		t.Fatalf("exited session missing from list: %s", list.Text)
+	}
+	closed := s.call("close_session", map[string]any{"session_id": id})
+	if closed.IsError || !closed.boolean("success") {
+		t.Fatalf("close: %+v", closed)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	s := startServer(t)
+	r := s.call("send_command", map[string]any{"session_id": "deadbeef", "input": "ls"})
+	if !r.IsError || !strings.Contains(r.Text, "unknown session") || !strings.Contains(r.Text, "list_sessions") {
+		t.Fatalf("unknown session: %+v", r)
+	}
+	r = s.call("create_session", map[string]any{"command": "no-such-program-xyz"})
+	if !r.IsError || !strings.Contains(r.Text, "command not found") {
+		t.Fatalf("missing command: %+v", r)
+	}
+	r = s.call("create_session", map[string]any{"command": "bash", "cwd": "/no/such/dir"})
+	if !r.IsError || !strings.Contains(r.Text, "cwd") {
+		t.Fatalf("bad cwd: %+v", r)
+	}
+	if l := s.call("list_sessions", nil); len(l.S["sessions"].([]any)) != 0 {
+		t.Fatalf("failed creates left sessions behind: %s", l.Text)
+	}
+	id := s.bash(nil)
+	for _, bad := range []map[string]any{
+		{"session_id": id, "input": "ls", "timeout_ms": -5},
+		{"session_id": id, "input": "ls", "timeout_ms": 1e12},
+		{"session_id": id, "input": "ls", "max_output_chars": "many"},
+		{"session_id": id, "input": 42},
+		{"session_id": id, "input": strings.Repeat("a", 70000)},
+		{"session_id": id, "input": "ls", "wait_for": "("},
+	} {
+		if r := s.call("send_command", bad); !r.IsError {
+			t.Errorf("send_command %v: want a tool error, got %q", bad, r.Text)
+		}
+	}
+	r = s.call("send_control", map[string]any{"session_id": id, "control": "ctrl+shift+meta"})
+	if !r.IsError || !strings.Contains(r.Text, "valid keys") {
+		t.Fatalf("unknown key: %+v", r)
+	}
+	// The session survived all of it.
+	complete(t, s.send(id, "echo still here", nil), "prompt")
+}
+
+func TestConcurrentCallsOnOneSession(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	var wg sync.WaitGroup
+	results := make([]result, 2)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = s.send(id, fmt.Sprintf("sleep 0.2; echo call-%d", i), nil)
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		complete(t, r, "prompt")
+		out := r.str("output")
+		if !strings.HasPrefix(out, fmt.Sprintf("call-%d\n", i)) || strings.Contains(out, fmt.Sprintf("call-%d", 1-i)) {
+			t.Fatalf("call %d output %q: calls were not serialised", i, out)
+		}
+	}
+}
+
+func TestDangerousInputNeedsConfirmation(t *testing.T) {
+	s := startServer(t)
+	dir := t.TempDir()
+	target := filepath.Join(dir, "tree")
+	if err := os.MkdirAll(filepath.Join(target, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	id := s.bash(nil)
+	input := "chmod -R 777 " + target
+	r := s.call("send_command", map[string]any{"session_id": id, "input": input})
+	if !r.IsError || !strings.Contains(r.Text, "confirm_dangerous_command") {
+		t.Fatalf("dangerous input not refused: %+v", r)
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() == 0o777 {
+		t.Fatal("refused input ran anyway")
+	}
+	short := s.call("confirm_dangerous_command", map[string]any{"session_id": id, "input": input, "justification": "because"})
+	if !short.IsError {
+		t.Fatal("a justification under 10 characters was accepted")
+	}
+	ok := s.call("confirm_dangerous_command", map[string]any{"session_id": id, "input": input,
+		"justification": "test fixture directory that must be world-writable"})
+	if ok.IsError {
+		t.Fatalf("confirm: %s", ok.Text)
+	}
+	complete(t, ok, "prompt")
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o777 {
+		t.Fatalf("confirmed input did not run: mode %v", fi.Mode())
+	}
+	for _, harmless := range []string{"rm -f build.log", "grep 'DROP TABLE' /dev/null", "kill 999999 2>/dev/null"} {
+		if r := s.call("send_command", map[string]any{"session_id": id, "input": harmless}); r.IsError {
+			t.Errorf("%q refused: %s", harmless, r.Text)
+		}
+	}
+}
+
+func TestNoProcessOutlivesTheClient(t *testing.T) {
+	s := startServer(t)
+	a := s.bash(nil)
+	s.send(a, "sleep 1000 &", nil)
+	s.send(a, "trap '' HUP TERM; (sleep 1001 &)", nil)
+	b := s.bash(nil)
+	s.send(b, "sleep 1002", map[string]any{"timeout_ms": 100})
+	if got := markedProcesses(s.mark); len(got) < 5 {
+		t.Fatalf("expected the sessions' processes to be running, found %v", got)
+	}
+	s.close() // closes the server's stdin and waits for it to exit
+	if st := s.cmd.ProcessState; st == nil || st.ExitCode() != 0 {
+		t.Fatalf("server did not exit cleanly on stdin EOF: %v", st)
+	}
+	eventually(t, 5*time.Second, "every session process to be gone", func() bool {
+		return len(markedProcesses(s.mark)) == 0
+	})
+}

@@ -1,0 +1,17 @@
+// Package pty owns the operating-system side of a terminal session: it starts a
+// program in a new session (setsid) with the slave side of a fresh
+// pseudo-terminal as its controlling terminal, reads and writes the master side,
+// resizes it, signals the foreground process group, inspects the foreground
+// program (name, working directory, echo flag), and at the end kills and reaps
+// every process of the session, background jobs and double-forked children
+// included.
+//
+// It imports no project package; only the standard library and
+// github.com/creack/pty (for opening the pseudo-terminal pair).
+//
+// Linux is the primary platform: there /proc is used to find every process of
+// a session and BecomeSubreaper makes orphans come back to the server so they
+// can be reaped. Elsewhere (macOS) Close falls back to signalling the leader's
+// process group and the terminal's foreground group, and ProcessName and Cwd
+// return "".
+package pty

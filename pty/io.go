@@ -1,0 +1,60 @@
+package pty
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Read reads what the program wrote to the terminal. It returns io.EOF once no
+// process holds the terminal open any more and everything buffered has been
+// read (Linux reports EIO only then). A background job that still holds the
+// terminal keeps Read blocking after the leader exited: watch Done for the exit.
+// After Close, Read returns ErrClosed (or io.EOF).
+func (p *Process) Read(b []byte) (int, error) {
+	n, err := p.master.Read(b)
+	if err != nil {
+		return n, p.ioError(err)
+	}
+	return n, nil
+}
+
+// Write writes all of b as typed input unless ctx ends first; then it returns
+// how much was written and ctx's error. A program that never reads its input
+// fills the terminal's buffer, and Write would otherwise block forever.
+func (p *Process) Write(ctx context.Context, b []byte) (int, error) {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	deadline, _ := ctx.Deadline() // zero: no deadline
+	if err := p.master.SetWriteDeadline(deadline); err != nil {
+		return 0, fmt.Errorf("write: %w", p.ioError(err))
+	}
+	// Cancellation without a deadline: move the deadline to the past. The
+	// callback runs on its own goroutine; it is owned by this call, which waits
+	// for it (fired) when stop reports it already started.
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		_ = p.master.SetWriteDeadline(time.Unix(1, 0))
+	})
+	n, err := p.master.Write(b)
+	if !stop() {
+		<-fired
+	}
+	_ = p.master.SetWriteDeadline(time.Time{})
+	switch {
+	case err == nil:
+		return n, nil
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		if cerr := ctx.Err(); cerr != nil {
+			return n, cerr
+		}
+		return n, context.DeadlineExceeded // the poller's timer beat ctx's by a hair
+	}
+	return n, fmt.Errorf("write: %w", p.ioError(err))
+}

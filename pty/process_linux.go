@@ -1,0 +1,115 @@
+package pty
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// ioctlGetTermios reads a terminal's termios.
+const ioctlGetTermios = syscall.TCGETS
+
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER from <linux/prctl.h>.
+const prSetChildSubreaper = 36
+
+// BecomeSubreaper makes the calling process the reaper of orphaned
+// descendants (a double-forked `(cmd &)` inside a session comes back to us
+// instead of init), so Close can find, kill and reap them. The server calls it
+// once at startup. Elsewhere than Linux it does nothing.
+func BecomeSubreaper() error {
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		return os.NewSyscallError("prctl(PR_SET_CHILD_SUBREAPER)", errno)
+	}
+	return nil
+}
+
+// proc is one line of the process table.
+type proc struct {
+	pid, ppid, pgid, sid int
+	start                uint64 // start time in clock ticks: with pid, identifies a process
+	zombie               bool
+}
+
+// procTable reads /proc/<pid>/stat of every process.
+func procTable() ([]proc, bool) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, false
+	}
+	procs := make([]proc, 0, len(entries))
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if pr, ok := readStat(pid); ok {
+			procs = append(procs, pr)
+		}
+	}
+	return procs, true
+}
+
+// readStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp session ...";
+// comm may hold spaces and parentheses, so fields are counted after the last ')'.
+func readStat(pid int) (proc, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return proc{}, false // gone meanwhile
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return proc{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	// f[0] is field 3 of proc(5): state, ppid, pgrp, session, ..., starttime (22).
+	if len(f) < 20 {
+		return proc{}, false
+	}
+	ppid, err1 := strconv.Atoi(f[1])
+	pgid, err2 := strconv.Atoi(f[2])
+	sid, err3 := strconv.Atoi(f[3])
+	start, err4 := strconv.ParseUint(f[19], 10, 64)
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+		return proc{}, false
+	}
+	zombie := f[0] == "Z" || f[0] == "X"
+	return proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, start: start, zombie: zombie}, true
+}
+
+// commLen is the longest name /proc/<pid>/comm shows (TASK_COMM_LEN - 1).
+const commLen = 15
+
+// processName prefers comm (it names busybox applets and scripts' interpreters
+// the way ps does) and uses the executable's basename when comm was truncated.
+func processName(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	dir := "/proc/" + strconv.Itoa(pid)
+	b, _ := os.ReadFile(dir + "/comm")
+	comm := strings.TrimRight(string(b), "\n")
+	if comm != "" && len(comm) < commLen {
+		return comm
+	}
+	if exe, err := os.Readlink(dir + "/exe"); err == nil {
+		base := filepath.Base(strings.TrimSuffix(exe, " (deleted)"))
+		if comm == "" || strings.HasPrefix(base, comm) {
+			return base
+		}
+	}
+	return comm
+}
+
+func processCwd(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	cwd, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	if err != nil {
+		return ""
+	}
+	return cwd
+}

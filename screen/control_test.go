@@ -1,0 +1,284 @@
+package screen
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hinshun/vt10x"
+)
+
+func TestQueryReplies(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"dsr status", "\x1b[5n", "\x1b[0n"},
+		{"cpr", "ab\r\ncde\x1b[6n", "\x1b[2;4R"},
+		{"cpr after cup", "\x1b[3;7H\x1b[6n", "\x1b[3;7R"},
+		{"decxcpr", "\x1b[?6n", "\x1b[?1;1R"},
+		{"da1", "\x1b[c", da1Reply},
+		{"da1 zero", "\x1b[0c", da1Reply},
+		{"decid", "\x1bZ", da1Reply},
+		{"da2", "\x1b[>c", da2Reply},
+		{"da2 zero", "\x1b[>0c", da2Reply},
+		{"osc 11 bel", "\x1b]11;?\x07", "\x1b]11;rgb:0000/0000/0000\x07"},
+		{"osc 10 st", "\x1b]10;?\x1b\\", "\x1b]10;rgb:ffff/ffff/ffff\x1b\\"},
+		{"decrqm private", "\x1b[?2026$p", "\x1b[?2026;0$y"},
+		{"decrqm ansi", "\x1b[4$p", "\x1b[4;0$y"},
+		{"decrqss", "\x1bP$qm\x1b\\", "\x1bP0$r\x1b\\"},
+		{"xtgettcap", "\x1bP+q544e\x1b\\", "\x1bP0+r544e\x1b\\"},
+		{"text area size", "\x1b[18t", "\x1b[8;5;20t"},
+		{"two queries in order", "\x1b[5n\x1b[c", "\x1b[0n" + da1Reply},
+		{"kitty keyboard query unanswered", "\x1b[?u", ""},
+		{"da3 unanswered", "\x1b[=c", ""},
+		{"no query", "hello\r\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScreen(t, 20, 5, 0)
+			write(t, s, tt.in)
+			if got := string(s.TakeReplies()); got != tt.want {
+				t.Errorf("replies = %q, want %q", got, tt.want)
+			}
+			if got := s.TakeReplies(); got != nil {
+				t.Errorf("second TakeReplies = %q, want nil", got)
+			}
+		})
+	}
+}
+
+func TestSanitisedSequences(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		cursor Point
+		line0  string
+	}{
+		{"kitty query keeps cursor", "abc\x1b[?u", Point{0, 3}, "abc"},
+		{"kitty push and pop", "ab\x1b[>1u\x1b[<u\x1b[=1;1uc", Point{0, 3}, "abc"},
+		{"huge cup", "\x1b[999999999;999999999H", Point{4, 19}, ""},
+		{"huge counts", "x\x1b[999999999I\x1b[999999999Z\x1b[99999999999999999999@\x1b[999999999Py", Point{0, 1}, "y"},
+		{"huge scroll", "a\r\nb\x1b[999999999S\x1b[999999999T", Point{1, 1}, ""},
+		{"too many params", "\x1b[" + strings.Repeat("1;", 200) + "mX", Point{0, 1}, "X"},
+		{"overlong csi", "\x1b[" + strings.Repeat("9", 500) + "CX", Point{0, 1}, "X"},
+		{"main screen 1049 reset", "ab\x1b[?1049lc", Point{0, 3}, "abc"},
+		{"decslrm ignored", "ab\x1b[2;5sc", Point{0, 3}, "abc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScreen(t, 20, 5, 0)
+			write(t, s, tt.in)
+			snap := s.Snapshot()
+			if snap.Cursor != tt.cursor {
+				t.Errorf("cursor = %+v, want %+v", snap.Cursor, tt.cursor)
+			}
+			if snap.Lines[0] != tt.line0 {
+				t.Errorf("line 0 = %q, want %q", snap.Lines[0], tt.line0)
+			}
+			if snap.AltScreen {
+				t.Error("on the alternate screen")
+			}
+		})
+	}
+}
+
+func TestModifyOtherKeysKeepsColours(t *testing.T) {
+	s := newScreen(t, 20, 5, 0)
+	write(t, s, "\x1b[32mA\x1b[>4;1mB\x1b[>4mC")
+	for x, r := range "ABC" {
+		g := s.vt.Cell(x, 0)
+		if g.Char != r || g.FG != vt10x.Green || g.Mode != 0 {
+			t.Errorf("cell %d = %q fg %d mode %#x, want %q green, no attributes", x, g.Char, g.FG, g.Mode, r)
+		}
+	}
+}
+
+func TestAltScreen(t *testing.T) {
+	s := newScreen(t, 20, 4, 0)
+	write(t, s, strings.Join(numbered(6), "\r\n"))
+	before := s.AllText()
+	cur := s.Cursor()
+
+	write(t, s, "\x1b[?1049h\x1b[H\x1b[2Jvim buffer")
+	for range 10 { // scrolling on the alternate screen must not reach the history
+		write(t, s, "\r\nmore")
+	}
+	snap := s.Snapshot()
+	if !snap.AltScreen {
+		t.Fatal("AltScreen = false after CSI ? 1049 h")
+	}
+	if snap.Lines[3] != "more" {
+		t.Errorf("alt line 3 = %q, want %q", snap.Lines[3], "more")
+	}
+	if got := s.hist.len(); got != 2 {
+		t.Errorf("history has %d lines after alt-screen output, want 2", got)
+	}
+
+	write(t, s, "\x1b[?1049l")
+	if s.Snapshot().AltScreen {
+		t.Fatal("AltScreen = true after CSI ? 1049 l")
+	}
+	if got := s.AllText(); got != before {
+		t.Errorf("main screen after alt:\n%s\nwant:\n%s", got, before)
+	}
+	if got := s.Cursor(); got != cur {
+		t.Errorf("cursor after alt = %+v, want %+v", got, cur)
+	}
+	if got := s.Snapshot().Clears; got != 3 { // enter, ED 2, leave
+		t.Errorf("Clears = %d, want 3", got)
+	}
+}
+
+func TestResetLeavesAltScreen(t *testing.T) {
+	s := newScreen(t, 20, 4, 0)
+	write(t, s, "main\x1b[?1049halt\x1bc")
+	if s.Snapshot().AltScreen {
+		t.Fatal("AltScreen after RIS")
+	}
+	write(t, s, "x\x1b[?1049hy\x1b[?1049l")
+	snap := s.Snapshot()
+	if snap.Lines[0] != "x" || snap.AltScreen {
+		t.Errorf("after RIS and a later alt round trip: line 0 %q alt %v, want \"x\" false", snap.Lines[0], snap.AltScreen)
+	}
+}
+
+func TestModes(t *testing.T) {
+	s := newScreen(t, 20, 4, 0)
+	check := func(step string, app, paste, visible bool) {
+		t.Helper()
+		snap := s.Snapshot()
+		got := []bool{snap.AppCursor, snap.BracketedPaste, snap.CursorVisible}
+		if diff := cmp.Diff([]bool{app, paste, visible}, got); diff != "" {
+			t.Errorf("%s: [app paste visible] (-want +got):\n%s", step, diff)
+		}
+	}
+	check("start", false, false, true)
+	write(t, s, "\x1b[?1h\x1b[?2004h\x1b[?25l")
+	check("set", true, true, false)
+	write(t, s, "\x1b[?1;2004;25;25h\x1b[?1;2004l")
+	check("reset in one sequence", false, false, true)
+	write(t, s, "\x1b[?1;2004h\x1bc")
+	check("RIS", false, false, true)
+}
+
+func TestResize(t *testing.T) {
+	s := newScreen(t, 30, 10, 0)
+	lines := numbered(8)
+	write(t, s, strings.Join(lines, "\r\n"))
+	want := strings.Join(lines, "\n")
+
+	steps := []struct{ cols, rows, row int }{
+		{30, 4, 3},  // shrink: rows above the cursor go to history
+		{30, 20, 3}, // grow: the cursor stays
+		{10, 2, 1},
+		{1, 1, 0},
+		{5000, 5000, 0}, // clamped
+	}
+	for _, st := range steps {
+		s.Resize(st.cols, st.rows)
+		snap := s.Snapshot()
+		if snap.Cursor.Row != st.row || snap.Cursor.Col >= snap.Cols || snap.Rows != len(snap.Lines) {
+			t.Errorf("after Resize(%d, %d): cursor %+v, size %dx%d", st.cols, st.rows, snap.Cursor, snap.Cols, snap.Rows)
+		}
+		if got := s.Cursor().Line; got != 7 {
+			t.Errorf("after Resize(%d, %d): cursor line %d, want 7", st.cols, st.rows, got)
+		}
+		// Narrowing truncates the rows on screen; until then nothing may be lost.
+		if text, _ := s.TextSince(Pos{}); st.cols == 30 && text != want {
+			t.Errorf("after Resize(%d, %d): TextSince = %q, want %q", st.cols, st.rows, text, want)
+		}
+	}
+	if snap := s.Snapshot(); snap.Cols != MaxCols || snap.Rows != MaxRows {
+		t.Errorf("size = %dx%d, want %dx%d", snap.Cols, snap.Rows, MaxCols, MaxRows)
+	}
+}
+
+func TestResizeKeepsTabs(t *testing.T) {
+	s := newScreen(t, 10, 3, 0)
+	s.Resize(40, 3)
+	write(t, s, "\t\t\tx")
+	if got := s.Snapshot().Cursor.Col; got != 25 {
+		t.Errorf("cursor col after three tabs = %d, want 25", got)
+	}
+}
+
+func TestTextSinceColumns(t *testing.T) {
+	s := newScreen(t, 20, 5, 0)
+	write(t, s, "$ ls\r\nfile1\r\n你好 x\r\n$ ")
+	tests := []struct {
+		from Pos
+		want string
+	}{
+		{Pos{0, 2}, "ls\nfile1\n你好 x\n$"},
+		{Pos{1, 0}, "file1\n你好 x\n$"},
+		{Pos{2, 1}, "你好 x\n$"}, // second cell of 你
+		{Pos{2, 2}, "好 x\n$"},
+		{Pos{2, 50}, "\n$"},
+		{Pos{3, 2}, ""},
+		{Pos{4, 0}, ""}, // beyond the cursor
+	}
+	for _, tt := range tests {
+		if got, lost := s.TextSince(tt.from); got != tt.want || lost {
+			t.Errorf("TextSince(%+v) = %q, %v; want %q, false", tt.from, got, lost, tt.want)
+		}
+	}
+}
+
+func TestMarks(t *testing.T) {
+	s := newScreen(t, 40, 5, 0)
+	write(t, s, "\x1b]133;A\x07$ \x1b]133;B\x07ls\r\n\x1b]133;C\x1b\\out\r\n\x1b]133;D;1\x07")
+	want := []Mark{
+		{Kind: 'A', Pos: Pos{0, 0}, Seq: 1},
+		{Kind: 'B', Pos: Pos{0, 2}, Seq: 2},
+		{Kind: 'C', Pos: Pos{1, 0}, Seq: 3},
+		{Kind: 'D', Arg: "1", Pos: Pos{2, 0}, Seq: 4},
+	}
+	if diff := cmp.Diff(want, s.MarksSince(0)); diff != "" {
+		t.Errorf("MarksSince(0) (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want[2:], s.MarksSince(2)); diff != "" {
+		t.Errorf("MarksSince(2) (-want +got):\n%s", diff)
+	}
+	if got := s.MarksSince(4); got != nil {
+		t.Errorf("MarksSince(4) = %v, want nil", got)
+	}
+	for range maxMarks + 10 {
+		write(t, s, "\x1b]133;A\x07")
+	}
+	if got := s.MarksSince(0); len(got) > maxMarks || got[len(got)-1].Seq != maxMarks+14 {
+		t.Errorf("after %d marks: kept %d, newest seq %d", maxMarks+14, len(got), got[len(got)-1].Seq)
+	}
+}
+
+func TestClears(t *testing.T) {
+	s := newScreen(t, 20, 5, 0)
+	write(t, s, "a\x1b[2J\x1b[3J\x1b[J\x1b[1Jb\x1bc")
+	if got := s.Snapshot().Clears; got != 3 {
+		t.Errorf("Clears = %d, want 3 (ED 2, ED 3, RIS)", got)
+	}
+	if got := s.Snapshot().Written; got != 19 {
+		t.Errorf("Written = %d, want 19", got)
+	}
+}
+
+func TestScrollRegion(t *testing.T) {
+	// apt keeps a progress bar on the last row with DECSTBM: output scrolling above it
+	// still reaches the history.
+	s := newScreen(t, 20, 4, 0)
+	write(t, s, "\x1b[1;3r\x1b[4;1Hprogress\x1b[3;1H")
+	lines := numbered(6)
+	for _, l := range lines {
+		write(t, s, "\r\n"+l)
+	}
+	// The three blank rows of the region scroll off first.
+	want := "\n\n\n" + strings.Join(lines, "\n") + "\nprogress"
+	if got := s.AllText(); got != want {
+		t.Errorf("AllText = %q, want %q", got, want)
+	}
+	// A region lower down scrolls lines into nothing, as in xterm.
+	before := s.hist.len()
+	write(t, s, "\x1b[2;3r\x1b[3;1H\n\n\n")
+	if got := s.hist.len(); got != before {
+		t.Errorf("history grew from %d to %d while scrolling a region below the top", before, got)
+	}
+}

@@ -1,0 +1,15 @@
+// Package screen owns the headless terminal that turns a program's output bytes into clean
+// text: a VT emulator (github.com/hinshun/vt10x) behind a front-end tokenizer of our own, plus
+// everything vt10x lacks — scrollback with soft-wrap tracking, double-width and combining
+// characters, UTF-8 reassembly across writes, answers to terminal queries (DSR, CPR, DA1, DA2,
+// DECRQM, OSC 10/11/12, XTGETTCAP), sanitising of sequences vt10x mishandles, OSC 133
+// semantic prompt marks, and absolute positions (Pos) that stay valid as output scrolls.
+//
+// The tokenizer splits the stream into printable runs, C0 controls and complete escape
+// sequences; vt10x only ever receives complete, canonical sequences it handles correctly, and
+// never gets a query, so it never writes to its io.Writer. Screen is safe for concurrent use:
+// one mutex of its own guards everything, and vt10x is only touched while it is held.
+//
+// screen imports no project package: only the standard library, vt10x and go-runewidth.
+// Nothing here writes to stdout or stderr.
+package screen

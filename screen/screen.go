@@ -1,0 +1,237 @@
+package screen
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/hinshun/vt10x"
+)
+
+// Defaults and bounds. The bounds keep a hostile or buggy resize from allocating gigabytes.
+const (
+	DefaultCols       = 120
+	DefaultRows       = 40
+	DefaultScrollback = 10000
+	MaxCols           = 1000
+	MaxRows           = 500
+
+	maxReplies = 64 << 10 // a program that floods queries nobody drains must not grow us forever
+	maxMarks   = 1000
+)
+
+// vt10x internals we depend on, checked against its state.go (the constants are unexported).
+const (
+	vtCursorWrapNext = 1 << 1 // Cursor.State: the next printable wraps first
+	vtAttrWrap       = 1 << 6 // Glyph.Mode: this row soft-wraps onto the next
+)
+
+// Options configures a Screen.
+type Options struct {
+	Cols, Rows int // zero means 120 x 40
+	Scrollback int // lines kept after scrolling off the main screen; zero means 10000; negative means none
+}
+
+// Pos is an absolute position in the output stream: Line counts every line that has ever
+// scrolled off the main screen plus the row on screen, so it stays valid as output scrolls.
+type Pos struct {
+	Line int64
+	Col  int // cell column
+}
+
+// Point is a position on the visible screen.
+type Point struct{ Row, Col int }
+
+// Snapshot is an immutable copy of the visible screen and its modes; safe to keep.
+type Snapshot struct {
+	Lines          []string // visible rows top to bottom, right-trimmed, len == Rows, wide chars once, placeholders removed
+	Wrapped        []bool   // Wrapped[i]: row i soft-wraps onto row i+1
+	Cursor         Point    // always inside the screen
+	CursorLine     int64    // absolute line of the cursor row (Pos.Line)
+	CursorVisible  bool
+	AltScreen      bool
+	AppCursor      bool // DECCKM: arrow keys must be sent as ESC O A..D
+	BracketedPaste bool
+	Title          string
+	Cols, Rows     int
+	Written        uint64 // total bytes ever fed to Write
+	Clears         uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
+}
+
+// Mark is an OSC 133 semantic prompt mark (FinalTerm / iTerm2 shell integration):
+// Kind 'A' prompt start, 'B' command start (input begins), 'C' command output start,
+// 'D' command end; Arg is the text after "133;X;" (for D: the exit status). Pos is where
+// the cursor was when the mark arrived. Seq numbers marks from 1 upward.
+type Mark struct {
+	Kind byte
+	Arg  string
+	Pos  Pos
+	Seq  uint64
+}
+
+// Screen is a headless terminal screen. The zero value is not usable; call New.
+type Screen struct {
+	mu sync.Mutex
+	vt vt10x.Terminal
+
+	cols, rows  int
+	top, bottom int // scroll region (DECSTBM), mirrored because vt10x keeps it unexported
+
+	p     parser
+	print printer
+	hist  history
+	glyph clusters
+
+	lineBase  int64 // lines that have ever scrolled off the main screen
+	replies   []byte
+	bracketed bool
+	title     string
+	written   uint64
+	clears    uint64
+	marks     []Mark
+	markSeq   uint64
+	seq       []byte // scratch for sequences sent to vt10x
+}
+
+// New returns a blank screen of the given size.
+func New(opts Options) *Screen {
+	cols, rows := opts.Cols, opts.Rows
+	if cols == 0 && rows == 0 {
+		cols, rows = DefaultCols, DefaultRows
+	}
+	cols, rows = clampSize(cols, rows)
+	limit := opts.Scrollback
+	switch {
+	case limit == 0:
+		limit = DefaultScrollback
+	case limit < 0:
+		limit = 0
+	}
+	s := &Screen{cols: cols, rows: rows, bottom: rows - 1, hist: history{max: limit}}
+	// vt10x never receives a query, so it never writes; io.Discard is a guard, not a sink.
+	s.vt = vt10x.New(vt10x.WithWriter(io.Discard), vt10x.WithSize(cols, rows))
+	return s
+}
+
+func clampSize(cols, rows int) (int, int) {
+	return clampInt(cols, 1, MaxCols), clampInt(rows, 1, MaxRows)
+}
+
+func clampInt(v, lo, hi int) int {
+	return max(lo, min(v, hi))
+}
+
+// Write feeds program output to the screen. It always consumes all of p and never blocks on
+// anything but the screen's own lock; query replies are queued for TakeReplies.
+func (s *Screen) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.written += uint64(len(p))
+	for _, b := range p {
+		s.feed(b)
+	}
+	s.flushPrint()
+	return len(p), nil
+}
+
+// TakeReplies returns the bytes the program must receive back (answers to its queries) and
+// clears the queue; nil if there are none.
+func (s *Screen) TakeReplies() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.replies) == 0 {
+		return nil
+	}
+	out := s.replies
+	s.replies = nil
+	return out
+}
+
+func (s *Screen) reply(format string, args ...any) {
+	if len(s.replies) >= maxReplies {
+		return
+	}
+	s.replies = fmt.Appendf(s.replies, format, args...)
+}
+
+// Cursor returns the absolute cursor position.
+func (s *Screen) Cursor() Pos {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.vt.Cursor()
+	return Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
+}
+
+// Snapshot returns a copy of the visible screen and its modes.
+func (s *Screen) Snapshot() Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.vt.Cursor()
+	mode := s.vt.Mode()
+	snap := Snapshot{
+		Lines:          make([]string, s.rows),
+		Wrapped:        make([]bool, s.rows),
+		Cursor:         Point{Row: cur.Y, Col: cur.X},
+		CursorLine:     s.lineBase + int64(cur.Y),
+		CursorVisible:  s.vt.CursorVisible(),
+		AltScreen:      mode&vt10x.ModeAltScreen != 0,
+		AppCursor:      mode&vt10x.ModeAppCursor != 0,
+		BracketedPaste: s.bracketed,
+		Title:          s.title,
+		Cols:           s.cols,
+		Rows:           s.rows,
+		Written:        s.written,
+		Clears:         s.clears,
+	}
+	for y := range s.rows {
+		text, wrapped := s.renderRow(y)
+		snap.Lines[y], snap.Wrapped[y] = trimRight(text), wrapped
+	}
+	return snap
+}
+
+// MarksSince returns the OSC 133 marks with Seq > seq, oldest first. Only the newest
+// maxMarks are kept.
+func (s *Screen) MarksSince(seq uint64) []Mark {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i := len(s.marks)
+	for i > 0 && s.marks[i-1].Seq > seq {
+		i--
+	}
+	if i == len(s.marks) {
+		return nil
+	}
+	return append([]Mark(nil), s.marks[i:]...)
+}
+
+func (s *Screen) addMark(kind byte, arg string) {
+	cur := s.vt.Cursor()
+	s.markSeq++
+	if len(s.marks) >= maxMarks {
+		// Drop the oldest half at once so adding stays amortised O(1).
+		s.marks = append(s.marks[:0], s.marks[maxMarks/2:]...)
+	}
+	s.marks = append(s.marks, Mark{
+		Kind: kind,
+		Arg:  arg,
+		Pos:  Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X},
+		Seq:  s.markSeq,
+	})
+}
+
+func (s *Screen) altScreen() bool {
+	return s.vt.Mode()&vt10x.ModeAltScreen != 0
+}
+
+// send hands vt10x one complete sequence (or control byte). Pending printable text goes
+// first so the order of the stream is kept.
+func (s *Screen) send(seq []byte) {
+	s.flushPrint()
+	_, _ = s.vt.Write(seq)
+}
+
+func (s *Screen) sendf(format string, args ...any) {
+	s.seq = fmt.Appendf(s.seq[:0], format, args...)
+	s.send(s.seq)
+}

@@ -1,0 +1,121 @@
+package screen
+
+// vt10x has no scrollback. We capture a row just before vt10x scrolls it off the top of the
+// main screen: we know every token that can scroll (LF/VT/FF, IND, NEL, a wrapping
+// printable, CSI S, a shrinking resize) and vt10x's rule for each, so we check the cursor
+// against the mirrored scroll region before handing the token over.
+
+// histLine is one row that left the screen. Soft-wrapped rows keep their trailing blanks so
+// that joining them with the next row reproduces the logical line exactly.
+type histLine struct {
+	text    string
+	wrapped bool
+}
+
+// history is a ring of the newest max rows that left the main screen.
+type history struct {
+	max   int
+	lines []histLine
+	start int // index of the oldest line once the ring is full
+}
+
+func (h *history) len() int { return len(h.lines) }
+
+func (h *history) push(l histLine) {
+	switch {
+	case h.max <= 0:
+	case len(h.lines) < h.max:
+		h.lines = append(h.lines, l)
+	default:
+		h.lines[h.start] = l
+		h.start = (h.start + 1) % h.max
+	}
+}
+
+// at returns the i-th retained line, oldest first.
+func (h *history) at(i int) histLine {
+	return h.lines[(h.start+i)%len(h.lines)]
+}
+
+// captureIfBottom records the top row if the token about to be sent scrolls the region by
+// one line, i.e. the cursor is on the bottom margin. wrapRow is the row that the token
+// marks as soft-wrapped (vt10x sets that bit only while scrolling), or -1.
+func (s *Screen) captureIfBottom(wrapRow int) {
+	s.flushPrint()
+	if s.vt.Cursor().Y == s.bottom {
+		s.scrollOff(1, wrapRow)
+	}
+}
+
+// scrollOff records the top n rows of the scroll region as leaving the screen. Only a
+// region that starts at the top of the main screen feeds the scrollback (as in xterm): a
+// region lower down, or the alternate screen, scrolls lines into nothing.
+func (s *Screen) scrollOff(n, wrapRow int) {
+	if s.top != 0 || s.altScreen() {
+		return
+	}
+	n = min(n, s.bottom+1)
+	for y := range n {
+		text, wrapped := s.renderRow(y)
+		wrapped = wrapped || y == wrapRow
+		if !wrapped {
+			text = trimRight(text)
+		}
+		s.hist.push(histLine{text: text, wrapped: wrapped})
+	}
+	s.lineBase += int64(n)
+}
+
+// Resize changes the screen size, clamped to 1..1000 columns and 1..500 rows. Content is
+// truncated, not reflowed. When the cursor would fall below the new bottom, the rows above
+// it scroll into the scrollback first, as in xterm.
+func (s *Screen) Resize(cols, rows int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cols, rows = clampSize(cols, rows)
+	if cols == s.cols && rows == s.rows {
+		return
+	}
+	s.flushPrint()
+	s.print.last.valid = false
+	cur := s.vt.Cursor()
+	if n := cur.Y - rows + 1; n > 0 {
+		// vt10x would slide both buffers itself, losing the rows on the inactive one and
+		// bypassing our capture; scrolling first leaves it nothing to slide.
+		s.send([]byte("\x1b[r"))
+		s.top, s.bottom = 0, s.rows-1
+		s.scrollOff(n, -1)
+		s.sendf("\x1b[%dS\x1b[%d;%dH", n, cur.Y-n+1, cur.X+1)
+	}
+	grew := cols > s.cols
+	s.vt.Resize(cols, rows)
+	s.cols, s.rows = cols, rows
+	s.top, s.bottom = 0, rows-1
+	if grew {
+		s.resetTabs()
+	}
+}
+
+// resetTabs puts a tab stop every 8 columns. vt10x's resize sets the stops of a widened
+// screen on its old slice, so the new columns would have none.
+func (s *Screen) resetTabs() {
+	cur := s.vt.Cursor()
+	s.send([]byte("\x1b[3g"))
+	for x := 8; x < s.cols; x += 8 {
+		s.sendf("\x1b[%dG\x1bH", x+1)
+	}
+	// The scroll region was just reset, so CUP is not offset by origin mode.
+	s.sendf("\x1b[%d;%dH", cur.Y+1, cur.X+1)
+}
+
+// resetTerminal handles RIS. vt10x's reset clears the alt-screen flag without swapping the
+// buffers back, so we leave the alternate screen first.
+func (s *Screen) resetTerminal() {
+	if s.altScreen() {
+		s.send([]byte("\x1b[?1047l"))
+	}
+	s.send([]byte("\x1bc"))
+	s.top, s.bottom = 0, s.rows-1
+	s.bracketed = false
+	s.clears++
+}

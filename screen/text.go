@@ -1,0 +1,157 @@
+package screen
+
+import (
+	"strings"
+)
+
+// renderRow returns row y as text, one string per cell run (wide runes once, placeholders
+// dropped), with trailing blanks kept, and whether the row soft-wraps onto the next.
+// A wide rune whose second half was overwritten, or a second half without its first, shows
+// as a blank so that every cell still takes exactly its width.
+func (s *Screen) renderRow(y int) (string, bool) {
+	var b strings.Builder
+	b.Grow(s.cols)
+	for x := 0; x < s.cols; x++ {
+		r := s.vt.Cell(x, y).Char
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteByte(byte(r))
+		case r == placeholder:
+			b.WriteByte(' ')
+		case r == filler:
+			if x != s.cols-1 {
+				b.WriteByte(' ')
+			}
+		default:
+			text, w := s.cellText(r)
+			if w == 2 {
+				if x+1 >= s.cols || s.vt.Cell(x+1, y).Char != placeholder {
+					b.WriteByte(' ')
+					continue
+				}
+				x++
+			}
+			b.WriteString(text)
+		}
+	}
+	return b.String(), s.vt.Cell(s.cols-1, y).Mode&vtAttrWrap != 0
+}
+
+func trimRight(s string) string {
+	return strings.TrimRight(s, " ")
+}
+
+// cutCols drops the first col cells of a rendered row. If col falls on the second cell of
+// a wide rune, the result starts at that rune.
+func cutCols(text string, col int) string {
+	cell := 0
+	for i, r := range text {
+		if cell >= col {
+			return text[i:]
+		}
+		w := runeWidth(r)
+		if w > 0 && cell+w > col {
+			return text[i:]
+		}
+		cell += w
+	}
+	return ""
+}
+
+// joiner builds text from rows: soft-wrapped rows join into one line, each line is
+// right-trimmed, lines are separated by "\n".
+type joiner struct {
+	b     strings.Builder
+	line  strings.Builder
+	open  bool // line holds rows that wrap onto a row not added yet
+	lines int
+}
+
+func (j *joiner) add(text string, wrapped bool) {
+	j.line.WriteString(text)
+	j.open = wrapped
+	if !wrapped {
+		j.endLine()
+	}
+}
+
+func (j *joiner) endLine() {
+	if j.lines > 0 {
+		j.b.WriteByte('\n')
+	}
+	j.b.WriteString(trimRight(j.line.String()))
+	j.line.Reset()
+	j.lines++
+}
+
+func (j *joiner) String() string {
+	if j.open {
+		j.open = false
+		j.endLine()
+	}
+	return j.b.String()
+}
+
+// TextSince returns the text from `from` up to and including the cursor's line:
+// soft-wrapped rows joined into one line, each line right-trimmed, lines joined with "\n",
+// no trailing newline. The first line starts at from.Col (on a wide rune's second cell, at
+// that rune). If from is older than the oldest retained scrollback line, the text starts
+// there and lost is true. If from is beyond the cursor, the text is "".
+//
+// On the alternate screen, lines at or after the current base refer to the alternate
+// screen's rows; older lines still come from the main screen's scrollback.
+func (s *Screen) TextSince(from Pos) (text string, lost bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cursorLine := s.lineBase + int64(s.vt.Cursor().Y)
+	if from.Line > cursorLine {
+		return "", false
+	}
+	oldest := s.lineBase - int64(s.hist.len())
+	if from.Line < oldest {
+		from, lost = Pos{Line: oldest}, true
+	}
+	var j joiner
+	for line := from.Line; line <= cursorLine; line++ {
+		row, wrapped := s.lineAt(line, oldest)
+		if line == from.Line && from.Col > 0 {
+			row = cutCols(row, from.Col)
+		}
+		j.add(row, wrapped && line < cursorLine)
+	}
+	return j.String(), lost
+}
+
+// lineAt returns an absolute line from the scrollback or the screen.
+func (s *Screen) lineAt(line, oldest int64) (string, bool) {
+	if line < s.lineBase {
+		h := s.hist.at(int(line - oldest))
+		return h.text, h.wrapped
+	}
+	return s.renderRow(int(line - s.lineBase))
+}
+
+// AllText returns the retained scrollback followed by every visible row, trailing blank
+// rows dropped, soft-wrapped rows joined.
+func (s *Screen) AllText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var j joiner
+	for i := range s.hist.len() {
+		h := s.hist.at(i)
+		j.add(h.text, h.wrapped)
+	}
+	rows := make([]string, s.rows)
+	wraps := make([]bool, s.rows)
+	last := -1
+	for y := range s.rows {
+		rows[y], wraps[y] = s.renderRow(y)
+		if trimRight(rows[y]) != "" {
+			last = y
+		}
+	}
+	for y := 0; y <= last; y++ {
+		j.add(rows[y], wraps[y] && y < last)
+	}
+	return j.String()
+}

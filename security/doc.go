@@ -1,0 +1,17 @@
+// Package security owns the safety decisions of mcp-terminal that do not
+// depend on a running session:
+//
+//   - Classify: is this input (a shell command line, an SQL statement, a
+//     Python line) dangerous enough to need explicit confirmation? Shell
+//     input is parsed with mvdan.cc/sh/v3/syntax, never matched as flat
+//     text, and every rule lives in one table (rules.go) with the examples
+//     it must match and the near-misses it must not.
+//   - Policy: allow/block lists of programs and allowed directories, applied
+//     to a session's own command, its working directory and every simple
+//     command typed into a shell.
+//   - Redactor: replace high-confidence secrets with "[REDACTED:<kind>]"
+//     before text reaches the agent or the audit log.
+//   - Audit: an append-only JSON-lines record of what was done.
+//
+// It imports no project package; tools and cmd import it.
+package security

@@ -1,0 +1,176 @@
+package security
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// classifyShell parses input as bash and judges every simple command in it,
+// wherever it sits: lists, pipelines, subshells, substitutions, function
+// bodies. Input that does not parse is judged by the text fallback and then,
+// as far as the parser can recover, structurally.
+func classifyShell(input string, depth int) Verdict {
+	if depth > maxDepth {
+		return fallbackShell(input)
+	}
+	f, err := parseShell(input)
+	if err != nil {
+		if v := fallbackShell(input); v.Dangerous {
+			return v
+		}
+		if f, err = parseShell(input, syntax.RecoverErrors(8)); err != nil || f == nil {
+			return Verdict{}
+		}
+	}
+	return checkTree(f, depth)
+}
+
+func checkTree(n syntax.Node, depth int) Verdict {
+	var v Verdict
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if v.Dangerous || n == nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			v = checkStmt(n, depth)
+		case *syntax.FuncDecl:
+			v = checkForkBomb(n)
+		}
+		return !v.Dangerous
+	})
+	return v
+}
+
+func checkStmt(s *syntax.Stmt, depth int) Verdict {
+	if v := checkRedirects(s.Redirs); v.Dangerous {
+		return v
+	}
+	switch cmd := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		c, ok := buildCommand(cmd)
+		if !ok {
+			return Verdict{}
+		}
+		if v := checkCommand(c, depth); v.Dangerous {
+			return v
+		}
+		return checkFedCode(c, s.Redirs, depth)
+	case *syntax.BinaryCmd:
+		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			return checkPipeline(pipeline(cmd), depth)
+		}
+	}
+	return Verdict{}
+}
+
+var writeOps = map[syntax.RedirOperator]bool{
+	syntax.RdrOut: true, syntax.AppOut: true, syntax.RdrInOut: true, syntax.RdrClob: true, syntax.AppClob: true,
+	syntax.RdrAll: true, syntax.RdrAllClob: true, syntax.AppAll: true, syntax.AppAllClob: true, syntax.DplOut: true,
+}
+
+func checkRedirects(rs []*syntax.Redirect) Verdict {
+	for _, r := range rs {
+		if r == nil || !writeOps[r.Op] {
+			continue
+		}
+		if v := checkWriteTarget(resolveWord(r.Word).s); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+func checkWriteTarget(p string) Verdict {
+	switch {
+	case isBlockDevice(p):
+		return hit("write-block-device")
+	case isSystemFile(p):
+		return hit("write-system-file")
+	}
+	return Verdict{}
+}
+
+// pipeline flattens a | b | c into its stages.
+func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
+	var out []*syntax.Stmt
+	for _, s := range []*syntax.Stmt{b.X, b.Y} {
+		if s == nil {
+			continue
+		}
+		if inner, ok := s.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
+			out = append(out, pipeline(inner)...)
+		} else {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
+	downloaded := false
+	var prev []string // literal output of an echo stage, fed to xargs
+	for _, s := range stages {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok {
+			prev = nil
+			continue
+		}
+		c, ok := buildCommand(call)
+		if !ok {
+			continue
+		}
+		if downloaded && readsCodeFromStdin(c) {
+			return hit("pipe-to-shell")
+		}
+		downloaded = downloaded || downloaders[c.name]
+		if c.moreArgs && prev != nil {
+			for _, p := range prev {
+				c.args = append(c.args, word{s: p})
+			}
+			if v := checkCommand(c, depth); v.Dangerous {
+				return v
+			}
+		}
+		prev = echoed(c)
+	}
+	return Verdict{}
+}
+
+// echoed is the literal output of an echo command, split into fields.
+func echoed(c command) []string {
+	if c.name != "echo" || len(c.programs) != 1 {
+		return nil
+	}
+	for _, w := range c.args[1:] {
+		if w.dyn() {
+			return nil
+		}
+	}
+	return strings.Fields(strings.Join(lits(c.args[1:]), " "))
+}
+
+// checkForkBomb flags a function that calls itself twice, or in the
+// background: :(){ :|:& };: and its renamed variants.
+func checkForkBomb(f *syntax.FuncDecl) Verdict {
+	if f.Name == nil || f.Body == nil {
+		return Verdict{}
+	}
+	calls, background := 0, false
+	syntax.Walk(f.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			background = background || n.Background
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && shallowLit(n.Args[0].Parts) == f.Name.Value {
+				calls++
+			}
+		}
+		return true
+	})
+	if calls >= 2 || (calls == 1 && background) {
+		return hit("fork-bomb")
+	}
+	return Verdict{}
+}

@@ -1,0 +1,214 @@
+package security
+
+import (
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// dynMark stands for the part of a word whose value is only known at run time
+// (a parameter expansion, a command substitution...). Rules treat it
+// conservatively; "$HOME" and "~" are kept as "~" instead.
+const dynMark = "\x00"
+
+// word is a shell word after quote removal.
+type word struct {
+	s     string // value; dynMark marks run-time parts
+	fetch bool   // part of the value is the output of a network download
+}
+
+func (w word) dyn() bool { return strings.Contains(w.s, dynMark) }
+
+func lits(ws []word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.s
+	}
+	return out
+}
+
+func parseShell(input string, opts ...syntax.ParserOption) (*syntax.File, error) {
+	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)
+	return syntax.NewParser(opts...).Parse(strings.NewReader(input), "")
+}
+
+func resolveWord(w *syntax.Word) word {
+	var out word
+	if w == nil {
+		return out
+	}
+	var b strings.Builder
+	resolveParts(&b, &out, w.Parts, false)
+	out.s = b.String()
+	return out
+}
+
+func resolveParts(b *strings.Builder, out *word, parts []syntax.WordPart, quoted bool) {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, quoted))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.WriteString(ansiC(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			resolveParts(b, out, p.Parts, true)
+		case *syntax.ParamExp:
+			if isHomeParam(p) {
+				b.WriteString("~")
+			} else {
+				b.WriteString(dynMark)
+			}
+		case *syntax.CmdSubst:
+			out.fetch = out.fetch || fetches(p)
+			if s, ok := echoValue(p.Stmts); ok {
+				b.WriteString(s)
+			} else {
+				b.WriteString(dynMark)
+			}
+		case *syntax.ProcSubst:
+			out.fetch = out.fetch || fetches(p)
+			b.WriteString(dynMark)
+		default: // arithmetic, extended globs, brace expansion
+			b.WriteString(dynMark)
+		}
+	}
+}
+
+// unescape removes the backslashes the shell would remove: any escaped
+// character outside quotes, only \$ \` \" \\ and newline inside double quotes.
+func unescape(s string, quoted bool) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++
+		case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
+			b.WriteByte(next)
+			i++
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+var ansiEscape = regexp.MustCompile(`\\(?:x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)`)
+
+// ansiC decodes the escapes of a $'...' string.
+func ansiC(s string) string {
+	return ansiEscape.ReplaceAllStringFunc(s, func(e string) string {
+		switch {
+		case e[1] == 'x':
+			n, _ := strconv.ParseUint(e[2:], 16, 8)
+			return string(rune(n))
+		case e[1] >= '0' && e[1] <= '7':
+			n, _ := strconv.ParseUint(e[1:], 8, 8)
+			return string(rune(n))
+		}
+		if r, ok := map[byte]string{'n': "\n", 't': "\t", 'r': "\r", 'e': "\x1b", 'a': "\a"}[e[1]]; ok {
+			return r
+		}
+		return e[1:]
+	})
+}
+
+func isHomeParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Param.Value == "HOME" && !p.Excl && !p.Length &&
+		p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil && len(p.Modifiers) == 0
+}
+
+// echoValue evaluates a command substitution that only echoes literals, as in
+// "$(echo rm) -rf /", so such spellings are judged like the plain command.
+func echoValue(stmts []*syntax.Stmt) (string, bool) {
+	if len(stmts) != 1 {
+		return "", false
+	}
+	call, ok := stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || len(stmts[0].Redirs) > 0 {
+		return "", false
+	}
+	ws := make([]string, 0, len(call.Args))
+	for _, a := range call.Args {
+		w := resolveWord(a)
+		if w.dyn() {
+			return "", false
+		}
+		ws = append(ws, w.s)
+	}
+	if ws[0] != "echo" && ws[0] != "printf" {
+		return "", false
+	}
+	ws = ws[1:]
+	for len(ws) > 0 && (ws[0] == "-n" || ws[0] == "-e") {
+		ws = ws[1:]
+	}
+	out := strings.Join(ws, " ")
+	return out, !strings.Contains(out, "%")
+}
+
+var downloaders = set("curl", "wget", "fetch", "http", "https", "aria2c")
+
+// fetches reports whether any command under n downloads from the network.
+// It resolves words without evaluating nested substitutions, so deeply nested
+// input costs linear time.
+func fetches(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && !found && len(call.Args) > 0 {
+			ws := make([]word, len(call.Args))
+			for i, a := range call.Args {
+				ws[i] = word{s: shallowLit(a.Parts)}
+			}
+			found = downloaders[unwrap(ws).name]
+		}
+		return !found
+	})
+	return found
+}
+
+func shallowLit(parts []syntax.WordPart) string {
+	var b strings.Builder
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, false))
+		case *syntax.SglQuoted:
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			b.WriteString(shallowLit(p.Parts))
+		default:
+			b.WriteString(dynMark)
+		}
+	}
+	return b.String()
+}
+
+// progName is the basename of a program word ("/usr/bin/rm" -> "rm").
+func progName(s string) string {
+	if s == "" || strings.HasSuffix(s, "/") {
+		return s
+	}
+	return path.Base(s)
+}
+
+// forParser turns a resolved value back into text another parser accepts,
+// keeping run-time parts recognisable as such.
+func forParser(s string, ctx Context) string {
+	repl := map[Context]string{Shell: "$__dyn", Python: "__dyn__", SQL: "__dyn__", Unknown: "$__dyn"}[ctx]
+	return strings.ReplaceAll(s, dynMark, repl)
+}

@@ -1,0 +1,236 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/screen"
+)
+
+// Input is one call that types into the terminal: either Text (send_command) or Keys
+// (send_control: key names as Keys accepts them).
+type Input struct {
+	Text          string
+	AppendNewline bool // press Enter after the last line of Text
+	Keys          string
+	WaitFor       *regexp.Regexp
+	Timeout       time.Duration
+}
+
+// Result is what an input caused.
+type Result struct {
+	Output   string
+	Lost     bool // the beginning of the output scrolled out of the scrollback
+	Complete bool
+	Reason   detect.Reason
+	Detail   string
+	Alive    bool
+	Exit     *pty.ExitStatus
+	Elapsed  time.Duration
+	Unsent   int // lines of a multi-line input not typed because an earlier one never finished
+	Screen   screen.Snapshot
+}
+
+// enter is what the Enter key sends.
+const enter = "\r"
+
+// Send types the input and waits until the program is ready again, the timeout passes
+// or ctx ends. A multi-line Text is typed line by line, each line after the previous
+// one finished (or went quiet), as a person would; the result is the new output of all
+// of them with every echoed input line removed.
+func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
+	if err := s.acquire(ctx); err != nil {
+		return Result{}, err
+	}
+	defer s.release()
+	if !s.Alive() {
+		return Result{}, s.exitedErr()
+	}
+	began := time.Now()
+	deadline := began.Add(in.Timeout)
+	chunks, echoes, err := s.chunks(in)
+	if err != nil {
+		return Result{}, err
+	}
+	first := s.markNow()
+	var v detect.Verdict
+	unsent := 0
+	for i, chunk := range chunks {
+		last := i == len(chunks)-1
+		from := first
+		if i > 0 {
+			from = s.markNow()
+		}
+		wctx, cancel := context.WithDeadline(ctx, deadline)
+		_, err := s.proc.Write(wctx, chunk)
+		cancel()
+		if err != nil {
+			if !s.Alive() {
+				break
+			}
+			return Result{}, fmt.Errorf("type into session %s: the program is not reading its input (%w); try send_control ctrl+c", s.ID, err)
+		}
+		opts := detect.Options{Settle: s.settle()}
+		if last {
+			opts.WaitFor = in.WaitFor
+		}
+		v = s.wait(ctx, waitSpec{
+			from:        from,
+			det:         detect.New(opts),
+			deadline:    deadline,
+			allowSettle: !last || in.Keys != "" || !in.AppendNewline,
+			output:      func() string { return s.outputSince(from, echoes[i:i+1]) },
+		})
+		if !v.Done && !last {
+			unsent = len(chunks) - i - 1
+			break
+		}
+	}
+	return s.result(first, echoes, v, began, unsent), nil
+}
+
+// chunks splits the input into what is written at once, and the echo each produces.
+// Keys are encoded now, inside the turn, because the cursor keys' encoding depends on
+// the mode the program has set.
+func (s *Session) chunks(in Input) (chunks [][]byte, echoes []string, err error) {
+	if in.Keys != "" {
+		keys, err := Keys(in.Keys, s.scr.Snapshot().AppCursor)
+		if err != nil {
+			return nil, nil, err
+		}
+		return [][]byte{keys}, []string{""}, nil
+	}
+	text := strings.ReplaceAll(in.Text, "\r\n", "\n")
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		b := line
+		if i < len(lines)-1 || in.AppendNewline {
+			b += enter
+		} else if line == "" {
+			continue // nothing to type after the last newline
+		}
+		chunks = append(chunks, []byte(b))
+		echoes = append(echoes, line)
+	}
+	if len(chunks) == 0 {
+		chunks, echoes = [][]byte{{}}, []string{""}
+	}
+	return chunks, echoes, nil
+}
+
+func (s *Session) settle() time.Duration { return s.settleDur }
+
+func (s *Session) result(from mark, echoes []string, v detect.Verdict, began time.Time, unsent int) Result {
+	r := Result{
+		Complete: v.Done,
+		Reason:   v.Reason,
+		Detail:   v.Detail,
+		Alive:    s.Alive(),
+		Elapsed:  time.Since(began),
+		Unsent:   unsent,
+		Screen:   s.scr.Snapshot(),
+	}
+	if !r.Complete {
+		r.Reason = detect.Timeout
+	}
+	r.Output, r.Lost = s.outputLost(from, echoes)
+	if st, ok := s.proc.Exit(); ok {
+		r.Exit = &st
+	}
+	return r
+}
+
+func (s *Session) outputSince(from mark, echoes []string) string {
+	out, _ := s.outputLost(from, echoes)
+	return out
+}
+
+// outputLost cuts this input's output out of the screen: from where the cursor was to
+// the cursor's line now, echo removed. A full-screen program's answer is its screen; a
+// cleared screen's answer is what is on it.
+func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
+	snap := s.scr.Snapshot()
+	if snap.AltScreen {
+		return visible(snap, len(snap.Lines)), false
+	}
+	if snap.Clears != from.clears && snap.CursorLine <= from.pos.Line {
+		return visible(snap, snap.Cursor.Row+1), false
+	}
+	text, lost := s.scr.TextSince(from.pos)
+	return stripEchoes(text, echoes), lost
+}
+
+// visible returns the first n rows of the screen with soft wraps joined (on the main
+// screen) and trailing blank rows dropped.
+func visible(snap screen.Snapshot, n int) string {
+	var b strings.Builder
+	end := 0
+	for i := 0; i < n && i < len(snap.Lines); i++ {
+		b.WriteString(snap.Lines[i])
+		if i < len(snap.Wrapped) && snap.Wrapped[i] && !snap.AltScreen {
+			continue
+		}
+		if strings.TrimSpace(snap.Lines[i]) != "" || i == snap.Cursor.Row {
+			end = b.Len()
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()[:end]
+}
+
+// stripEchoes removes the terminal's echo of each typed line. The first line of the
+// text is what follows the prompt the input was typed at: the echo of the first line,
+// or nothing when echo was off. Each later input line echoes after a prompt of its own
+// ("$ ", "... ", "> "), and only that exact line is removed, in order.
+func stripEchoes(text string, echoes []string) string {
+	lines := strings.Split(text, "\n")
+	if len(lines) == 0 || len(echoes) == 0 {
+		return text
+	}
+	first := strings.TrimSpace(lines[0])
+	if first != "" && first != strings.TrimSpace(echoes[0]) {
+		return text // the program wrote before echoing: keep everything
+	}
+	if len(lines) == 1 {
+		return ""
+	}
+	kept := make([]string, 0, len(lines)-1)
+	next := 1
+	for _, line := range lines[1:] {
+		if next < len(echoes) && isEcho(line, echoes[next]) {
+			next++
+			continue
+		}
+		kept = append(kept, line)
+	}
+	return strings.Join(kept, "\n")
+}
+
+// isEcho reports whether line is a prompt followed by the typed input.
+func isEcho(line, input string) bool {
+	input = strings.TrimRight(input, " \t")
+	line = strings.TrimRight(line, " \t")
+	if !strings.HasSuffix(line, input) {
+		return false
+	}
+	prompt := strings.TrimRight(line[:len(line)-len(input)], " ")
+	_, ok := detect.MatchPrompt(prompt + " ")
+	return ok
+}
+
+func (s *Session) exitedErr() error {
+	st, _ := s.proc.Exit()
+	return fmt.Errorf("%w (%s): read_output shows its last screen, close_session removes it", ErrExited, describeExit(st))
+}
+
+func describeExit(st pty.ExitStatus) string {
+	if st.Signal != "" {
+		return "killed by " + st.Signal
+	}
+	return fmt.Sprintf("exit code %d", st.Code)
+}

@@ -1,0 +1,273 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/screen"
+)
+
+// Errors callers branch on (tested with errors.Is).
+var (
+	ErrUnknown      = errors.New("unknown session")
+	ErrExited       = errors.New("session has exited")
+	ErrLimit        = errors.New("session limit reached")
+	ErrShuttingDown = errors.New("server is shutting down")
+	ErrBusy         = errors.New("session is busy")
+)
+
+// ExitStatus is how a session's program ended.
+type ExitStatus = pty.ExitStatus
+
+// Start failures, re-exported so that callers branch on them without knowing the pty
+// package.
+var (
+	ErrNotFound      = pty.ErrNotFound
+	ErrNotExecutable = pty.ErrNotExecutable
+	ErrBadDir        = pty.ErrBadDir
+)
+
+// exitDrain bounds how long output may still trickle in after the program exited:
+// a background job can keep the terminal open, so EOF is not guaranteed.
+const exitDrain = 100 * time.Millisecond
+
+// Session is one program on a terminal.
+type Session struct {
+	ID      string
+	Name    string
+	Command string
+	Args    []string
+	Dir     string
+	Created time.Time
+
+	proc *pty.Process
+	scr  *screen.Screen
+	log  *slog.Logger
+
+	// turn is a one-slot semaphore: whoever holds the token types into the terminal
+	// and waits for the answer. A channel, not a mutex, so waiting respects ctx.
+	turn chan struct{}
+
+	mu       sync.Mutex
+	changed  chan struct{} // closed and replaced whenever output or state changes
+	lastOut  time.Time     // last output (or creation)
+	lastUse  time.Time     // last call, for the idle timeout
+	eof      bool          // the read loop saw the end of output
+	prompted bool          // a known prompt has been seen: settling is not evidence
+
+	settleDur time.Duration // quiet period that counts as settled where allowed
+
+	readDone chan struct{} // closed when readLoop returns
+}
+
+// Info describes a session for list_sessions.
+type Info struct {
+	ID           string
+	Name         string
+	Command      string
+	Args         []string
+	PID          int
+	Cwd          string
+	Foreground   string
+	Alive        bool
+	Exit         *pty.ExitStatus
+	Created      time.Time
+	LastActivity time.Time
+}
+
+func start(id string, o CreateOptions, cfg Config) (*Session, error) {
+	proc, err := pty.Start(pty.Options{
+		Command: o.Command, Args: o.Args, Dir: o.Dir, Env: o.Env, Cols: o.Cols, Rows: o.Rows,
+	})
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now()
+	s := &Session{
+		ID: id, Name: o.Name, Command: o.Command, Args: o.Args, Dir: o.Dir, Created: now,
+		proc:     proc,
+		scr:      screen.New(screen.Options{Cols: o.Cols, Rows: o.Rows, Scrollback: cfg.Scrollback}),
+		log:      cfg.Logger.With("session", id),
+		turn:     make(chan struct{}, 1),
+		changed:  make(chan struct{}),
+		lastOut:  now,
+		lastUse:  now,
+		readDone: make(chan struct{}),
+
+		settleDur: cfg.Settle,
+	}
+	if s.Name == "" {
+		s.Name = o.Command
+	}
+	go s.readLoop()
+	return s, nil
+}
+
+// readLoop moves program output into the screen and the screen's query replies back
+// to the program. It exits when the terminal reports end of output, which happens
+// when every process holding the terminal is gone or Close closes the master.
+func (s *Session) readLoop() {
+	defer close(s.readDone)
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := s.proc.Read(buf)
+		if n > 0 {
+			s.scr.Write(buf[:n])
+			if reply := s.scr.TakeReplies(); len(reply) > 0 {
+				s.reply(reply)
+			}
+			s.notify(true)
+		}
+		if err != nil {
+			s.mu.Lock()
+			s.eof = true
+			s.mu.Unlock()
+			s.notify(false)
+			return
+		}
+	}
+}
+
+// reply answers a terminal query. A program that asks is reading, so this is quick;
+// the bound keeps a misbehaving one from stalling the output path.
+func (s *Session) reply(b []byte) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if _, err := s.proc.Write(ctx, b); err != nil {
+		s.log.Debug("terminal reply not delivered", "err", err)
+	}
+}
+
+// notify wakes every waiter; output also restarts the quiet clock.
+func (s *Session) notify(output bool) {
+	s.mu.Lock()
+	if output {
+		s.lastOut = time.Now()
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// acquire takes the session's turn, or fails when ctx ends first.
+func (s *Session) acquire(ctx context.Context) error {
+	select {
+	case s.turn <- struct{}{}:
+		s.touch()
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("%w: another call is still running on session %s", ErrBusy, s.ID)
+	}
+}
+
+func (s *Session) release() { <-s.turn }
+
+func (s *Session) touch() {
+	s.mu.Lock()
+	s.lastUse = time.Now()
+	s.mu.Unlock()
+}
+
+func (s *Session) idleSince() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastUse
+}
+
+// Alive reports whether the session's program is still running.
+func (s *Session) Alive() bool {
+	select {
+	case <-s.proc.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// ExitStatus returns the program's exit status once it has exited.
+func (s *Session) ExitStatus() (pty.ExitStatus, bool) { return s.proc.Exit() }
+
+// PID is the process id of the session's program.
+func (s *Session) PID() int { return s.proc.Pid() }
+
+// Snapshot returns the current screen.
+func (s *Session) Snapshot() screen.Snapshot { return s.scr.Snapshot() }
+
+// Foreground names the program in front of the terminal now ("" when unknown), e.g.
+// "python3" after `python3` was started inside a bash session.
+func (s *Session) Foreground() string {
+	if !s.Alive() {
+		return ""
+	}
+	pgid, err := s.proc.Foreground()
+	if err != nil || pgid <= 0 {
+		return ""
+	}
+	return s.proc.ProcessName(pgid)
+}
+
+// Info describes the session now.
+func (s *Session) Info() Info {
+	s.mu.Lock()
+	last := s.lastUse
+	if s.lastOut.After(last) {
+		last = s.lastOut
+	}
+	s.mu.Unlock()
+	info := Info{
+		ID: s.ID, Name: s.Name, Command: s.Command, Args: s.Args, PID: s.proc.Pid(),
+		Alive: s.Alive(), Created: s.Created, LastActivity: last,
+	}
+	if info.Alive {
+		info.Foreground = s.Foreground()
+		if pgid, err := s.proc.Foreground(); err == nil && pgid > 0 {
+			info.Cwd = s.proc.Cwd(pgid)
+		}
+		if info.Cwd == "" {
+			info.Cwd = s.proc.Cwd(s.proc.Pid())
+		}
+	}
+	if st, ok := s.proc.Exit(); ok {
+		info.Exit = &st
+	}
+	if info.Cwd == "" {
+		info.Cwd = s.Dir
+	}
+	return info
+}
+
+// Resize changes the terminal and the screen together.
+func (s *Session) Resize(cols, rows int) error {
+	if err := s.proc.Resize(cols, rows); err != nil {
+		return err
+	}
+	s.scr.Resize(cols, rows)
+	return nil
+}
+
+// close ends every process of the session, optionally sending sig first and giving
+// the program a moment to act on it, and waits for the read loop.
+func (s *Session) close(ctx context.Context, sig syscall.Signal) (pty.ExitStatus, error) {
+	if sig != 0 && s.Alive() {
+		_ = s.proc.Signal(sig) // the foreground group: what a key press would reach
+		grace, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+		select {
+		case <-s.proc.Done():
+		case <-grace.Done():
+		}
+		cancel()
+	}
+	err := s.proc.Close(ctx)
+	select {
+	case <-s.readDone:
+	case <-ctx.Done():
+	}
+	st, _ := s.proc.Exit()
+	return st, err
+}

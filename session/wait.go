@@ -1,0 +1,122 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/screen"
+)
+
+// mark is the state of the terminal at the moment an input was written.
+type mark struct {
+	pos     screen.Pos
+	written uint64
+	clears  uint64
+	at      time.Time
+}
+
+func (s *Session) markNow() mark {
+	snap := s.scr.Snapshot()
+	return mark{
+		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
+		written: snap.Written,
+		clears:  snap.Clears,
+		at:      time.Now(),
+	}
+}
+
+// waitSpec is one wait for evidence.
+type waitSpec struct {
+	from        mark
+	det         *detect.Detector
+	deadline    time.Time
+	allowSettle bool
+	output      func() string // new output for wait_for; may be nil
+}
+
+// wait blocks until the detector has evidence, the deadline passes or ctx ends. It
+// wakes on every output, on the program's exit and when a signal asked to be
+// rechecked, so it answers as soon as the evidence exists: no fixed sleeps.
+func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		changed, st := s.state(w)
+		v := w.det.Check(st)
+		if v.Done {
+			if v.Reason == detect.Prompt {
+				s.setPrompted()
+			}
+			return v
+		}
+		remaining := time.Until(w.deadline)
+		if remaining <= 0 {
+			return detect.Verdict{Reason: detect.Timeout}
+		}
+		next := remaining
+		if v.Recheck > 0 && v.Recheck < next {
+			next = v.Recheck
+		}
+		var done <-chan struct{}
+		if s.Alive() {
+			done = s.proc.Done()
+		} else if !st.Exited {
+			next = min(next, exitDrain/4) // draining after exit: look again soon
+		}
+		timer.Reset(next)
+		select {
+		case <-changed:
+		case <-done:
+		case <-timer.C:
+		case <-ctx.Done():
+			return detect.Verdict{Reason: detect.Timeout, Detail: "cancelled"}
+		}
+		if !timer.Stop() {
+			select {
+			case <-timer.C:
+			default:
+			}
+		}
+	}
+}
+
+// state assembles the detector's view and returns the channel that will be closed at
+// the next change, taken before the view so no change can slip between them.
+func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
+	s.mu.Lock()
+	changed := s.changed
+	lastOut, eof, prompted := s.lastOut, s.eof, s.prompted
+	s.mu.Unlock()
+
+	now := time.Now()
+	quietFrom := lastOut
+	if w.from.at.After(quietFrom) {
+		quietFrom = w.from.at
+	}
+	snap := s.scr.Snapshot()
+	st := &detect.State{
+		Screen:       snap,
+		Start:        w.from.pos,
+		StartWritten: w.from.written,
+		StartClears:  w.from.clears,
+		Output:       w.output,
+		Quiet:        now.Sub(quietFrom),
+		AllowSettle:  w.allowSettle || !prompted || snap.AltScreen,
+	}
+	if !s.Alive() {
+		// Output may still be in flight after the exit; EOF says it is all here, and
+		// a short quiet period covers a background job that keeps the terminal open.
+		st.Exited = eof || now.Sub(lastOut) >= exitDrain
+		if !st.Exited {
+			st.Quiet = 0
+		}
+	}
+	return changed, st
+}
+
+func (s *Session) setPrompted() {
+	s.mu.Lock()
+	s.prompted = true
+	s.mu.Unlock()
+}

@@ -1,0 +1,178 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/session"
+)
+
+// typed is one validated call that types into a session.
+type typed struct {
+	id      string
+	sess    *session.Session
+	in      session.Input
+	limit   int
+	confirm string // justification, for confirm_dangerous_command
+}
+
+func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	t, errRes := s.parseTyped(req, "send_command", "input")
+	if errRes != nil {
+		return errRes, nil
+	}
+	if res := s.check(t, true); res != nil {
+		return res, nil
+	}
+	return s.run(ctx, t), nil
+}
+
+func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	t, errRes := s.parseTyped(req, "confirm_dangerous_command", "input")
+	if errRes != nil {
+		return errRes, nil
+	}
+	a := args(req.GetArguments())
+	why, err := a.str("justification", true)
+	if err != nil {
+		return toolError("confirm_dangerous_command: %v", err), nil
+	}
+	if len([]rune(strings.TrimSpace(why))) < 10 {
+		return toolError("confirm_dangerous_command: justification must say in at least 10 characters why this input is necessary and safe here"), nil
+	}
+	t.confirm = why
+	if res := s.check(t, false); res != nil {
+		return res, nil
+	}
+	v := security.Classify(s.contextOf(t.sess), t.in.Text)
+	s.audit(security.Event{Kind: "confirmed", Session: t.id, Input: t.in.Text, Rule: v.Rule, Justification: why})
+	return s.run(ctx, t), nil
+}
+
+func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	t, errRes := s.parseTyped(req, "send_control", "control")
+	if errRes != nil {
+		return errRes, nil
+	}
+	if strings.TrimSpace(t.in.Text) == "" && t.in.Text != " " {
+		return toolError("send_control: control must name at least one key, e.g. \"ctrl+c\" or \"escape : w q enter\""), nil
+	}
+	if _, err := session.Keys(t.in.Text, false); err != nil {
+		return toolError("send_control: %v", err), nil
+	}
+	t.in.Keys, t.in.Text = t.in.Text, ""
+	s.audit(security.Event{Kind: "control", Session: t.id, Input: t.in.Keys})
+	return s.run(ctx, t), nil
+}
+
+// parseTyped reads the arguments the typing tools share.
+func (s *Server) parseTyped(req mcp.CallToolRequest, toolName, inputKey string) (typed, *mcp.CallToolResult) {
+	a := args(req.GetArguments())
+	var t typed
+	var err error
+	fail := func(err error) (typed, *mcp.CallToolResult) {
+		return t, toolError("%s: %v", toolName, err)
+	}
+	if t.id, err = a.str("session_id", true); err != nil {
+		return fail(err)
+	}
+	if t.in.Text, err = a.str(inputKey, true); err != nil {
+		return fail(err)
+	}
+	if len(t.in.Text) > s.cfg.MaxInput {
+		return fail(fmt.Errorf("%s is %d bytes, more than the limit of %d; write large content to a file another way, or send it in parts", inputKey, len(t.in.Text), s.cfg.MaxInput))
+	}
+	if strings.ContainsRune(t.in.Text, 0) {
+		return fail(fmt.Errorf("%s contains a NUL byte; use send_control ctrl+@ to type one", inputKey))
+	}
+	if t.in.Timeout, err = s.timeout(a); err != nil {
+		return fail(err)
+	}
+	if t.limit, err = a.integer("max_output_chars", s.cfg.MaxOutput, 200, 1000000); err != nil {
+		return fail(err)
+	}
+	if t.in.AppendNewline, err = a.boolean("append_newline", true); err != nil {
+		return fail(err)
+	}
+	if t.in.WaitFor, err = a.pattern("wait_for"); err != nil {
+		return fail(err)
+	}
+	if t.sess, err = s.sessions.Get(t.id); err != nil {
+		return t, sessionError(t.id, err)
+	}
+	return t, nil
+}
+
+// check applies the security policy to typed text: allow and block lists and allowed
+// paths always, the danger rules unless this is a confirmation.
+func (s *Server) check(t typed, danger bool) *mcp.CallToolResult {
+	ctx := s.contextOf(t.sess)
+	cwd := t.sess.Info().Cwd
+	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
+		s.audit(security.Event{Kind: "blocked", Session: t.id, Input: t.in.Text, Detail: err.Error()})
+		return toolError("refused: %v. Nothing was sent to the session.", err)
+	}
+	if !danger || !s.cfg.DangerDetection {
+		return nil
+	}
+	if v := security.Classify(ctx, t.in.Text); v.Dangerous {
+		s.audit(security.Event{Kind: "refused", Session: t.id, Input: t.in.Text, Rule: v.Rule})
+		return toolError("refused: this input matches danger rule %s (%s): %s. Nothing was sent to the session. "+
+			"If it is really intended, call confirm_dangerous_command with the same session_id and input and a justification of at least 10 characters.",
+			v.Rule, v.Category, v.Why)
+	}
+	return nil
+}
+
+// contextOf picks the danger rules for the program in front of the session now.
+func (s *Server) contextOf(sess *session.Session) security.Context {
+	name := sess.Foreground()
+	if name == "" {
+		name = programName(sess.Command)
+	}
+	return security.ContextOf(name)
+}
+
+// run types the input and renders what it caused.
+func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
+	if t.in.Text != "" {
+		s.audit(security.Event{Kind: "input", Session: t.id, Input: t.in.Text})
+		if s.cfg.LogInputs {
+			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(t.in.Text))
+		}
+	}
+	r, err := t.sess.Send(ctx, t.in)
+	if err != nil {
+		return sessionError(t.id, err)
+	}
+	out, truncated := s.render(r.Output, t.limit)
+	res := CommandResult{
+		Output: out, IsComplete: r.Complete, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
+		Reason: string(r.Reason), Truncated: truncated, DurationMS: r.Elapsed.Milliseconds(),
+	}
+	res.Warning = warning(r, t.in.Timeout)
+	return mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
+}
+
+func warning(r session.Result, timeout time.Duration) string {
+	var w []string
+	if !r.Complete && r.Alive {
+		w = append(w, fmt.Sprintf("The program did not show it was ready within %s; it is still running. "+
+			"Wait for it with read_output (wait_for a pattern, timeout_ms up to 600000), or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
+	}
+	if r.Unsent > 0 {
+		w = append(w, fmt.Sprintf("%d later input line(s) were not typed because an earlier line did not finish.", r.Unsent))
+	}
+	if r.Lost {
+		w = append(w, "The beginning of the output scrolled out of the scrollback and is lost.")
+	}
+	if !r.Alive {
+		w = append(w, "The session's program has exited; close_session removes the session.")
+	}
+	return strings.Join(w, " ")
+}

@@ -1,0 +1,196 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/session"
+)
+
+func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := args(req.GetArguments())
+	o, err := createOptions(a)
+	if err != nil {
+		return toolError("create_session: %v", err), nil
+	}
+	if err := s.cfg.Policy.CheckProgram(o.Command); err != nil {
+		s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
+		return toolError("refused to start %q: %v", o.Command, err), nil
+	}
+	if o.Dir != "" {
+		if err := s.cfg.Policy.CheckDir(o.Dir); err != nil {
+			s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
+			return toolError("refused cwd %q: %v", o.Dir, err), nil
+		}
+	}
+	if s.cfg.DangerDetection {
+		line := strings.Join(append([]string{o.Command}, o.Args...), " ")
+		if v := security.Classify(security.Shell, line); v.Dangerous {
+			s.audit(security.Event{Kind: "refused", Command: line, Rule: v.Rule})
+			return toolError("refused to start %q: it matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended.",
+				line, v.Rule, v.Category, v.Why), nil
+		}
+	}
+	sess, err := s.sessions.Create(o)
+	if err != nil {
+		return startError(o.Command, err), nil
+	}
+	s.audit(security.Event{Kind: "session_create", Session: sess.ID, Command: o.Command})
+	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
+
+	r := sess.Startup(ctx, s.cfg.StartupTimeout)
+	out, truncated := s.render(r.Output, s.cfg.MaxOutput)
+	res := CreateResult{
+		SessionID: sess.ID, Name: sess.Name, PID: sess.PID(), Output: out,
+		IsAlive: r.Alive, Ready: r.Complete, Reason: string(r.Reason),
+		ExitCode: exitCode(r.Exit), Truncated: truncated,
+	}
+	status := fmt.Sprintf("[session %s · pid %d · %s: %s · %s]", res.SessionID, res.PID, readiness(res.Ready), res.Reason, fmtDuration(r.Elapsed))
+	if !r.Alive {
+		status = fmt.Sprintf("[session %s · the program exited at once (%s) · its output is above]", res.SessionID, describe(r.Exit))
+	}
+	return mcp.NewToolResultStructured(res, textWith(out, status, "")), nil
+}
+
+func readiness(ready bool) string {
+	if ready {
+		return "ready"
+	}
+	return "not ready yet"
+}
+
+func createOptions(a args) (session.CreateOptions, error) {
+	var o session.CreateOptions
+	var err error
+	if o.Command, err = a.str("command", true); err != nil {
+		return o, err
+	}
+	if strings.TrimSpace(o.Command) == "" || strings.ContainsRune(o.Command, 0) {
+		return o, fmt.Errorf("command must name a program, e.g. \"bash\"")
+	}
+	if o.Args, err = a.strings("args"); err != nil {
+		return o, err
+	}
+	if o.Name, err = a.str("name", false); err != nil {
+		return o, err
+	}
+	if o.Dir, err = a.str("cwd", false); err != nil {
+		return o, err
+	}
+	if o.Env, err = a.stringMap("env"); err != nil {
+		return o, err
+	}
+	if o.Cols, err = a.integer("cols", 120, 20, 1000); err != nil {
+		return o, err
+	}
+	if o.Rows, err = a.integer("rows", 40, 5, 500); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := args(req.GetArguments())
+	id, err := a.str("session_id", true)
+	if err != nil {
+		return toolError("read_output: %v", err), nil
+	}
+	var o session.ReadOptions
+	if o.Full, err = a.boolean("full_screen", false); err != nil {
+		return toolError("read_output: %v", err), nil
+	}
+	if o.WaitFor, err = a.pattern("wait_for"); err != nil {
+		return toolError("read_output: %v", err), nil
+	}
+	if o.Timeout, err = s.timeout(a); err != nil {
+		return toolError("read_output: %v", err), nil
+	}
+	limit, err := a.integer("max_output_chars", s.cfg.MaxOutput, 200, 1000000)
+	if err != nil {
+		return toolError("read_output: %v", err), nil
+	}
+	sess, err := s.sessions.Get(id)
+	if err != nil {
+		return sessionError(id, err), nil
+	}
+	r := sess.Read(ctx, o)
+	out, truncated := s.render(r.Output, limit)
+	res := ReadResult{
+		Output: out, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
+		Cursor:    Cursor{Row: r.Screen.Cursor.Row, Col: r.Screen.Cursor.Col},
+		AltScreen: r.Screen.AltScreen, Title: r.Screen.Title, Cols: r.Screen.Cols, Rows: r.Screen.Rows,
+		Truncated: truncated,
+	}
+	parts := []string{fmt.Sprintf("screen %dx%d", res.Cols, res.Rows), fmt.Sprintf("cursor %d,%d", res.Cursor.Row, res.Cursor.Col)}
+	if res.AltScreen {
+		parts = append(parts, "full-screen program")
+	}
+	if o.WaitFor != nil {
+		matched := r.Matched
+		res.Matched = &matched
+		if matched {
+			parts = append(parts, "wait_for matched")
+		} else {
+			parts = append(parts, fmt.Sprintf("wait_for did not match within %s", fmtDuration(o.Timeout)))
+		}
+	}
+	if !r.Alive {
+		parts = append(parts, "session ended: "+describe(r.Exit))
+	}
+	return mcp.NewToolResultStructured(res, textWith(out, "["+strings.Join(parts, " · ")+"]", "")), nil
+}
+
+func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	infos := s.sessions.List()
+	res := ListResult{Sessions: make([]SessionInfo, 0, len(infos))}
+	var b strings.Builder
+	for _, in := range infos {
+		si := SessionInfo{
+			SessionID: in.ID, Name: in.Name, Command: in.Command, Args: in.Args, PID: in.PID,
+			Cwd: in.Cwd, Foreground: in.Foreground, IsAlive: in.Alive, ExitCode: exitCode(in.Exit),
+			CreatedAt: in.Created.UTC().Format(time.RFC3339), LastActivity: in.LastActivity.UTC().Format(time.RFC3339),
+		}
+		res.Sessions = append(res.Sessions, si)
+		state := "running " + si.Foreground
+		if !si.IsAlive {
+			state = "exited: " + describe(in.Exit)
+		}
+		fmt.Fprintf(&b, "%s  %-12s pid %-7d %s  (%s)\n", si.SessionID, si.Name, si.PID, si.Cwd, strings.TrimSpace(state))
+	}
+	status := fmt.Sprintf("[%d sessions]", len(infos))
+	return mcp.NewToolResultStructured(res, textWith(b.String(), status, "")), nil
+}
+
+func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a := args(req.GetArguments())
+	id, err := a.str("session_id", true)
+	if err != nil {
+		return toolError("close_session: %v", err), nil
+	}
+	name, err := a.str("signal", false)
+	if err != nil {
+		return toolError("close_session: %v", err), nil
+	}
+	var sig syscall.Signal
+	if name != "" {
+		if sig, err = parseSignal(name); err != nil {
+			return toolError("close_session: %v", err), nil
+		}
+	}
+	// The session's processes are ended even if this call is cancelled.
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	st, err := s.sessions.Close(cctx, id, sig)
+	if err != nil {
+		return sessionError(id, err), nil
+	}
+	s.audit(security.Event{Kind: "session_close", Session: id, ExitCode: exitCode(&st)})
+	res := CloseResult{Success: true, ExitCode: exitCode(&st), Signal: st.Signal}
+	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
+}

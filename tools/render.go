@@ -1,0 +1,53 @@
+package tools
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/session"
+)
+
+// render prepares output for the agent: secrets redacted first (so truncation can
+// never leave half a secret), then head and tail kept within limit.
+func (s *Server) render(output string, limit int) (string, bool) {
+	return truncate(s.cfg.Redactor.Redact(output), limit)
+}
+
+func (s *Server) timeout(a args) (time.Duration, error) {
+	ms, err := a.integer("timeout_ms", int(s.cfg.DefaultTimeout.Milliseconds()), 1, int(s.cfg.MaxTimeout.Milliseconds()))
+	return time.Duration(ms) * time.Millisecond, err
+}
+
+func (s *Server) audit(e security.Event) { s.cfg.Audit.Record(e) }
+
+func describe(st *session.ExitStatus) string {
+	switch {
+	case st == nil:
+		return "still running"
+	case st.Signal != "":
+		return "killed by " + st.Signal
+	}
+	return fmt.Sprintf("exit code %d", st.Code)
+}
+
+var signals = map[string]syscall.Signal{
+	"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "QUIT": syscall.SIGQUIT, "KILL": syscall.SIGKILL,
+	"TERM": syscall.SIGTERM, "USR1": syscall.SIGUSR1, "USR2": syscall.SIGUSR2, "CONT": syscall.SIGCONT,
+	"STOP": syscall.SIGSTOP, "ABRT": syscall.SIGABRT, "ALRM": syscall.SIGALRM,
+}
+
+// parseSignal accepts SIGTERM, TERM, term or a number.
+func parseSignal(name string) (syscall.Signal, error) {
+	n := strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(name)), "SIG")
+	if sig, ok := signals[n]; ok {
+		return sig, nil
+	}
+	if num, err := strconv.Atoi(n); err == nil && num > 0 && num < 32 {
+		return syscall.Signal(num), nil
+	}
+	return 0, fmt.Errorf("unknown signal %q; use one of SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGKILL, SIGUSR1, SIGUSR2, SIGCONT, SIGSTOP, SIGABRT, SIGALRM or a number 1-31", name)
+}

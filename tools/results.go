@@ -1,0 +1,124 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CreateResult is create_session's structured result.
+type CreateResult struct {
+	SessionID string `json:"session_id" jsonschema:"short id of the new session; pass it to every other tool"`
+	Name      string `json:"name"`
+	PID       int    `json:"pid"`
+	Output    string `json:"output" jsonschema:"the startup screen"`
+	IsAlive   bool   `json:"is_alive"`
+	Ready     bool   `json:"ready" jsonschema:"the program showed it is ready for input before the startup timeout"`
+	Reason    string `json:"reason" jsonschema:"evidence for ready: prompt, settled, exit or timeout"`
+	ExitCode  *int   `json:"exit_code,omitempty"`
+	Truncated bool   `json:"truncated"`
+}
+
+// CommandResult is the structured result of send_command, send_control and
+// confirm_dangerous_command.
+type CommandResult struct {
+	Output     string `json:"output" jsonschema:"new output caused by this input, echo removed, up to the cursor line"`
+	IsComplete bool   `json:"is_complete" jsonschema:"true only on positive evidence that the program is ready for input again or exited"`
+	IsAlive    bool   `json:"is_alive"`
+	ExitCode   *int   `json:"exit_code,omitempty" jsonschema:"exit code of the session's program once it has exited"`
+	Reason     string `json:"reason" jsonschema:"evidence: exit, shell_mark, pattern, input_wait, prompt, settled or timeout"`
+	Truncated  bool   `json:"truncated"`
+	Warning    string `json:"warning,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+}
+
+// Cursor is a position on the visible screen, zero-based.
+type Cursor struct {
+	Row int `json:"row"`
+	Col int `json:"col"`
+}
+
+// ReadResult is read_output's structured result.
+type ReadResult struct {
+	Output    string `json:"output"`
+	IsAlive   bool   `json:"is_alive"`
+	ExitCode  *int   `json:"exit_code,omitempty"`
+	Cursor    Cursor `json:"cursor"`
+	AltScreen bool   `json:"alt_screen" jsonschema:"a full-screen program (vim, less, htop) holds the alternate screen"`
+	Title     string `json:"title"`
+	Cols      int    `json:"cols"`
+	Rows      int    `json:"rows"`
+	Matched   *bool  `json:"matched,omitempty" jsonschema:"with wait_for: whether the pattern matched before the timeout"`
+	Truncated bool   `json:"truncated"`
+}
+
+// SessionInfo is one entry of list_sessions.
+type SessionInfo struct {
+	SessionID    string   `json:"session_id"`
+	Name         string   `json:"name"`
+	Command      string   `json:"command"`
+	Args         []string `json:"args,omitempty"`
+	PID          int      `json:"pid"`
+	Cwd          string   `json:"cwd"`
+	Foreground   string   `json:"foreground" jsonschema:"the program in front of the terminal now"`
+	IsAlive      bool     `json:"is_alive"`
+	ExitCode     *int     `json:"exit_code,omitempty"`
+	CreatedAt    string   `json:"created_at"`
+	LastActivity string   `json:"last_activity"`
+}
+
+// ListResult is list_sessions' structured result.
+type ListResult struct {
+	Sessions []SessionInfo `json:"sessions"`
+}
+
+// CloseResult is close_session's structured result.
+type CloseResult struct {
+	Success  bool   `json:"success"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+	Signal   string `json:"signal,omitempty" jsonschema:"the signal that ended the program, if one did"`
+}
+
+// status renders the one-line summary that follows the output in the text item.
+func (r CommandResult) status() string {
+	parts := []string{}
+	switch {
+	case r.IsComplete:
+		parts = append(parts, "complete: "+r.Reason)
+	default:
+		parts = append(parts, "incomplete: "+r.Reason)
+	}
+	if r.ExitCode != nil {
+		parts = append(parts, fmt.Sprintf("exit %d", *r.ExitCode))
+	}
+	if !r.IsAlive {
+		parts = append(parts, "session ended")
+	}
+	parts = append(parts, fmtDuration(time.Duration(r.DurationMS)*time.Millisecond))
+	if r.Truncated {
+		parts = append(parts, "truncated")
+	}
+	return "[" + strings.Join(parts, " · ") + "]"
+}
+
+func fmtDuration(d time.Duration) string {
+	if d < 10*time.Second {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.1f s", d.Seconds())
+}
+
+// text is the model-facing rendering: the output, then the status line, then any warning.
+func textWith(output, status, warning string) string {
+	var b strings.Builder
+	b.WriteString(output)
+	if output != "" && !strings.HasSuffix(output, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(status)
+	if warning != "" {
+		b.WriteString("\n")
+		b.WriteString(warning)
+	}
+	return b.String()
+}

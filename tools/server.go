@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/session"
+)
+
+// Config holds what the handlers need besides the sessions. Zero values mean the
+// SPEC.md defaults.
+type Config struct {
+	MaxOutput       int           // characters per reply; default 20000
+	DefaultTimeout  time.Duration // timeout_ms when the call gives none; default 10 s
+	MaxTimeout      time.Duration // largest timeout_ms accepted; default 10 min
+	StartupTimeout  time.Duration // create_session's wait for readiness; default 5 s
+	MaxInput        int           // bytes per input; default 64 KiB
+	DangerDetection bool
+	Policy          security.Policy
+	Redactor        *security.Redactor
+	Audit           *security.Audit
+	LogInputs       bool // log typed input (redacted) at Info; off by default
+	Logger          *slog.Logger
+}
+
+func (c *Config) defaults() {
+	if c.MaxOutput <= 0 {
+		c.MaxOutput = 20000
+	}
+	if c.DefaultTimeout <= 0 {
+		c.DefaultTimeout = 10 * time.Second
+	}
+	if c.MaxTimeout <= 0 {
+		c.MaxTimeout = 10 * time.Minute
+	}
+	if c.StartupTimeout <= 0 {
+		c.StartupTimeout = 5 * time.Second
+	}
+	if c.MaxInput <= 0 {
+		c.MaxInput = 64 * 1024
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Server holds the tool handlers; it is the domain type the handlers are methods of.
+type Server struct {
+	cfg      Config
+	sessions *session.Manager
+}
+
+// New returns the handlers over a session manager.
+func New(cfg Config, sessions *session.Manager) *Server {
+	cfg.defaults()
+	return &Server{cfg: cfg, sessions: sessions}
+}
+
+// Tools lists every tool with its handler, in one place.
+func (s *Server) Tools() []server.ServerTool {
+	return []server.ServerTool{
+		{Tool: createSessionTool(), Handler: s.createSession},
+		{Tool: sendCommandTool(), Handler: s.sendCommand},
+		{Tool: readOutputTool(), Handler: s.readOutput},
+		{Tool: listSessionsTool(), Handler: s.listSessions},
+		{Tool: closeSessionTool(), Handler: s.closeSession},
+		{Tool: sendControlTool(), Handler: s.sendControl},
+		{Tool: confirmDangerousTool(), Handler: s.confirmDangerous},
+	}
+}
+
+// toolError is a failure the agent can act on: the text says what happened and what
+// to do next.
+func toolError(format string, a ...any) *mcp.CallToolResult {
+	return mcp.NewToolResultError(fmt.Sprintf(format, a...))
+}
+
+// sessionError explains a failure from the session layer.
+func sessionError(id string, err error) *mcp.CallToolResult {
+	switch {
+	case errors.Is(err, session.ErrUnknown):
+		return toolError("unknown session %q: it was never created, was closed, or was reaped after being idle. list_sessions shows the sessions that exist; create_session starts a new one.", id)
+	case errors.Is(err, session.ErrExited):
+		return toolError("session %s: %v", id, err)
+	case errors.Is(err, session.ErrBusy):
+		return toolError("%v: wait for it to finish, or use read_output to watch it", err)
+	case errors.Is(err, session.ErrUnknownKey):
+		return toolError("%v", err)
+	case errors.Is(err, session.ErrShuttingDown):
+		return toolError("the server is shutting down; no new sessions can start")
+	}
+	return toolError("session %s: %v", id, err)
+}
+
+// startError explains why a program could not start.
+func startError(command string, err error) *mcp.CallToolResult {
+	switch {
+	case errors.Is(err, session.ErrNotFound):
+		return toolError("command not found: %q is not an executable on PATH or an existing file. Check the spelling, give a full path, or start a shell (command \"bash\") and run it there.", command)
+	case errors.Is(err, session.ErrNotExecutable):
+		return toolError("%q cannot be executed (not an executable file, or permission denied): %v", command, err)
+	case errors.Is(err, session.ErrBadDir):
+		return toolError("cwd is not usable: %v. Give an existing directory.", err)
+	case errors.Is(err, session.ErrLimit):
+		return toolError("%v. Close a session you no longer need with close_session (list_sessions shows them), then try again.", err)
+	case errors.Is(err, session.ErrShuttingDown):
+		return toolError("the server is shutting down; no new sessions can start")
+	}
+	return toolError("could not start %q: %v", command, err)
+}
+
+func exitCode(st *session.ExitStatus) *int {
+	if st == nil || st.Signal != "" {
+		return nil
+	}
+	c := st.Code
+	return &c
+}
+
+func programName(command string) string { return filepath.Base(command) }
