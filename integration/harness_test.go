@@ -199,7 +199,7 @@ func (s *server) create(command string, args map[string]any) string {
 // bash starts a bash without startup files and a plain, known prompt.
 func (s *server) bash(extraEnv map[string]any) string {
 	s.t.Helper()
-	env := map[string]any{"PS1": `\$ `, "HISTFILE": "/dev/null"}
+	env := map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null"}
 	for k, v := range extraEnv {
 		env[k] = v
 	}

@@ -9,7 +9,7 @@ var fallbackRules = []struct {
 	rule string
 	re   *regexp.Regexp
 }{
-	{"rm-recursive-force", regexp.MustCompile(`\brm\s+(?:-\S+\s+)*(?:-[a-zA-Z]*[rR]|--recursive)\b(?:\s+-\S+)*\s+(?:--\s+)?['"]?(?:/|/\*|~/?|~/\*|\$\{?HOME\}?/?|\.\./?|\*)['"]?(?:\s|$|[;&|)])`)},
+	{"rm-recursive-force", regexp.MustCompile(`\brm\s+(?:-\S+\s+)*(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?:\s+-\S+)*\s+(?:--\s+)?['"]?(?:/|/\*|~/?|~/\*|\$\{?HOME\}?/?|\.\./?|\*)['"]?(?:\s|$|[;&|)])`)},
 	{"rm-recursive-force", regexp.MustCompile(`--no-preserve-root`)},
 	{"fork-bomb", regexp.MustCompile(`(\S+)\s*\(\)\s*\{[^}]*\|[^}]*&[^}]*\}`)},
 	{"mkfs", regexp.MustCompile(`\bmkfs(?:\.\w+)?\s+(?:-\S+\s+(?:\S+\s+)?)*/dev/`)},

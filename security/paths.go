@@ -50,7 +50,8 @@ func isImportant(p string) bool {
 		return false
 	case strings.HasPrefix(p, dynMark):
 		rest := strings.TrimLeft(p, dynMark)
-		return strings.HasPrefix(rest, "/") && len(components(rest)) == 0
+		comps := components(rest)
+		return strings.HasPrefix(rest, "/") && (len(comps) == 0 || (len(comps) == 1 && globAll(comps[0])))
 	case strings.HasPrefix(p, "~"):
 		_, rest, _ := strings.Cut(p, "/")
 		comps := components(rest)

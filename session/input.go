@@ -162,7 +162,18 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		return visible(snap, snap.Cursor.Row+1), false
 	}
 	text, lost := s.scr.TextSince(from.pos)
-	return stripEchoes(text, echoes), lost
+	return padCursorLine(stripEchoes(text, echoes), snap), lost
+}
+
+// padCursorLine restores the blanks between the end of the text and the cursor on its
+// line, which the screen trims: a prompt is "$ ", not "$".
+func padCursorLine(text string, snap screen.Snapshot) string {
+	line := detect.CursorLine(&snap)
+	trimmed := strings.TrimRight(line, " ")
+	if len(line) > len(trimmed) && strings.HasSuffix(text, trimmed) {
+		return text + line[len(trimmed):]
+	}
+	return text
 }
 
 // visible returns the first n rows of the screen with soft wraps joined (on the main

@@ -1,0 +1,110 @@
+package detect
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/screen"
+)
+
+func TestMatchPrompt(t *testing.T) {
+	prompts := map[string]string{
+		"user@host:~/src$ ":          "shell",
+		"root@box:/# ":               "shell",
+		"$ ":                         "shell",
+		"host% ":                     "shell",
+		"user@host ~/x> ":            "shell",
+		"❯ ":                         "shell",
+		">>> ":                       "python",
+		"... ":                       "python",
+		"In [3]: ":                   "ipython",
+		"   ...: ":                   "ipython",
+		"postgres=# ":                "psql",
+		"postgres-# ":                "psql",
+		"app(# ":                     "psql",
+		"app=> ":                     "psql",
+		"mysql> ":                    "mysql",
+		"MariaDB [(none)]> ":         "mysql",
+		"    -> ":                    "mysql",
+		"sqlite> ":                   "sqlite3",
+		"   ...> ":                   "sqlite3",
+		"127.0.0.1:6379> ":           "redis-cli",
+		"127.0.0.1:6379[2]> ":        "redis-cli",
+		"irb(main):001:0> ":          "irb",
+		"irb(main):002> ":            "irb",
+		"(gdb) ":                     "gdb",
+		"(Pdb) ":                     "pdb",
+		"> ":                         "lua",
+		">> ":                        "lua",
+	}
+	for line, family := range prompts {
+		got, ok := MatchPrompt(line)
+		if !ok || got != family {
+			t.Errorf("MatchPrompt(%q) = %q, %v; want %q", line, got, ok, family)
+		}
+	}
+	for _, line := range []string{"", "hello", "$", "100%", "Downloading... 45%", "total 48", "a $b", "x>"} {
+		if name, ok := MatchPrompt(line); ok {
+			t.Errorf("MatchPrompt(%q) matched %q", line, name)
+		}
+	}
+}
+
+func FuzzMatchPrompt(f *testing.F) {
+	for _, s := range []string{"$ ", ">>> ", "postgres=# ", "irb(main):001:0> ", "\x00 ", "   ...> "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		MatchPrompt(line) // must not panic; regexps are linear-time
+	})
+}
+
+func snap(lines []string, row, col int, written uint64) screen.Snapshot {
+	all := make([]string, 5)
+	copy(all, lines)
+	return screen.Snapshot{Lines: all, Cursor: screen.Point{Row: row, Col: col}, CursorLine: int64(row), Written: written, Rows: 5, Cols: 40}
+}
+
+func TestDetector(t *testing.T) {
+	start := screen.Pos{Line: 0, Col: 2}
+	tests := []struct {
+		name   string
+		opts   Options
+		st     State
+		done   bool
+		reason Reason
+	}{
+		{"old prompt before any output is not evidence", Options{},
+			State{Screen: snap([]string{"$ "}, 0, 2, 10), Start: start, StartWritten: 10}, false, ""},
+		{"echo only is not evidence", Options{},
+			State{Screen: snap([]string{"$ sleep 2"}, 0, 9, 19), Start: start, StartWritten: 10}, false, ""},
+		{"new prompt on a later line", Options{},
+			State{Screen: snap([]string{"$ echo hi", "hi", "$ "}, 2, 2, 30), Start: start, StartWritten: 10}, true, Prompt},
+		{"prompt after a clear", Options{},
+			State{Screen: screen.Snapshot{Lines: []string{"$ "}, Cursor: screen.Point{Col: 2}, Written: 30, Clears: 1}, Start: start, StartWritten: 10}, true, Prompt},
+		{"exit wins", Options{},
+			State{Screen: snap([]string{"$ exit"}, 0, 6, 16), Start: start, StartWritten: 10, Exited: true}, true, Exit},
+		{"silence is not settling unless allowed", Options{Settle: 100 * time.Millisecond},
+			State{Screen: snap([]string{"$ sleep 2", ""}, 1, 0, 20), Start: start, StartWritten: 10, Quiet: time.Second}, false, ""},
+		{"allowed settling", Options{Settle: 100 * time.Millisecond},
+			State{Screen: snap([]string{"menu"}, 0, 0, 20), Start: start, StartWritten: 10, Quiet: time.Second, AllowSettle: true}, true, Settled},
+		{"startup prompt needs no new output", Options{Startup: true},
+			State{Screen: snap([]string{">>> "}, 0, 4, 4)}, true, Prompt},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := New(tt.opts).Check(&tt.st)
+			if v.Done != tt.done || (tt.done && v.Reason != tt.reason) {
+				t.Fatalf("verdict %+v, want done=%v reason=%q", v, tt.done, tt.reason)
+			}
+		})
+	}
+}
+
+func TestSettleAsksForRecheck(t *testing.T) {
+	st := State{Screen: snap([]string{"x"}, 0, 1, 20), StartWritten: 10, Quiet: 30 * time.Millisecond, AllowSettle: true}
+	v := New(Options{Settle: 100 * time.Millisecond}).Check(&st)
+	if v.Done || v.Recheck != 70*time.Millisecond {
+		t.Fatalf("verdict %+v, want a recheck in 70ms", v)
+	}
+}

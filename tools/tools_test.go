@@ -1,0 +1,136 @@
+package tools
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the tool schema snapshots in testdata")
+
+// TestToolSnapshots fails when a tool's schema drifts from its snapshot, so a change
+// to what clients see is always deliberate (go test ./tools -update to accept it).
+func TestToolSnapshots(t *testing.T) {
+	s := New(Config{}, nil)
+	names := map[string]bool{}
+	for _, st := range s.Tools() {
+		names[st.Tool.Name] = true
+		got, err := json.MarshalIndent(st.Tool, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("testdata", "snapshots", st.Tool.Name+".json")
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, append(got, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: no snapshot (run go test ./tools -update): %v", st.Tool.Name, err)
+		}
+		if diff := cmp.Diff(string(want), string(got)+"\n"); diff != "" {
+			t.Errorf("%s schema changed (-snapshot +now); run go test ./tools -update if intended:\n%s", st.Tool.Name, diff)
+		}
+	}
+	for _, want := range []string{"create_session", "send_command", "read_output", "list_sessions", "close_session", "send_control", "confirm_dangerous_command"} {
+		if !names[want] {
+			t.Errorf("tool %s missing", want)
+		}
+	}
+}
+
+func TestAnnotationsAreExplicit(t *testing.T) {
+	for _, st := range New(Config{}, nil).Tools() {
+		a := st.Tool.Annotations
+		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
+			t.Errorf("%s: every annotation hint must be set explicitly: %+v", st.Tool.Name, a)
+		}
+		if st.Tool.OutputSchema.Type != "object" {
+			t.Errorf("%s: no output schema", st.Tool.Name)
+		}
+	}
+}
+
+func TestTruncate(t *testing.T) {
+	var lines []string
+	for i := 0; i < 5000; i++ {
+		lines = append(lines, strings.Repeat("x", 20)+" line")
+	}
+	long := strings.Join(lines, "\n")
+	out, cut := truncate(long, 2000)
+	if !cut {
+		t.Fatal("not truncated")
+	}
+	if n := utf8.RuneCountInString(out); n > 2000 {
+		t.Fatalf("%d characters, limit 2000", n)
+	}
+	if !strings.HasPrefix(out, lines[0]+"\n") || !strings.HasSuffix(out, "\n"+lines[len(lines)-1]) {
+		t.Fatal("head or tail not kept")
+	}
+	if !strings.Contains(out, "lines (") || !strings.Contains(out, "full_screen") {
+		t.Fatalf("marker missing: %q", out)
+	}
+	if same, cut := truncate("short", 2000); cut || same != "short" {
+		t.Fatal("short output changed")
+	}
+	// One huge line keeps both of its ends.
+	huge := "A" + strings.Repeat("é", 100000) + "Z"
+	out, _ = truncate(huge, 1000)
+	if !strings.HasPrefix(out, "A") || !strings.HasSuffix(out, "Z") || utf8.RuneCountInString(out) > 1000 || !utf8.ValidString(out) {
+		t.Fatalf("huge line: %d chars, valid %v", utf8.RuneCountInString(out), utf8.ValidString(out))
+	}
+}
+
+func TestArgs(t *testing.T) {
+	a := args{"n": 5.0, "f": 1.5, "neg": -1.0, "s": "x", "b": true, "list": []any{"a", 1.0}, "m": map[string]any{"K": "v"}}
+	if n, err := a.integer("n", 0, 1, 10); err != nil || n != 5 {
+		t.Errorf("integer: %v %v", n, err)
+	}
+	for _, key := range []string{"f", "neg", "s"} {
+		if _, err := a.integer(key, 0, 1, 10); err == nil {
+			t.Errorf("integer(%s) accepted", key)
+		}
+	}
+	if n, _ := a.integer("missing", 7, 1, 10); n != 7 {
+		t.Error("default not used")
+	}
+	if _, err := a.str("missing", true); err == nil || !strings.Contains(err.Error(), "missing required") {
+		t.Errorf("required: %v", err)
+	}
+	if _, err := a.strings("list"); err == nil {
+		t.Error("non-string list item accepted")
+	}
+	if m, err := a.stringMap("m"); err != nil || m["K"] != "v" {
+		t.Errorf("stringMap: %v %v", m, err)
+	}
+	if _, err := a.boolean("s", false); err == nil {
+		t.Error("string accepted as boolean")
+	}
+	if _, err := (args{"p": "("}).pattern("p"); err == nil {
+		t.Error("bad regexp accepted")
+	}
+}
+
+func TestParseSignal(t *testing.T) {
+	for _, ok := range []string{"SIGINT", "int", "TERM", "9"} {
+		if _, err := parseSignal(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"SIGFOO", "0", "64", ""} {
+		if _, err := parseSignal(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
