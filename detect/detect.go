@@ -61,7 +61,8 @@ type Options struct {
 	Settle time.Duration
 
 	// Startup accepts a prompt anywhere at the cursor, without requiring new output
-	// after Start (there was no input yet).
+	// after Start (there was no input yet). Settling then needs some output first: a
+	// program still loading is quiet too.
 	Startup bool
 }
 
@@ -79,7 +80,7 @@ func New(opts Options) *Detector {
 	}
 	d.signals = append(d.signals, PromptSignal(opts.Startup))
 	if opts.Settle > 0 {
-		d.signals = append(d.signals, SettleSignal(opts.Settle))
+		d.signals = append(d.signals, SettleSignal(opts.Settle, opts.Startup))
 	}
 	return d
 }
@@ -147,10 +148,11 @@ func PromptSignal(startup bool) Signal {
 	}
 }
 
-// SettleSignal is the weakest evidence: no output for d.
-func SettleSignal(d time.Duration) Signal {
+// SettleSignal is the weakest evidence: no output for d. With needOutput it also
+// requires that something was printed since Start.
+func SettleSignal(d time.Duration, needOutput bool) Signal {
 	return func(st *State) Verdict {
-		if !st.AllowSettle {
+		if !st.AllowSettle || (needOutput && st.Screen.Written == st.StartWritten) {
 			return Verdict{}
 		}
 		if st.Quiet >= d {

@@ -23,7 +23,7 @@ func TestBashColouredPrompt(t *testing.T) {
 	out := s.send(id, "echo hello", nil)
 	complete(t, out, "prompt")
 	lines := strings.Split(out.str("output"), "\n")
-	if len(lines) != 2 || lines[0] != "hello" || !strings.HasSuffix(lines[1], "$ ") {
+	if len(lines) != 2 || lines[0] != "hello" || !strings.HasSuffix(lines[1], ":"+mustCwd(t)+promptChar()+" ") {
 		t.Fatalf("output %q: want the echo's output then the next prompt", out.str("output"))
 	}
 	if !strings.Contains(out.Text, "[complete: prompt") {
@@ -255,4 +255,21 @@ func TestNoProcessOutlivesTheClient(t *testing.T) {
 	eventually(t, 5*time.Second, "every session process to be gone", func() bool {
 		return len(markedProcesses(s.mark)) == 0
 	})
+}
+
+func mustCwd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
+
+// promptChar is what bash's \$ shows: # for root.
+func promptChar() string {
+	if os.Geteuid() == 0 {
+		return "#"
+	}
+	return "$"
 }

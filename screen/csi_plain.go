@@ -126,6 +126,10 @@ func (s *Screen) setAltScreen(mode int, set bool) {
 	}
 	s.sendf("\x1b[?%d%c", mode, "lh"[boolInt(set)])
 	s.clears++
+	if !set {
+		cur := s.vt.Cursor()
+		s.altExit = Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
+	}
 }
 
 func boolInt(b bool) int {

@@ -56,6 +56,10 @@ type Snapshot struct {
 	Cols, Rows     int
 	Written        uint64 // total bytes ever fed to Write
 	Clears         uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
+
+	// AltExit is where the main screen's cursor was put back when a full-screen program
+	// last left the alternate screen: where the output after it (the next prompt) begins.
+	AltExit Pos
 }
 
 // Mark is an OSC 133 semantic prompt mark (FinalTerm / iTerm2 shell integration):
@@ -88,6 +92,7 @@ type Screen struct {
 	title     string
 	written   uint64
 	clears    uint64
+	altExit   Pos
 	marks     []Mark
 	markSeq   uint64
 	seq       []byte // scratch for sequences sent to vt10x
@@ -182,6 +187,7 @@ func (s *Screen) Snapshot() Snapshot {
 		Rows:           s.rows,
 		Written:        s.written,
 		Clears:         s.clears,
+		AltExit:        s.altExit,
 	}
 	for y := range s.rows {
 		text, wrapped := s.renderRow(y)

@@ -15,7 +15,7 @@ type Event struct {
 	Kind          string    `json:"event"` // server_start, server_stop, session_create, session_close, session_exit, input, control, refused, confirmed, blocked
 	Session       string    `json:"session_id,omitempty"`
 	Command       string    `json:"command,omitempty"`
-	Input         string    `json:"input,omitempty"` // Record redacts it (and Justification) with a default-on Redactor it owns
+	Input         string    `json:"input,omitempty"`  // Record redacts it (and Justification) with a default-on Redactor it owns
 	Hidden        bool      `json:"hidden,omitempty"` // hidden input: Record drops Input entirely
 	Rule          string    `json:"rule,omitempty"`
 	Justification string    `json:"justification,omitempty"`

@@ -86,7 +86,7 @@ func findExec(ws []word) []word {
 		if w.s == ";" || w.s == "+" {
 			break
 		}
-		out = append(out, word{s: strings.ReplaceAll(w.s, "{}", dynMark), fetch: w.fetch})
+		out = append(out, word{s: strings.ReplaceAll(w.s, "{}", dynMark), node: w.node})
 	}
 	return out
 }

@@ -67,11 +67,11 @@ func commandCheck(name string) func(command, int) Verdict {
 // checked against: "$X -rf /" is judged as if $X were rm.
 var dynamicRules = map[string]string{
 	"rm": "rm-recursive-force", "chmod": "chmod-recursive-777", "chown": "chmod-chown-system",
-	"dd": "dd-device", "shred": "shred", "find": "find-delete", "kill": "kill-all",
+	"dd": "dd-device", "find": "find-delete", "kill": "kill-all",
 }
 
 func checkDynamicName(c command, depth int) Verdict {
-	for _, name := range []string{"rm", "chmod", "chown", "dd", "shred", "find", "kill"} {
+	for _, name := range []string{"rm", "chmod", "chown", "dd", "find", "kill"} {
 		c.name = name
 		v := commandCheck(name)(c, depth)
 		if v.Dangerous && (v.Rule == dynamicRules[name] || v.Rule == "chmod-chown-system") {

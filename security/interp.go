@@ -39,7 +39,7 @@ func interpreterCheck(name string) func(command, int) Verdict {
 // checkFetchedArgs flags `bash <(curl ...)`, `source <(curl ...)` and the like.
 func checkFetchedArgs(c command, _ int) Verdict {
 	for _, w := range c.args[1:] {
-		if w.fetch {
+		if w.fetched() {
 			return hit("pipe-to-shell")
 		}
 	}
@@ -52,7 +52,7 @@ func dashC(args []word, letter byte, long string) (word, bool) {
 	for i, w := range args {
 		a := w.s
 		if v, ok := strings.CutPrefix(a, "--"+long+"="); ok && long != "" {
-			return word{s: v, fetch: w.fetch}, true
+			return word{s: v, node: w.node}, true
 		}
 		isOpt := (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, letter) > 0) || (long != "" && a == "--"+long)
 		if isOpt && i+1 < len(args) {

@@ -224,6 +224,8 @@ func expandHome(p string) string {
 	return filepath.Join(home, p[1:])
 }
 
+var shellKeywords = set("do", "then", "else", "elif", "if", "while", "until", "!", "{", "time", "done", "fi")
+
 var tokenSplit = regexp.MustCompile("[;&|()`\n]+")
 
 // checkTokens is the fallback for input the parser rejects: the first word of
@@ -232,9 +234,13 @@ var tokenSplit = regexp.MustCompile("[;&|()`\n]+")
 func (p Policy) checkTokens(input, cwd string) error {
 	for _, seg := range tokenSplit.Split(input, -1) {
 		fields := strings.Fields(seg)
+		first := 0
+		for first < len(fields) && shellKeywords[fields[first]] {
+			first++
+		}
 		for i, f := range fields {
 			f = strings.Trim(f, `'"{}$<>`)
-			if i == 0 && f != "" {
+			if i == first && f != "" {
 				if err := p.checkName(progName(f), true); err != nil {
 					return err
 				}

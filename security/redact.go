@@ -88,8 +88,11 @@ func (p secretPattern) apply(s string) string {
 			prefix = m[p.keep]
 		}
 		suffix := ""
-		if kind == "url-password" {
+		switch {
+		case kind == "url-password":
 			suffix = "@"
+		case p.kind == "" && strings.ContainsAny(m[3][:1], `"'`):
+			prefix, suffix = prefix+m[3][:1], m[3][:1]
 		}
 		return prefix + "[REDACTED:" + kind + "]" + suffix
 	})

@@ -49,8 +49,8 @@ func splitMeta(input string) (code string, shell []string) {
 
 var dollarQuote = regexp.MustCompile(`^\$[A-Za-z_]*\$`)
 
-// sanitizeSQL drops comments and replaces literals with '' and quoted
-// identifiers with x.
+// sanitizeSQL drops comments, replaces string literals with an empty
+// literal and quoted identifiers with x.
 func sanitizeSQL(s string, backslashEscapes bool) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {

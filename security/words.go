@@ -16,11 +16,16 @@ const dynMark = "\x00"
 
 // word is a shell word after quote removal.
 type word struct {
-	s     string // value; dynMark marks run-time parts
-	fetch bool   // part of the value is the output of a network download
+	s    string       // value; dynMark marks run-time parts
+	node *syntax.Word // where it came from, if parsed
 }
 
 func (w word) dyn() bool { return strings.Contains(w.s, dynMark) }
+
+// fetched reports whether part of the value is the output of a network
+// download: <(curl ...) or "$(wget -O- ...)". It is computed on demand, as
+// only interpreters' arguments need it.
+func (w word) fetched() bool { return w.node != nil && fetches(w.node) }
 
 func lits(ws []word) []string {
 	out := make([]string, len(ws))
@@ -36,17 +41,15 @@ func parseShell(input string, opts ...syntax.ParserOption) (*syntax.File, error)
 }
 
 func resolveWord(w *syntax.Word) word {
-	var out word
 	if w == nil {
-		return out
+		return word{}
 	}
 	var b strings.Builder
-	resolveParts(&b, &out, w.Parts, false)
-	out.s = b.String()
-	return out
+	resolveParts(&b, w.Parts, false)
+	return word{s: b.String(), node: w}
 }
 
-func resolveParts(b *strings.Builder, out *word, parts []syntax.WordPart, quoted bool) {
+func resolveParts(b *strings.Builder, parts []syntax.WordPart, quoted bool) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -58,7 +61,7 @@ func resolveParts(b *strings.Builder, out *word, parts []syntax.WordPart, quoted
 				b.WriteString(p.Value)
 			}
 		case *syntax.DblQuoted:
-			resolveParts(b, out, p.Parts, true)
+			resolveParts(b, p.Parts, true)
 		case *syntax.ParamExp:
 			if isHomeParam(p) {
 				b.WriteString("~")
@@ -66,15 +69,11 @@ func resolveParts(b *strings.Builder, out *word, parts []syntax.WordPart, quoted
 				b.WriteString(dynMark)
 			}
 		case *syntax.CmdSubst:
-			out.fetch = out.fetch || fetches(p)
 			if s, ok := echoValue(p.Stmts); ok {
 				b.WriteString(s)
 			} else {
 				b.WriteString(dynMark)
 			}
-		case *syntax.ProcSubst:
-			out.fetch = out.fetch || fetches(p)
-			b.WriteString(dynMark)
 		default: // arithmetic, extended globs, brace expansion
 			b.WriteString(dynMark)
 		}
@@ -134,6 +133,8 @@ func isHomeParam(p *syntax.ParamExp) bool {
 
 // echoValue evaluates a command substitution that only echoes literals, as in
 // "$(echo rm) -rf /", so such spellings are judged like the plain command.
+// It does not look into nested substitutions, so it costs constant time per
+// nesting level.
 func echoValue(stmts []*syntax.Stmt) (string, bool) {
 	if len(stmts) != 1 {
 		return "", false
@@ -144,11 +145,11 @@ func echoValue(stmts []*syntax.Stmt) (string, bool) {
 	}
 	ws := make([]string, 0, len(call.Args))
 	for _, a := range call.Args {
-		w := resolveWord(a)
-		if w.dyn() {
+		w := shallowLit(a.Parts)
+		if strings.Contains(w, dynMark) {
 			return "", false
 		}
-		ws = append(ws, w.s)
+		ws = append(ws, w)
 	}
 	if ws[0] != "echo" && ws[0] != "printf" {
 		return "", false

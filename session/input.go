@@ -158,10 +158,15 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 	if snap.AltScreen {
 		return visible(snap, len(snap.Lines)), false
 	}
-	if snap.Clears != from.clears && snap.CursorLine <= from.pos.Line {
+	start := from.pos
+	if from.alt {
+		// The program left the alternate screen: what followed starts where the main
+		// screen's cursor was put back, and the keys typed into it echoed nowhere.
+		start, echoes = snap.AltExit, nil
+	} else if snap.Clears != from.clears && snap.CursorLine <= from.pos.Line {
 		return visible(snap, snap.Cursor.Row+1), false
 	}
-	text, lost := s.scr.TextSince(from.pos)
+	text, lost := s.scr.TextSince(start)
 	return padCursorLine(stripEchoes(text, echoes), snap), lost
 }
 

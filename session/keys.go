@@ -23,7 +23,7 @@ var namedKeys = map[string]string{
 	"pageup": "\x1b[5~", "pgup": "\x1b[5~",
 	"pagedown": "\x1b[6~", "pgdn": "\x1b[6~",
 	"space": " ",
-	"f1": "\x1bOP", "f2": "\x1bOQ", "f3": "\x1bOR", "f4": "\x1bOS",
+	"f1":    "\x1bOP", "f2": "\x1bOQ", "f3": "\x1bOR", "f4": "\x1bOS",
 	"f5": "\x1b[15~", "f6": "\x1b[17~", "f7": "\x1b[18~", "f8": "\x1b[19~",
 	"f9": "\x1b[20~", "f10": "\x1b[21~", "f11": "\x1b[23~", "f12": "\x1b[24~",
 }

@@ -16,9 +16,10 @@ func (s *Session) Startup(ctx context.Context, timeout time.Duration) Result {
 	began := time.Now()
 	from := mark{at: s.Created}
 	v := s.wait(ctx, waitSpec{
-		from:     from,
-		det:      detect.New(detect.Options{Startup: true, Settle: s.settleDur}),
-		deadline: began.Add(timeout),
+		from:        from,
+		det:         detect.New(detect.Options{Startup: true, Settle: s.settleDur}),
+		deadline:    began.Add(timeout),
+		allowSettle: true,
 	})
 	return s.result(from, nil, v, began, 0)
 }

@@ -153,7 +153,7 @@ func TestStripEchoes(t *testing.T) {
 		want   string
 	}{
 		{"echo hi\nhi\n$ ", []string{"echo hi"}, "hi\n$ "},
-		{"\n>>> ", []string{"secret"}, ">>> "},               // echo off: the blank line goes
+		{"\n>>> ", []string{"secret"}, ">>> "},                          // echo off: the blank line goes
 		{"oops\necho hi\nhi", []string{"echo hi"}, "oops\necho hi\nhi"}, // output before the echo: keep all
 		{"def f():\n...     return 1\n... \n>>> ", []string{"def f():", "    return 1", ""}, ">>> "},
 		{"echo a\na\n$ echo b\nb\n$ ", []string{"echo a", "echo b"}, "a\nb\n$ "},

@@ -13,6 +13,7 @@ type mark struct {
 	pos     screen.Pos
 	written uint64
 	clears  uint64
+	alt     bool // a full-screen program held the alternate screen
 	at      time.Time
 }
 
@@ -22,6 +23,7 @@ func (s *Session) markNow() mark {
 		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
 		written: snap.Written,
 		clears:  snap.Clears,
+		alt:     snap.AltScreen,
 		at:      time.Now(),
 	}
 }

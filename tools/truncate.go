@@ -23,7 +23,7 @@ func truncate(s string, limit int) (string, bool) {
 	tailBudget := budget - headBudget
 
 	var head []string
-	used := 0
+	used, whole := 0, 0 // whole: lines kept entirely at the head
 	for _, l := range lines {
 		n := utf8.RuneCountInString(l) + 1
 		if used+n > headBudget {
@@ -34,10 +34,11 @@ func truncate(s string, limit int) (string, bool) {
 		}
 		head = append(head, l)
 		used += n
+		whole++
 	}
 	var tail []string
 	used = 0
-	for i := len(lines) - 1; i >= len(head); i-- {
+	for i := len(lines) - 1; i >= whole; i-- {
 		n := utf8.RuneCountInString(lines[i]) + 1
 		if used+n > tailBudget {
 			if len(tail) == 0 {
@@ -55,7 +56,7 @@ func truncate(s string, limit int) (string, bool) {
 	for _, l := range tail {
 		keptRunes += utf8.RuneCountInString(l)
 	}
-	omittedLines := len(lines) - len(head) - len(tail)
+	omittedLines := len(lines) - whole - len(tail)
 	if omittedLines < 0 {
 		omittedLines = 0
 	}

@@ -134,6 +134,9 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	if err != nil {
 		return err
 	}
+	// A client that goes away closes our stdout and stderr: a write must fail with
+	// EPIPE, not kill the server before it has ended its sessions' processes.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	a.audit.Record(security.Event{Kind: "server_start", Detail: version})
