@@ -184,6 +184,12 @@ func (s *server) create(command string, args map[string]any) string {
 		env = map[string]any{}
 	}
 	env["MCPT_TEST_MARK"] = s.mark
+	// Keep the REPLs' history files out of the user's home.
+	for k, v := range map[string]string{"LESSHISTFILE": "-", "NODE_REPL_HISTORY": "", "PYTHON_HISTORY": os.DevNull} {
+		if _, set := env[k]; !set {
+			env[k] = v
+		}
+	}
 	args["env"] = env
 	r := s.call("create_session", args)
 	if r.IsError {

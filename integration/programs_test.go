@@ -124,7 +124,7 @@ func TestVim(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "note.txt")
 	id := s.bash(nil)
-	r := s.send(id, "vim -u NONE -N "+file, nil)
+	r := s.send(id, "vim -u NONE -i NONE -N "+file, nil)
 	if !r.boolean("is_complete") {
 		t.Fatalf("vim start: %+v", r.S)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -272,4 +273,25 @@ func promptChar() string {
 		return "#"
 	}
 	return "$"
+}
+
+func TestSIGTERMEndsEverySession(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	s.send(id, "sleep 1000 &", nil)
+	s.send(id, "sleep 1001", map[string]any{"timeout_ms": 100})
+	s.create("sleep", map[string]any{"args": []any{"1002"}})
+	if got := markedProcesses(s.mark); len(got) < 4 {
+		t.Fatalf("expected the sessions' processes to be running, found %v", got)
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 10*time.Second, "every session process to be gone", func() bool {
+		return len(markedProcesses(s.mark)) == 0
+	})
+	s.close()
+	if st := s.cmd.ProcessState; st == nil || st.ExitCode() != 0 {
+		t.Fatalf("server did not exit cleanly on SIGTERM: %v", st)
+	}
 }

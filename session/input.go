@@ -209,7 +209,7 @@ func stripEchoes(text string, echoes []string) string {
 		return text
 	}
 	first := strings.TrimSpace(lines[0])
-	if first != "" && first != strings.TrimSpace(echoes[0]) {
+	if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(lines[0], echoes[0])) {
 		return text // the program wrote before echoing: keep everything
 	}
 	if len(lines) == 1 {

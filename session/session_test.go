@@ -158,6 +158,7 @@ func TestStripEchoes(t *testing.T) {
 		{"def f():\n...     return 1\n... \n>>> ", []string{"def f():", "    return 1", ""}, ">>> "},
 		{"echo a\na\n$ echo b\nb\n$ ", []string{"echo a", "echo b"}, "a\nb\n$ "},
 		{"typed", []string{"typed"}, ""},
+		{"user@host:~$ echo hi\nhi\nuser@host:~$ ", []string{"echo hi"}, "hi\nuser@host:~$ "}, // prompt arrived late
 	}
 	for _, tt := range tests {
 		if got := stripEchoes(tt.text, tt.echoes); got != tt.want {

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestVersion(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.HasPrefix(out.String(), "mcp-terminal ") {
+		t.Fatalf("version output %q", out.String())
+	}
+}
+
+func TestInvalidConfigIsAStartupError(t *testing.T) {
+	t.Setenv("MCP_TERMINAL_MAX_OUTPUT", "-1")
+	var out, errOut bytes.Buffer
+	if code := run(nil, strings.NewReader(""), &out, &errOut); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if out.Len() != 0 || !strings.Contains(errOut.String(), "MCP_TERMINAL_MAX_OUTPUT") {
+		t.Fatalf("stdout %q stderr %q", out.String(), errOut.String())
+	}
+}
+
+// TestServeExitsOnEOF: a client that goes away ends the server, and stdout holds
+// nothing but protocol messages.
+func TestServeExitsOnEOF(t *testing.T) {
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	var out, errOut bytes.Buffer
+	if code := run(nil, in, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.HasPrefix(line, `{"jsonrpc":"2.0"`) {
+			t.Fatalf("stdout line is not a protocol message: %q", line)
+		}
+	}
+}
+
+func TestDoctor(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	var out, errOut bytes.Buffer
+	code := doctor(nil, &out, &errOut)
+	if code != 0 || !strings.Contains(out.String(), "hello from") || !strings.Contains(out.String(), "all checks passed") {
+		t.Fatalf("doctor exit %d:\n%s\n%s", code, out.String(), errOut.String())
+	}
+}
