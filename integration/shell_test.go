@@ -295,3 +295,30 @@ func TestSIGTERMEndsEverySession(t *testing.T) {
 		t.Fatalf("server did not exit cleanly on SIGTERM: %v", st)
 	}
 }
+
+func TestPolicyFromConfiguration(t *testing.T) {
+	allowed := t.TempDir()
+	s := startServer(t, "MCP_TERMINAL_BLOCKED_COMMANDS=python3,nc", "MCP_TERMINAL_ALLOWED_PATHS="+allowed)
+	r := s.call("create_session", map[string]any{"command": "python3", "cwd": allowed})
+	if !r.IsError || !strings.Contains(r.Text, "python3") {
+		t.Fatalf("blocked program started: %+v", r)
+	}
+	r = s.call("create_session", map[string]any{"command": "bash", "cwd": "/"})
+	if !r.IsError {
+		t.Fatalf("cwd outside the allowed paths accepted: %+v", r)
+	}
+	id := s.create("bash", map[string]any{"args": []any{"--norc", "--noprofile"}, "cwd": allowed,
+		"env": map[string]any{"PS1": "$ "}})
+	for _, input := range []string{"python3 -c 'print(1)'", "cat /etc/hostname"} {
+		if r := s.call("send_command", map[string]any{"session_id": id, "input": input}); !r.IsError {
+			t.Errorf("%q was not refused: %s", input, r.Text)
+		}
+	}
+	// Confirmation does not skip these checks.
+	r = s.call("confirm_dangerous_command", map[string]any{"session_id": id, "input": "python3",
+		"justification": "I really need the interpreter here"})
+	if !r.IsError {
+		t.Fatalf("confirm ran a blocked program: %s", r.Text)
+	}
+	complete(t, s.send(id, "echo inside > ok.txt; cat ok.txt", nil), "prompt")
+}
