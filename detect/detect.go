@@ -2,6 +2,7 @@ package detect
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,15 @@ type State struct {
 
 	Exited bool          // the program has exited and its output is drained
 	Quiet  time.Duration // time since the last output, or since the input if none came
+	Since  time.Duration // time since the input was written
+
+	// Marks are the shell-integration marks (OSC 133) that arrived after the input.
+	Marks []screen.Mark
+
+	// InputWait asks the kernel whether the program in front is blocked reading the
+	// terminal, having taken this input. It is called only when cheaper evidence is
+	// missing, because it reads /proc.
+	InputWait func() Wait
 
 	// AllowSettle says quiet output may count as evidence now: the session has never
 	// shown a known prompt, a full-screen program holds the alternate screen, or the
@@ -34,11 +44,20 @@ type State struct {
 	AllowSettle bool
 }
 
+// Wait is the kernel's view of the program in front of the terminal.
+type Wait struct {
+	Known bool   // the process table could answer
+	Why   string // why it could not
+	Ready bool   // blocked reading the terminal, after taking the input
+	Proxy bool   // waits on the terminal and a socket or pipe: forwards input elsewhere
+}
+
 // Verdict is a Detector's answer for one State.
 type Verdict struct {
 	Done   bool
 	Reason Reason
 	Detail string // e.g. which prompt family matched
+	Code   *int   // the command's exit status, when shell integration reported it
 
 	// Recheck, when positive, asks to be asked again after that long even if nothing
 	// changes (a signal that depends on time, like settling, needs it).
@@ -78,7 +97,7 @@ func New(opts Options) *Detector {
 		d.signals = append(d.signals, PatternSignal(opts.WaitFor))
 		return d
 	}
-	d.signals = append(d.signals, PromptSignal(opts.Startup))
+	d.signals = append(d.signals, ShellMarkSignal, PromptSignal(opts.Startup), InputWaitSignal)
 	if opts.Settle > 0 {
 		d.signals = append(d.signals, SettleSignal(opts.Settle, opts.Startup))
 	}
@@ -155,11 +174,57 @@ func SettleSignal(d time.Duration, needOutput bool) Signal {
 		if !st.AllowSettle || (needOutput && st.Screen.Written == st.StartWritten) {
 			return Verdict{}
 		}
+		if st.InputWait != nil {
+			// Where the kernel can say whether the program waits for input, silence
+			// proves nothing: a compile is silent too.
+			if w := st.InputWait(); w.Known && !w.Proxy {
+				return Verdict{}
+			}
+		}
 		if st.Quiet >= d {
 			return Verdict{Done: true, Reason: Settled}
 		}
 		return Verdict{Recheck: d - st.Quiet}
 	}
+}
+
+// ShellMarkSignal: shell integration reported that a command ended (OSC 133 D, with
+// its exit status) and that the next prompt is drawn and waits for input (B).
+func ShellMarkSignal(st *State) Verdict {
+	var end *screen.Mark
+	for i := range st.Marks {
+		switch m := &st.Marks[i]; m.Kind {
+		case 'D':
+			end = m
+		case 'B':
+			if end != nil {
+				v := Verdict{Done: true, Reason: ShellMark}
+				if code, err := strconv.Atoi(strings.TrimSpace(end.Arg)); err == nil {
+					v.Code = &code
+					v.Detail = "exit status " + end.Arg
+				}
+				return v
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// InputWaitSignal: the kernel shows the program in front blocked reading the
+// terminal after it took the input. While it is not, the signal asks to be checked
+// again soon, more often right after the input, when an answer is likeliest.
+func InputWaitSignal(st *State) Verdict {
+	if st.InputWait == nil {
+		return Verdict{}
+	}
+	w := st.InputWait()
+	if !w.Known {
+		return Verdict{}
+	}
+	if w.Ready {
+		return Verdict{Done: true, Reason: InputWait}
+	}
+	return Verdict{Recheck: min(max(st.Since/8, time.Millisecond), 50*time.Millisecond)}
 }
 
 // CursorLine returns the cursor's row up to the cursor column, padded with the blanks

@@ -54,7 +54,7 @@ func TestPythonInsideBash(t *testing.T) {
 		t.Fatalf("print: %q", got)
 	}
 	back := s.send(id, "exit()", nil)
-	complete(t, back, "prompt")
+	complete(t, back, "shell_mark")
 	if back.str("output") != "$ " {
 		t.Fatalf("back in bash: %q", back.str("output"))
 	}
@@ -112,7 +112,7 @@ func TestLess(t *testing.T) {
 		t.Fatalf("less does not hold the alternate screen: %+v", read.S)
 	}
 	q := s.control(id, "q")
-	complete(t, q, "prompt")
+	complete(t, q, "shell_mark")
 	if !strings.HasSuffix(q.str("output"), "$ ") {
 		t.Fatalf("after q: %q", q.str("output"))
 	}
@@ -134,7 +134,7 @@ func TestVim(t *testing.T) {
 		t.Fatalf("vim screen after typing: %q", typed.str("output"))
 	}
 	done := s.control(id, "escape : w q enter")
-	complete(t, done, "prompt")
+	complete(t, done, "shell_mark")
 	got, err := os.ReadFile(file)
 	if err != nil || string(got) != "hello from vim\n" {
 		t.Fatalf("file on disk %q, %v", got, err)

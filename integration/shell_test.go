@@ -17,17 +17,17 @@ func TestBashColouredPrompt(t *testing.T) {
 		"command": "bash", "args": []any{"--norc", "--noprofile"},
 		"env": map[string]any{"PS1": `\[\e[1;32m\]\u@\h\[\e[0m\]:\[\e[34m\]\w\[\e[0m\]\$ `, "MCPT_TEST_MARK": s.mark},
 	})
-	if r.IsError || !r.boolean("ready") || r.str("reason") != "prompt" {
+	if r.IsError || !r.boolean("ready") || r.str("reason") != "shell_mark" {
 		t.Fatalf("create_session: %+v", r)
 	}
 	id := r.str("session_id")
 	out := s.send(id, "echo hello", nil)
-	complete(t, out, "prompt")
+	complete(t, out, "shell_mark")
 	lines := strings.Split(out.str("output"), "\n")
 	if len(lines) != 2 || lines[0] != "hello" || !strings.HasSuffix(lines[1], ":"+mustCwd(t)+promptChar()+" ") {
 		t.Fatalf("output %q: want the echo's output then the next prompt", out.str("output"))
 	}
-	if !strings.Contains(out.Text, "[complete: prompt") {
+	if !strings.Contains(out.Text, "[complete: shell_mark · exit 0") {
 		t.Fatalf("text item lacks the status line: %q", out.Text)
 	}
 }
@@ -70,7 +70,7 @@ func TestOutputSemantics(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := s.send(id, tt.input, nil)
-			complete(t, r, "prompt")
+			complete(t, r, "shell_mark")
 			if err := tt.want(r.str("output")); err != nil {
 				t.Fatalf("%v\noutput: %q", err, r.str("output"))
 			}
@@ -92,7 +92,7 @@ func TestSilentCommandIsNotComplete(t *testing.T) {
 	id := s.bash(nil)
 	start := time.Now()
 	r := s.send(id, "sleep 1; echo done", nil)
-	complete(t, r, "prompt")
+	complete(t, r, "shell_mark")
 	if elapsed := time.Since(start); elapsed < time.Second {
 		t.Fatalf("returned after %s, before the command finished", elapsed)
 	}
@@ -112,7 +112,7 @@ func TestTimeoutThenInterrupt(t *testing.T) {
 		t.Fatalf("warning %q does not say what to do next", w)
 	}
 	c := s.control(id, "ctrl+c")
-	complete(t, c, "prompt")
+	complete(t, c, "shell_mark")
 	if !strings.HasSuffix(c.str("output"), "$ ") {
 		t.Fatalf("output after ctrl+c %q", c.str("output"))
 	}
@@ -178,7 +178,7 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("unknown key: %+v", r)
 	}
 	// The session survived all of it.
-	complete(t, s.send(id, "echo still here", nil), "prompt")
+	complete(t, s.send(id, "echo still here", nil), "shell_mark")
 }
 
 func TestConcurrentCallsOnOneSession(t *testing.T) {
@@ -195,7 +195,7 @@ func TestConcurrentCallsOnOneSession(t *testing.T) {
 	}
 	wg.Wait()
 	for i, r := range results {
-		complete(t, r, "prompt")
+		complete(t, r, "shell_mark")
 		out := r.str("output")
 		if !strings.HasPrefix(out, fmt.Sprintf("call-%d\n", i)) || strings.Contains(out, fmt.Sprintf("call-%d", 1-i)) {
 			t.Fatalf("call %d output %q: calls were not serialised", i, out)
@@ -228,7 +228,7 @@ func TestDangerousInputNeedsConfirmation(t *testing.T) {
 	if ok.IsError {
 		t.Fatalf("confirm: %s", ok.Text)
 	}
-	complete(t, ok, "prompt")
+	complete(t, ok, "shell_mark")
 	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o777 {
 		t.Fatalf("confirmed input did not run: mode %v", fi.Mode())
 	}
@@ -320,5 +320,5 @@ func TestPolicyFromConfiguration(t *testing.T) {
 	if !r.IsError {
 		t.Fatalf("confirm ran a blocked program: %s", r.Text)
 	}
-	complete(t, s.send(id, "echo inside > ok.txt; cat ok.txt", nil), "prompt")
+	complete(t, s.send(id, "echo inside > ok.txt; cat ok.txt", nil), "shell_mark")
 }

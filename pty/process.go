@@ -45,6 +45,7 @@ type Process struct {
 	cmd    *exec.Cmd
 	master *os.File // non-blocking, registered with the Go poller
 	pid    int
+	tty    string // the slave's path, e.g. /dev/pts/3: how a process's descriptors name our terminal
 
 	done   chan struct{} // closed by the wait goroutine once the leader is reaped
 	status ExitStatus    // written before done is closed
@@ -91,7 +92,7 @@ func Start(opts Options) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", name, err)
 	}
-	p := &Process{master: m, done: make(chan struct{})}
+	p := &Process{master: m, tty: tty.Name(), done: make(chan struct{})}
 	if err := p.Resize(cols, rows); err != nil {
 		m.Close()
 		return nil, fmt.Errorf("start %q: %w", name, err)
@@ -219,6 +220,18 @@ func (p *Process) EchoEnabled() (bool, error) {
 		return false, fmt.Errorf("echo: %w", err)
 	}
 	return t.Lflag&syscall.ECHO != 0, nil
+}
+
+// InputHidden reports whether what is typed now stays invisible: echo off in
+// canonical (line) mode, which is how getpass, sudo, ssh and `read -s` read a
+// secret. Line editors (readline, vim) also turn echo off, but in raw mode, and
+// draw what is typed themselves, so they do not count.
+func (p *Process) InputHidden() (bool, error) {
+	var t syscall.Termios
+	if err := p.ioctl(ioctlGetTermios, unsafe.Pointer(&t)); err != nil {
+		return false, fmt.Errorf("termios: %w", err)
+	}
+	return t.Lflag&syscall.ECHO == 0 && t.Lflag&syscall.ICANON != 0, nil
 }
 
 // ProcessName returns the short program name of pid, "" if unknown.

@@ -60,6 +60,10 @@ type Snapshot struct {
 	// AltExit is where the main screen's cursor was put back when a full-screen program
 	// last left the alternate screen: where the output after it (the next prompt) begins.
 	AltExit Pos
+
+	// MarkSeq is the Seq of the newest shell-integration mark (0 before any):
+	// MarksSince(MarkSeq) later returns exactly the marks that arrived after this.
+	MarkSeq uint64
 }
 
 // Mark is an OSC 133 semantic prompt mark (FinalTerm / iTerm2 shell integration):
@@ -188,6 +192,7 @@ func (s *Screen) Snapshot() Snapshot {
 		Written:        s.written,
 		Clears:         s.clears,
 		AltExit:        s.altExit,
+		MarkSeq:        s.markSeq,
 	}
 	for y := range s.rows {
 		text, wrapped := s.renderRow(y)

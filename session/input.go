@@ -29,6 +29,8 @@ type Result struct {
 	Complete bool
 	Reason   detect.Reason
 	Detail   string
+	Code     *int // the command's exit status, from shell integration
+	Hidden   bool // the terminal now reads without echo: the next input is a secret
 	Alive    bool
 	Exit     *pty.ExitStatus
 	Elapsed  time.Duration
@@ -130,6 +132,8 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 		Complete: v.Done,
 		Reason:   v.Reason,
 		Detail:   v.Detail,
+		Code:     v.Code,
+		Hidden:   s.InputHidden(),
 		Alive:    s.Alive(),
 		Elapsed:  time.Since(began),
 		Unsent:   unsent,
@@ -159,6 +163,12 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		return visible(snap, len(snap.Lines)), false
 	}
 	start := from.pos
+	if c, ok := s.commandStart(from); ok {
+		// Shell integration marked where the command's own output begins: after the
+		// echo, however the line editor drew it.
+		text, lost := s.scr.TextSince(c)
+		return padCursorLine(dropEchoLines(text, echoes[1:]), snap), lost
+	}
 	if from.alt {
 		// The program left the alternate screen: what followed starts where the main
 		// screen's cursor was put back, and the keys typed into it echoed nowhere.
@@ -215,9 +225,19 @@ func stripEchoes(text string, echoes []string) string {
 	if len(lines) == 1 {
 		return ""
 	}
-	kept := make([]string, 0, len(lines)-1)
-	next := 1
-	for _, line := range lines[1:] {
+	return dropEchoLines(strings.Join(lines[1:], "\n"), echoes[1:])
+}
+
+// dropEchoLines removes, in order, the lines that show a prompt followed by the next
+// typed line.
+func dropEchoLines(text string, echoes []string) string {
+	if len(echoes) == 0 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	kept := make([]string, 0, len(lines))
+	next := 0
+	for _, line := range lines {
 		if next < len(echoes) && isEcho(line, echoes[next]) {
 			next++
 			continue
@@ -225,6 +245,27 @@ func stripEchoes(text string, echoes []string) string {
 		kept = append(kept, line)
 	}
 	return strings.Join(kept, "\n")
+}
+
+// commandStart finds shell integration's "command output starts" mark for the first
+// command typed since from.
+func (s *Session) commandStart(from mark) (screen.Pos, bool) {
+	for _, m := range s.scr.MarksSince(from.marks) {
+		if m.Kind == 'C' {
+			return m.Pos, true
+		}
+	}
+	return screen.Pos{}, false
+}
+
+// InputHidden reports whether the program reads without echo in line mode now: a
+// password prompt. What is typed then must never be logged or shown.
+func (s *Session) InputHidden() bool {
+	if !s.Alive() {
+		return false
+	}
+	hidden, err := s.proc.InputHidden()
+	return err == nil && hidden
 }
 
 // isEcho reports whether line is a prompt followed by the typed input.

@@ -57,6 +57,8 @@ type Manager struct {
 	stop   chan struct{}
 	wg     sync.WaitGroup // the reaper and the exit watchers
 	closeO sync.Once
+
+	shells integrationDir
 }
 
 // NewManager starts a registry and its idle reaper; Shutdown stops both.
@@ -100,7 +102,7 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 	m.sessions[id] = nil
 	m.mu.Unlock()
 
-	s, err := start(id, o, m.cfg)
+	s, err := start(id, o, m.shells.integrate(o), m.cfg)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
@@ -213,6 +215,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 			}()
 		}
 		wg.Wait()
+		m.shells.remove()
 	})
 	m.wg.Wait()
 }

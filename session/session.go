@@ -81,9 +81,11 @@ type Info struct {
 	LastActivity time.Time
 }
 
-func start(id string, o CreateOptions, cfg Config) (*Session, error) {
+// start runs the program; o is what the caller asked for, run what actually starts
+// (with shell integration).
+func start(id string, o, run CreateOptions, cfg Config) (*Session, error) {
 	proc, err := pty.Start(pty.Options{
-		Command: o.Command, Args: o.Args, Dir: o.Dir, Env: o.Env, Cols: o.Cols, Rows: o.Rows,
+		Command: run.Command, Args: run.Args, Dir: run.Dir, Env: run.Env, Cols: run.Cols, Rows: run.Rows,
 	})
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func bash(t *testing.T, m *Manager) *Session {
 		t.Fatal(err)
 	}
 	r := s.Startup(t.Context(), 5*time.Second)
-	if !r.Complete || r.Reason != "prompt" || r.Output != "$ " {
+	if !r.Complete || r.Reason != "shell_mark" || r.Output != "$ " {
 		t.Fatalf("startup: %+v", r)
 	}
 	return s
@@ -60,7 +60,7 @@ func TestSendReturnsOnlyNewOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := send(t, s, tt.input)
-		if !r.Complete || r.Reason != "prompt" {
+		if !r.Complete || r.Reason != "shell_mark" {
 			t.Fatalf("%q: not complete: %+v", tt.input, r)
 		}
 		if r.Output != tt.want {
@@ -111,7 +111,7 @@ func TestTimeoutKeepsSessionAlive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Complete || c.Reason != "prompt" {
+	if !c.Complete || c.Reason != "shell_mark" {
 		t.Fatalf("ctrl+c: %+v", c)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
@@ -13,10 +14,15 @@ type mark struct {
 	pos     screen.Pos
 	written uint64
 	clears  uint64
-	alt     bool // a full-screen program held the alternate screen
+	alt     bool   // a full-screen program held the alternate screen
+	marks   uint64 // newest shell-integration mark
+	reader  pty.Waiting
 	at      time.Time
 }
 
+// markNow records the terminal just before an input is written, including who was
+// waiting to read it: input-wait evidence later must come from a reader that has
+// woken since, or the input may still be unread.
 func (s *Session) markNow() mark {
 	snap := s.scr.Snapshot()
 	return mark{
@@ -24,6 +30,8 @@ func (s *Session) markNow() mark {
 		written: snap.Written,
 		clears:  snap.Clears,
 		alt:     snap.AltScreen,
+		marks:   snap.MarkSeq,
+		reader:  s.proc.InputWait(),
 		at:      time.Now(),
 	}
 }
@@ -104,7 +112,12 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		StartClears:  w.from.clears,
 		Output:       w.output,
 		Quiet:        now.Sub(quietFrom),
+		Since:        now.Sub(w.from.at),
 		AllowSettle:  w.allowSettle || !prompted || snap.AltScreen,
+		InputWait:    s.inputWait(w.from.reader),
+	}
+	if snap.MarkSeq > w.from.marks {
+		st.Marks = s.scr.MarksSince(w.from.marks)
 	}
 	if !s.Alive() {
 		// Output may still be in flight after the exit; EOF says it is all here, and
@@ -115,6 +128,21 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		}
 	}
 	return changed, st
+}
+
+// inputWait returns the detector's lazy view of the kernel's answer, read at most
+// once per check.
+func (s *Session) inputWait(before pty.Waiting) func() detect.Wait {
+	var cached *detect.Wait
+	return func() detect.Wait {
+		if cached != nil {
+			return *cached
+		}
+		w := s.proc.InputWait()
+		fresh := !before.Reading || w.PID != before.PID || w.Wakeups > before.Wakeups
+		cached = &detect.Wait{Known: w.Known, Why: w.Why, Ready: w.Reading && fresh, Proxy: w.Proxy}
+		return *cached
+	}
 }
 
 func (s *Session) setPrompted() {

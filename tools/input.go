@@ -19,6 +19,8 @@ type typed struct {
 	in      session.Input
 	limit   int
 	confirm string // justification, for confirm_dangerous_command
+	hidden  bool   // typed at a password prompt: never logged, audited or shown
+	token   mcp.ProgressToken
 }
 
 func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -26,7 +28,7 @@ func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if errRes != nil {
 		return errRes, nil
 	}
-	if res := s.check(t, true); res != nil {
+	if res := s.check(&t, true); res != nil {
 		return res, nil
 	}
 	return s.run(ctx, t), nil
@@ -46,11 +48,11 @@ func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest) 
 		return toolError("confirm_dangerous_command: justification must say in at least 10 characters why this input is necessary and safe here"), nil
 	}
 	t.confirm = why
-	if res := s.check(t, false); res != nil {
+	if res := s.check(&t, false); res != nil {
 		return res, nil
 	}
 	v := security.Classify(s.contextOf(t.sess), t.in.Text)
-	s.audit(security.Event{Kind: "confirmed", Session: t.id, Input: t.in.Text, Rule: v.Rule, Justification: why})
+	s.audit(security.Event{Kind: "confirmed", Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: why})
 	return s.run(ctx, t), nil
 }
 
@@ -75,6 +77,9 @@ func (s *Server) parseTyped(req mcp.CallToolRequest, toolName, inputKey string) 
 	a := args(req.GetArguments())
 	var t typed
 	var err error
+	if req.Params.Meta != nil {
+		t.token = req.Params.Meta.ProgressToken
+	}
 	fail := func(err error) (typed, *mcp.CallToolResult) {
 		return t, toolError("%s: %v", toolName, err)
 	}
@@ -109,8 +114,12 @@ func (s *Server) parseTyped(req mcp.CallToolRequest, toolName, inputKey string) 
 }
 
 // check applies the security policy to typed text: allow and block lists and allowed
-// paths always, the danger rules unless this is a confirmation.
-func (s *Server) check(t typed, danger bool) *mcp.CallToolResult {
+// paths always, the danger rules unless this is a confirmation. A secret typed at a
+// password prompt is not a command and is not judged (nor recorded).
+func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
+	if t.hidden = t.sess.InputHidden(); t.hidden {
+		return nil
+	}
 	ctx := s.contextOf(t.sess)
 	cwd := t.sess.Info().Cwd
 	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
@@ -141,22 +150,42 @@ func (s *Server) contextOf(sess *session.Session) security.Context {
 // run types the input and renders what it caused.
 func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	if t.in.Text != "" {
-		s.audit(security.Event{Kind: "input", Session: t.id, Input: t.in.Text})
-		if s.cfg.LogInputs {
+		s.audit(security.Event{Kind: "input", Session: t.id, Input: t.in.Text, Hidden: t.hidden})
+		if s.cfg.LogInputs && !t.hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(t.in.Text))
 		}
 	}
+	stop := s.progress(ctx, t.token, t.sess)
 	r, err := t.sess.Send(ctx, t.in)
+	stop()
 	if err != nil {
 		return sessionError(t.id, err)
 	}
 	out, truncated := s.render(r.Output, t.limit)
+	if t.hidden {
+		out = hideSecret(out, t.in.Text)
+	}
 	res := CommandResult{
 		Output: out, IsComplete: r.Complete, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
-		Reason: string(r.Reason), Truncated: truncated, DurationMS: r.Elapsed.Milliseconds(),
+		Reason: string(r.Reason), Detail: r.Detail, InputHidden: r.Hidden,
+		Truncated: truncated, DurationMS: r.Elapsed.Milliseconds(),
+	}
+	if r.Code != nil && r.Alive {
+		res.ExitCode = r.Code
 	}
 	res.Warning = warning(r, t.in.Timeout)
 	return mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
+}
+
+// hideSecret makes sure a secret typed at a password prompt never comes back, even
+// if the program printed it.
+func hideSecret(out, secret string) string {
+	for _, line := range strings.Split(secret, "\n") {
+		if len(strings.TrimSpace(line)) >= 3 {
+			out = strings.ReplaceAll(out, line, "[REDACTED:typed-secret]")
+		}
+	}
+	return out
 }
 
 func warning(r session.Result, timeout time.Duration) string {

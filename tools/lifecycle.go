@@ -119,13 +119,20 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	if err != nil {
 		return sessionError(id, err), nil
 	}
+	var token mcp.ProgressToken
+	if req.Params.Meta != nil {
+		token = req.Params.Meta.ProgressToken
+	}
+	stop := s.progress(ctx, token, sess)
 	r := sess.Read(ctx, o)
+	stop()
 	out, truncated := s.render(r.Output, limit)
 	res := ReadResult{
 		Output: out, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
 		Cursor:    Cursor{Row: r.Screen.Cursor.Row, Col: r.Screen.Cursor.Col},
 		AltScreen: r.Screen.AltScreen, Title: r.Screen.Title, Cols: r.Screen.Cols, Rows: r.Screen.Rows,
-		Truncated: truncated,
+		InputHidden: sess.InputHidden(),
+		Truncated:   truncated,
 	}
 	parts := []string{fmt.Sprintf("screen %dx%d", res.Cols, res.Rows), fmt.Sprintf("cursor %d,%d", res.Cursor.Row, res.Cursor.Col)}
 	if res.AltScreen {

@@ -22,14 +22,16 @@ type CreateResult struct {
 // CommandResult is the structured result of send_command, send_control and
 // confirm_dangerous_command.
 type CommandResult struct {
-	Output     string `json:"output" jsonschema:"new output caused by this input, echo removed, up to the cursor line"`
-	IsComplete bool   `json:"is_complete" jsonschema:"true only on positive evidence that the program is ready for input again or exited"`
-	IsAlive    bool   `json:"is_alive"`
-	ExitCode   *int   `json:"exit_code,omitempty" jsonschema:"exit code of the session's program once it has exited"`
-	Reason     string `json:"reason" jsonschema:"evidence: exit, shell_mark, pattern, input_wait, prompt, settled or timeout"`
-	Truncated  bool   `json:"truncated"`
-	Warning    string `json:"warning,omitempty"`
-	DurationMS int64  `json:"duration_ms"`
+	Output      string `json:"output" jsonschema:"new output caused by this input, echo removed, up to the cursor line"`
+	IsComplete  bool   `json:"is_complete" jsonschema:"true only on positive evidence that the program is ready for input again or exited"`
+	IsAlive     bool   `json:"is_alive"`
+	Reason      string `json:"reason" jsonschema:"evidence: exit, shell_mark, pattern, input_wait, prompt, settled or timeout"`
+	Detail      string `json:"detail,omitempty" jsonschema:"more about the evidence, e.g. which prompt matched, or why a better signal was unavailable"`
+	ExitCode    *int   `json:"exit_code,omitempty" jsonschema:"exit status of the command (shell integration) or of the session's program once it has exited"`
+	InputHidden bool   `json:"input_hidden" jsonschema:"the program now reads without echo (a password prompt): what is typed next is kept out of logs and results"`
+	Truncated   bool   `json:"truncated"`
+	Warning     string `json:"warning,omitempty"`
+	DurationMS  int64  `json:"duration_ms"`
 }
 
 // Cursor is a position on the visible screen, zero-based.
@@ -40,16 +42,17 @@ type Cursor struct {
 
 // ReadResult is read_output's structured result.
 type ReadResult struct {
-	Output    string `json:"output"`
-	IsAlive   bool   `json:"is_alive"`
-	ExitCode  *int   `json:"exit_code,omitempty"`
-	Cursor    Cursor `json:"cursor"`
-	AltScreen bool   `json:"alt_screen" jsonschema:"a full-screen program (vim, less, htop) holds the alternate screen"`
-	Title     string `json:"title"`
-	Cols      int    `json:"cols"`
-	Rows      int    `json:"rows"`
-	Matched   *bool  `json:"matched,omitempty" jsonschema:"with wait_for: whether the pattern matched before the timeout"`
-	Truncated bool   `json:"truncated"`
+	Output      string `json:"output"`
+	IsAlive     bool   `json:"is_alive"`
+	ExitCode    *int   `json:"exit_code,omitempty"`
+	Cursor      Cursor `json:"cursor"`
+	AltScreen   bool   `json:"alt_screen" jsonschema:"a full-screen program (vim, less, htop) holds the alternate screen"`
+	InputHidden bool   `json:"input_hidden" jsonschema:"the program reads without echo now (a password prompt)"`
+	Title       string `json:"title"`
+	Cols        int    `json:"cols"`
+	Rows        int    `json:"rows"`
+	Matched     *bool  `json:"matched,omitempty" jsonschema:"with wait_for: whether the pattern matched before the timeout"`
+	Truncated   bool   `json:"truncated"`
 }
 
 // SessionInfo is one entry of list_sessions.
@@ -88,8 +91,14 @@ func (r CommandResult) status() string {
 	default:
 		parts = append(parts, "incomplete: "+r.Reason)
 	}
+	if r.Detail != "" && r.Reason != "shell_mark" {
+		parts[0] += " (" + r.Detail + ")"
+	}
 	if r.ExitCode != nil {
 		parts = append(parts, fmt.Sprintf("exit %d", *r.ExitCode))
+	}
+	if r.InputHidden {
+		parts = append(parts, "input hidden: the program waits for a secret")
 	}
 	if !r.IsAlive {
 		parts = append(parts, "session ended")

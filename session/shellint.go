@@ -1,0 +1,110 @@
+package session
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// Shell integration: bash and zsh started by create_session get OSC 133 marks on
+// their prompts and commands (prompt start, input start, output start, command end
+// with exit status), the way VS Code and iTerm2 do it. The user's startup files still
+// load first. A shell started by hand inside a session gets nothing, and detection
+// falls back to prompts and input-wait.
+
+//go:embed integration
+var scripts embed.FS
+
+// integrationDir holds the scripts on disk; the Manager creates it on first use and
+// removes it at Shutdown.
+type integrationDir struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func (d *integrationDir) path() (string, error) {
+	d.once.Do(func() {
+		d.dir, d.err = os.MkdirTemp("", "mcp-terminal-shell-")
+		if d.err != nil {
+			return
+		}
+		files := map[string]string{"bashrc": "bashrc", "zsh/.zshenv": "zshenv", "zsh/.zprofile": "zprofile", "zsh/.zshrc": "zshrc"}
+		for dst, src := range files {
+			b, err := scripts.ReadFile("integration/" + src)
+			if err == nil {
+				err = os.MkdirAll(filepath.Dir(filepath.Join(d.dir, dst)), 0o700)
+			}
+			if err == nil {
+				err = os.WriteFile(filepath.Join(d.dir, dst), b, 0o600)
+			}
+			if err != nil {
+				d.err = fmt.Errorf("write shell integration: %w", err)
+				return
+			}
+		}
+	})
+	return d.dir, d.err
+}
+
+func (d *integrationDir) remove() {
+	if d.dir != "" {
+		os.RemoveAll(d.dir)
+	}
+}
+
+// interactiveFlags are the arguments that still leave an interactive shell reading
+// its rc file; anything else (a script, -c, --login, --rcfile) is left alone.
+var interactiveFlags = map[string][]string{
+	"bash": {"-i", "--norc", "--noprofile", "--noediting"},
+	"zsh":  {"-i", "-l", "--login"},
+}
+
+// bashPromptCommand is the rc file's two hooks inline, for bash --norc.
+const bashPromptCommand = `printf '\033]133;D;%s\007' "$?"; case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]' ;; esac`
+
+// integrate rewrites the options of an interactive bash or zsh so that it loads
+// the integration scripts. Anything it cannot handle starts unchanged.
+func (d *integrationDir) integrate(o CreateOptions) CreateOptions {
+	shell := filepath.Base(o.Command)
+	flags, ok := interactiveFlags[shell]
+	if !ok {
+		return o
+	}
+	for _, a := range o.Args {
+		if !slices.Contains(flags, a) {
+			return o
+		}
+	}
+	dir, err := d.path()
+	if err != nil {
+		return o
+	}
+	env := make(map[string]string, len(o.Env)+2)
+	for k, v := range o.Env {
+		env[k] = v
+	}
+	switch shell {
+	case "bash":
+		if slices.Contains(o.Args, "--norc") {
+			// No rc file may run, not even the system's: bring the marks in the
+			// environment, which bash reads anyway.
+			env["PROMPT_COMMAND"] = bashPromptCommand
+			env["PS0"] = "\x1b]133;C\x07" + env["PS0"]
+			break
+		}
+		o.Args = append([]string{"--rcfile", filepath.Join(dir, "bashrc")}, o.Args...)
+	case "zsh":
+		user, set := env["ZDOTDIR"]
+		if !set {
+			user = os.Getenv("ZDOTDIR")
+		}
+		env["__MCPT_USER_ZDOTDIR"] = user
+		env["ZDOTDIR"] = filepath.Join(dir, "zsh")
+	}
+	o.Env = env
+	return o
+}
