@@ -49,7 +49,9 @@ type Wait struct {
 	Known bool   // the process table could answer
 	Why   string // why it could not
 	Ready bool   // blocked reading the terminal, after taking the input
-	Proxy bool   // waits on the terminal and a socket or pipe: forwards input elsewhere
+	// Pending: it looks ready, and the caller is confirming that it stays so.
+	Pending bool
+	Proxy   bool // waits on the terminal and a socket or pipe: forwards input elsewhere
 }
 
 // Verdict is a Detector's answer for one State.
@@ -223,6 +225,9 @@ func InputWaitSignal(st *State) Verdict {
 	}
 	if w.Ready {
 		return Verdict{Done: true, Reason: InputWait}
+	}
+	if w.Pending {
+		return Verdict{Recheck: time.Millisecond}
 	}
 	return Verdict{Recheck: min(max(st.Since/8, time.Millisecond), 50*time.Millisecond)}
 }

@@ -96,6 +96,11 @@ func startServer(t *testing.T, env ...string) *server {
 			t.Logf("server stderr:\n%s", s.stderr.String())
 		}
 	})
+	// The constructor starts the transport but not the client, whose Start wires
+	// notifications (progress) to OnNotification.
+	if err := c.Start(ctx); err != nil {
+		t.Fatalf("start client: %v", err)
+	}
 	init := mcp.InitializeRequest{}
 	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
 	init.Params.ClientInfo = mcp.Implementation{Name: "integration-test", Version: "1"}

@@ -1,5 +1,7 @@
 package pty
 
+import "unsafe"
+
 // Waiting is what the kernel says about the program in front of the terminal: is
 // it blocked reading the terminal, ready for input?
 type Waiting struct {
@@ -15,6 +17,10 @@ type Waiting struct {
 	// Proxy: the reader waits on the terminal and on a socket or pipe at once (ssh,
 	// nc, docker exec). It forwards input elsewhere, so its waiting proves nothing.
 	Proxy bool
+
+	// Unread counts output bytes the program wrote that nobody has read from the
+	// terminal yet: until they are on the screen, a reader's waiting is no answer.
+	Unread int
 
 	PID int // the reader
 	// Wakeups counts the reader's voluntary context switches. It grows every time the
@@ -34,5 +40,12 @@ func (p *Process) InputWait() Waiting {
 	if err != nil || pgid <= 0 {
 		return Waiting{Known: true}
 	}
-	return inputWait(p.pid, pgid, p.tty)
+	w := inputWait(p.pid, pgid, p.tty)
+	if w.Reading {
+		var n int32
+		if err := p.ioctl(ioctlUnread, unsafe.Pointer(&n)); err == nil {
+			w.Unread = int(n)
+		}
+	}
+	return w
 }

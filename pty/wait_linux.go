@@ -5,26 +5,40 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
-// syscall numbers that mean "waiting for input", per architecture. Reads name the
-// descriptor in their first argument; the multiplexers do not, so for them the
-// process's open descriptors decide.
-type syscallSet struct{ reads, multiplex map[int]bool }
+// ioctlUnread is FIONREAD: bytes waiting to be read from the master.
+const ioctlUnread = syscall.TIOCINQ
 
-var waitSyscalls = map[string]syscallSet{
+// How a blocked system call says which descriptors it waits on.
+type waitKind int
+
+const (
+	readFD   waitKind = iota + 1 // read(fd, ...): the first argument
+	selectFD                     // select/pselect6(nfds, readfds, ...): a bitmap in memory
+	pollFD                       // poll/ppoll(fds, nfds, ...): an array of struct pollfd
+	epollFD                      // epoll_wait(epfd, ...): the epoll set, listed in fdinfo
+)
+
+// waitSyscalls maps, per architecture, the system calls that wait for input.
+var waitSyscalls = map[string]map[int]waitKind{
 	"amd64": {
-		reads:     map[int]bool{0: true, 17: true, 19: true, 295: true},                                   // read pread64 readv preadv
-		multiplex: map[int]bool{7: true, 23: true, 232: true, 270: true, 271: true, 281: true, 441: true}, // poll select epoll_wait pselect6 ppoll epoll_pwait epoll_pwait2
+		0: readFD, 17: readFD, 19: readFD, 295: readFD, // read pread64 readv preadv
+		23: selectFD, 270: selectFD, // select pselect6
+		7: pollFD, 271: pollFD, // poll ppoll
+		232: epollFD, 281: epollFD, 441: epollFD, // epoll_wait epoll_pwait epoll_pwait2
 	},
 	"arm64": {
-		reads:     map[int]bool{63: true, 65: true, 67: true, 69: true},  // read readv pread64 preadv
-		multiplex: map[int]bool{22: true, 72: true, 73: true, 441: true}, // epoll_pwait pselect6 ppoll epoll_pwait2
+		63: readFD, 65: readFD, 67: readFD, 69: readFD, // read readv pread64 preadv
+		72: selectFD,              // pselect6
+		73: pollFD,                // ppoll
+		22: epollFD, 441: epollFD, // epoll_pwait epoll_pwait2
 	},
 }
 
 func inputWait(leader, pgid int, tty string) Waiting {
-	set, ok := waitSyscalls[runtime.GOARCH]
+	calls, ok := waitSyscalls[runtime.GOARCH]
 	if !ok {
 		return Waiting{Why: "input-wait detection does not know " + runtime.GOARCH + " system calls"}
 	}
@@ -34,32 +48,134 @@ func inputWait(leader, pgid int, tty string) Waiting {
 	}
 	w := Waiting{Known: true}
 	for _, pid := range members {
-		state, nr, arg0, ok := blockedIn(pid)
+		state, nr, args, ok := blockedIn(pid)
 		if !ok {
 			return Waiting{Why: "/proc/" + strconv.Itoa(pid) + "/syscall is not readable"}
 		}
-		switch {
-		case state == 'R' || state == 'D':
+		if state == 'R' || state == 'D' {
 			return Waiting{Known: true} // something in front is working
-		case set.reads[nr] && isTerminal(pid, arg0, tty):
-			w.Reading, w.PID = true, pid
-			w.Wakeups += wakeups(pid)
-		case set.multiplex[nr]:
-			term, other := descriptors(pid, tty)
-			if !term {
-				continue
-			}
-			if other {
-				w.Proxy = true
-			}
-			w.Reading, w.PID = true, pid
-			w.Wakeups += wakeups(pid)
 		}
+		kind := calls[nr]
+		if kind == 0 {
+			continue
+		}
+		term, other := waitsOn(pid, kind, args, tty)
+		if !term {
+			continue
+		}
+		w.Proxy = w.Proxy || other
+		w.Reading, w.PID = true, pid
+		w.Wakeups += wakeups(pid)
 	}
 	if w.Proxy {
 		w.Reading = false
 	}
 	return w
+}
+
+// waitsOn reports whether a blocked call waits on our terminal, and whether it also
+// waits on a socket or pipe (input that comes from elsewhere).
+func waitsOn(pid int, kind waitKind, args []uint64, tty string) (term, other bool) {
+	var fds []int
+	switch kind {
+	case readFD:
+		fds = []int{int(args[0])}
+	case selectFD:
+		fds = selectSet(pid, args[0], args[1])
+	case pollFD:
+		fds = pollSet(pid, args[0], args[1])
+	case epollFD:
+		fds = epollSet(pid, args[0])
+	}
+	if fds == nil {
+		// The set could not be read: judge by everything the process holds open.
+		return descriptors(pid, tty)
+	}
+	for _, fd := range fds {
+		switch target := fdTarget(pid, fd); {
+		case target == tty || target == "/dev/tty":
+			term = true
+		case strings.HasPrefix(target, "socket:"), strings.HasPrefix(target, "pipe:"):
+			other = true
+		}
+	}
+	return term, other
+}
+
+func fdTarget(pid, fd int) string {
+	t, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + strconv.Itoa(fd))
+	return t
+}
+
+// readMem reads n bytes of pid's memory at addr.
+func readMem(pid int, addr uint64, n int) []byte {
+	if addr == 0 || n <= 0 || n > 1<<16 {
+		return nil
+	}
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/mem")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, int64(addr)); err != nil {
+		return nil
+	}
+	return b
+}
+
+// selectSet decodes the read set of select(nfds, readfds, ...).
+func selectSet(pid int, nfds, addr uint64) []int {
+	if nfds > 1024 {
+		return nil
+	}
+	b := readMem(pid, addr, int(nfds+7)/8)
+	if b == nil {
+		return nil
+	}
+	fds := []int{}
+	for fd := 0; fd < int(nfds); fd++ {
+		if b[fd/8]&(1<<(fd%8)) != 0 {
+			fds = append(fds, fd)
+		}
+	}
+	return fds
+}
+
+// pollSet decodes poll's array of struct pollfd {int fd; short events, revents}.
+func pollSet(pid int, addr, nfds uint64) []int {
+	if nfds > 4096 {
+		return nil
+	}
+	b := readMem(pid, addr, int(nfds)*8)
+	if b == nil {
+		return nil
+	}
+	fds := []int{}
+	for i := 0; i < int(nfds); i++ {
+		fd := int32(uint32(b[8*i]) | uint32(b[8*i+1])<<8 | uint32(b[8*i+2])<<16 | uint32(b[8*i+3])<<24)
+		if fd >= 0 {
+			fds = append(fds, int(fd))
+		}
+	}
+	return fds
+}
+
+// epollSet lists the descriptors registered in an epoll instance ("tfd: N" lines).
+func epollSet(pid int, epfd uint64) []int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + strconv.FormatUint(epfd, 10))
+	if err != nil {
+		return nil
+	}
+	fds := []int{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "tfd:" {
+			if fd, err := strconv.Atoi(f[1]); err == nil {
+				fds = append(fds, fd)
+			}
+		}
+	}
+	return fds
 }
 
 // groupMembers walks the session's process tree from its leader (children files are
@@ -104,35 +220,33 @@ func children(pid int) ([]int, bool) {
 }
 
 // blockedIn returns the process's state letter and, when it sleeps in a system
-// call, the call's number and first argument (/proc/<pid>/syscall: "nr arg0 ...").
-func blockedIn(pid int) (state byte, nr int, arg0 uint64, ok bool) {
+// call, the call's number and arguments (/proc/<pid>/syscall: "nr arg0 ... arg5 sp pc").
+func blockedIn(pid int) (state byte, nr int, args []uint64, ok bool) {
 	dir := "/proc/" + strconv.Itoa(pid)
 	stat, err := os.ReadFile(dir + "/stat")
 	if err != nil {
-		return 0, 0, 0, true // gone: not a member any more
+		return 0, -1, nil, true // gone: not a member any more
 	}
 	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
 		state = stat[i+2]
 	}
 	b, err := os.ReadFile(dir + "/syscall")
 	if err != nil {
-		return 0, 0, 0, false
+		return 0, -1, nil, false
 	}
 	f := strings.Fields(string(b))
-	if len(f) < 2 || f[0] == "running" {
-		return 'R', -1, 0, true
+	if len(f) < 7 {
+		return 'R', -1, nil, true // "running"
 	}
-	nr, err1 := strconv.Atoi(f[0])
-	arg0, err2 := strconv.ParseUint(strings.TrimPrefix(f[1], "0x"), 16, 64)
-	if err1 != nil || err2 != nil {
-		return state, -1, 0, true
+	nr, err = strconv.Atoi(f[0])
+	if err != nil {
+		return state, -1, nil, true
 	}
-	return state, nr, arg0, true
-}
-
-func isTerminal(pid int, fd uint64, tty string) bool {
-	target, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + strconv.FormatUint(fd, 10))
-	return err == nil && (target == tty || target == "/dev/tty")
+	args = make([]uint64, 6)
+	for i := range args {
+		args[i], _ = strconv.ParseUint(strings.TrimPrefix(f[i+1], "0x"), 16, 64)
+	}
+	return state, nr, args, true
 }
 
 // descriptors reports whether pid holds our terminal open and whether it also holds

@@ -2,6 +2,9 @@
 
 package pty
 
+// ioctlUnread is FIONREAD: bytes waiting to be read from the master.
+const ioctlUnread = 0x4004667f // FIONREAD on the BSDs and macOS
+
 func inputWait(leader, pgid int, tty string) Waiting {
 	return Waiting{Why: "input-wait detection needs Linux /proc"}
 }

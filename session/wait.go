@@ -43,12 +43,14 @@ type waitSpec struct {
 	deadline    time.Time
 	allowSettle bool
 	output      func() string // new output for wait_for; may be nil
+	cand        *candidate    // input-wait seen, being confirmed
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
 // wakes on every output, on the program's exit and when a signal asked to be
 // rechecked, so it answers as soon as the evidence exists: no fixed sleeps.
 func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
+	w.cand = &candidate{}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -114,7 +116,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		Quiet:        now.Sub(quietFrom),
 		Since:        now.Sub(w.from.at),
 		AllowSettle:  w.allowSettle || !prompted || snap.AltScreen,
-		InputWait:    s.inputWait(w.from.reader),
+		InputWait:    s.inputWait(w.from.reader, w.cand, snap.Written),
 	}
 	if snap.MarkSeq > w.from.marks {
 		st.Marks = s.scr.MarksSince(w.from.marks)
@@ -131,8 +133,11 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 }
 
 // inputWait returns the detector's lazy view of the kernel's answer, read at most
-// once per check.
-func (s *Session) inputWait(before pty.Waiting) func() detect.Wait {
+// once per check. A reader counts only once it has woken since the input was
+// written (or was not reading then), every byte it printed has reached the screen,
+// and the same observation holds a moment later with no output in between: the
+// program blocked for good, not between two writes.
+func (s *Session) inputWait(before pty.Waiting, cand *candidate, written uint64) func() detect.Wait {
 	var cached *detect.Wait
 	return func() detect.Wait {
 		if cached != nil {
@@ -140,9 +145,35 @@ func (s *Session) inputWait(before pty.Waiting) func() detect.Wait {
 		}
 		w := s.proc.InputWait()
 		fresh := !before.Reading || w.PID != before.PID || w.Wakeups > before.Wakeups
-		cached = &detect.Wait{Known: w.Known, Why: w.Why, Ready: w.Reading && fresh, Proxy: w.Proxy}
-		return *cached
+		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
+		if w.Reading && fresh && w.Unread == 0 {
+			now := time.Now()
+			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
+			if same && now.Sub(cand.at) >= confirmAfter {
+				d.Ready = true
+			} else {
+				if !same {
+					*cand = candidate{at: now, pid: w.PID, wakeups: w.Wakeups, written: written}
+				}
+				d.Pending = true
+			}
+		}
+		cached = &d
+		return d
 	}
+}
+
+// confirmAfter is how long a reader must stay blocked, with nothing printed, before
+// its waiting counts: long enough for output already read from the terminal to reach
+// the screen.
+const confirmAfter = time.Millisecond
+
+// candidate is a reader seen waiting, not yet confirmed.
+type candidate struct {
+	at      time.Time
+	pid     int
+	wakeups uint64
+	written uint64
 }
 
 func (s *Session) setPrompted() {
