@@ -13,7 +13,7 @@ import (
 
 // State is what the session knows at one instant while it waits for an input to finish.
 type State struct {
-	Screen screen.Snapshot
+	Screen screen.Status
 
 	// Start is the cursor when the input was written; StartWritten and StartClears are
 	// the screen's counters then. Together they tell output caused by this input from
@@ -212,12 +212,20 @@ func ShellMarkSignal(st *State) Verdict {
 	return Verdict{}
 }
 
+// inputWaitQuiet is how long output must pause before the kernel is asked.
+const inputWaitQuiet = 500 * time.Microsecond
+
 // InputWaitSignal: the kernel shows the program in front blocked reading the
 // terminal after it took the input. While it is not, the signal asks to be checked
 // again soon, more often right after the input, when an answer is likeliest.
 func InputWaitSignal(st *State) Verdict {
 	if st.InputWait == nil {
 		return Verdict{}
+	}
+	if st.Quiet < inputWaitQuiet {
+		// Output is still arriving: the program is not waiting yet, and asking the
+		// kernel on every chunk of a flood would cost more than it tells.
+		return Verdict{Recheck: inputWaitQuiet - st.Quiet}
 	}
 	w := st.InputWait()
 	if !w.Known {
@@ -233,12 +241,9 @@ func InputWaitSignal(st *State) Verdict {
 }
 
 // CursorLine returns the cursor's row up to the cursor column, padded with the blanks
-// the snapshot trimmed (a prompt usually ends in a space the cursor sits after).
-func CursorLine(s *screen.Snapshot) string {
-	if s.Cursor.Row < 0 || s.Cursor.Row >= len(s.Lines) {
-		return ""
-	}
-	line := s.Lines[s.Cursor.Row]
+// the screen trimmed (a prompt usually ends in a space the cursor sits after).
+func CursorLine(s *screen.Status) string {
+	line := s.Line
 	var b strings.Builder
 	width := 0
 	for _, r := range line {

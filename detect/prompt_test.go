@@ -59,10 +59,12 @@ func FuzzMatchPrompt(f *testing.F) {
 	})
 }
 
-func snap(lines []string, row, col int, written uint64) screen.Snapshot {
-	all := make([]string, 5)
-	copy(all, lines)
-	return screen.Snapshot{Lines: all, Cursor: screen.Point{Row: row, Col: col}, CursorLine: int64(row), Written: written, Rows: 5, Cols: 40}
+func snap(lines []string, row, col int, written uint64) screen.Status {
+	line := ""
+	if row < len(lines) {
+		line = lines[row]
+	}
+	return screen.Status{Line: line, Cursor: screen.Point{Row: row, Col: col}, CursorLine: int64(row), Written: written, Rows: 5, Cols: 40}
 }
 
 func TestDetector(t *testing.T) {
@@ -81,7 +83,7 @@ func TestDetector(t *testing.T) {
 		{"new prompt on a later line", Options{},
 			State{Screen: snap([]string{"$ echo hi", "hi", "$ "}, 2, 2, 30), Start: start, StartWritten: 10}, true, Prompt},
 		{"prompt after a clear", Options{},
-			State{Screen: screen.Snapshot{Lines: []string{"$ "}, Cursor: screen.Point{Col: 2}, Written: 30, Clears: 1}, Start: start, StartWritten: 10}, true, Prompt},
+			State{Screen: screen.Status{Line: "$ ", Cursor: screen.Point{Col: 2}, Written: 30, Clears: 1}, Start: start, StartWritten: 10}, true, Prompt},
 		{"exit wins", Options{},
 			State{Screen: snap([]string{"$ exit"}, 0, 6, 16), Start: start, StartWritten: 10, Exited: true}, true, Exit},
 		{"silence is not settling unless allowed", Options{Settle: 100 * time.Millisecond},

@@ -45,7 +45,7 @@ func TestMain(m *testing.M) {
 
 // server is one running mcp-terminal with a connected client.
 type server struct {
-	t      *testing.T
+	t      testing.TB
 	c      *client.Client
 	cmd    *exec.Cmd
 	stderr *syncBuffer
@@ -73,7 +73,10 @@ func (s *syncBuffer) String() string {
 
 // startServer runs the binary with extra environment and initialises a client. The
 // whole test is bounded by a watchdog so nothing can hang.
-func startServer(t *testing.T, env ...string) *server {
+func startServer(t *testing.T, env ...string) *server { return startServerTB(t, env...) }
+
+// startServerTB serves tests and benchmarks alike.
+func startServerTB(t testing.TB, env ...string) *server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	t.Cleanup(cancel)
@@ -153,7 +156,7 @@ func (s *server) call(name string, args map[string]any) result {
 	return decode(s.t, res)
 }
 
-func decode(t *testing.T, res *mcp.CallToolResult) result {
+func decode(t testing.TB, res *mcp.CallToolResult) result {
 	t.Helper()
 	var r result
 	r.IsError = res.IsError

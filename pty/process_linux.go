@@ -31,6 +31,7 @@ type proc struct {
 	pid, ppid, pgid, sid int
 	start                uint64 // start time in clock ticks: with pid, identifies a process
 	zombie               bool
+	state                byte // R running, S sleeping, D disk wait, T stopped, Z zombie...
 }
 
 // procTable reads /proc/<pid>/stat of every process.
@@ -76,7 +77,7 @@ func readStat(pid int) (proc, bool) {
 		return proc{}, false
 	}
 	zombie := f[0] == "Z" || f[0] == "X"
-	return proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, start: start, zombie: zombie}, true
+	return proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, start: start, zombie: zombie, state: f[0][0]}, true
 }
 
 // commLen is the longest name /proc/<pid>/comm shows (TASK_COMM_LEN - 1).

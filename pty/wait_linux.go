@@ -42,18 +42,31 @@ func inputWait(leader, pgid int, tty string) Waiting {
 	if !ok {
 		return Waiting{Why: "input-wait detection does not know " + runtime.GOARCH + " system calls"}
 	}
+	// Fast path: the group's own leader (a shell at its prompt, a REPL, the first
+	// program of a job) blocked on the terminal answers without walking the tree.
+	if pr, ok := readStat(pgid); ok && pr.pgid == pgid && !pr.zombie {
+		if w := judge([]proc{pr}, calls, tty); w.Reading || w.Proxy {
+			return w
+		}
+	}
 	members, ok := groupMembers(leader, pgid)
 	if !ok {
 		return Waiting{Why: "/proc is not readable"}
 	}
+	return judge(members, calls, tty)
+}
+
+// judge decides from the foreground processes' blocked system calls.
+func judge(members []proc, calls map[int]waitKind, tty string) Waiting {
 	w := Waiting{Known: true}
-	for _, pid := range members {
-		state, nr, args, ok := blockedIn(pid)
+	for _, m := range members {
+		if m.state == 'R' || m.state == 'D' {
+			return Waiting{Known: true} // something in front is working
+		}
+		pid := m.pid
+		nr, args, ok := blockedIn(pid)
 		if !ok {
 			return Waiting{Why: "/proc/" + strconv.Itoa(pid) + "/syscall is not readable"}
-		}
-		if state == 'R' || state == 'D' {
-			return Waiting{Known: true} // something in front is working
 		}
 		kind := calls[nr]
 		if kind == 0 {
@@ -180,14 +193,14 @@ func epollSet(pid int, epfd uint64) []int {
 
 // groupMembers walks the session's process tree from its leader (children files are
 // cheap, the whole process table is not) and keeps the processes of group pgid.
-func groupMembers(leader, pgid int) ([]int, bool) {
-	var members []int
+func groupMembers(leader, pgid int) ([]proc, bool) {
+	var members []proc
 	queue := []int{leader}
 	for seen := 0; len(queue) > 0 && seen < 4096; seen++ {
 		pid := queue[0]
 		queue = queue[1:]
 		if pr, ok := readStat(pid); ok && pr.pgid == pgid && !pr.zombie {
-			members = append(members, pid)
+			members = append(members, pr)
 		}
 		kids, ok := children(pid)
 		if !ok && pid == leader {
@@ -219,34 +232,29 @@ func children(pid int) ([]int, bool) {
 	return kids, true
 }
 
-// blockedIn returns the process's state letter and, when it sleeps in a system
-// call, the call's number and arguments (/proc/<pid>/syscall: "nr arg0 ... arg5 sp pc").
-func blockedIn(pid int) (state byte, nr int, args []uint64, ok bool) {
-	dir := "/proc/" + strconv.Itoa(pid)
-	stat, err := os.ReadFile(dir + "/stat")
+// blockedIn returns, when pid sleeps in a system call, the call's number and
+// arguments (/proc/<pid>/syscall: "nr arg0 ... arg5 sp pc"); -1 while it runs.
+func blockedIn(pid int) (nr int, args []uint64, ok bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/syscall")
 	if err != nil {
-		return 0, -1, nil, true // gone: not a member any more
-	}
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		state = stat[i+2]
-	}
-	b, err := os.ReadFile(dir + "/syscall")
-	if err != nil {
-		return 0, -1, nil, false
+		if os.IsNotExist(err) {
+			return -1, nil, true // gone: not a member any more
+		}
+		return -1, nil, false
 	}
 	f := strings.Fields(string(b))
 	if len(f) < 7 {
-		return 'R', -1, nil, true // "running"
+		return -1, nil, true // "running"
 	}
 	nr, err = strconv.Atoi(f[0])
 	if err != nil {
-		return state, -1, nil, true
+		return -1, nil, true
 	}
 	args = make([]uint64, 6)
 	for i := range args {
 		args[i], _ = strconv.ParseUint(strings.TrimPrefix(f[i+1], "0x"), 16, 64)
 	}
-	return state, nr, args, true
+	return nr, args, true
 }
 
 // descriptors reports whether pid holds our terminal open and whether it also holds
@@ -272,9 +280,20 @@ func descriptors(pid int, tty string) (term, other bool) {
 	return term, other
 }
 
-// wakeups reads voluntary_ctxt_switches from /proc/<pid>/status.
+// wakeups counts how often pid has been scheduled in (the third field of
+// /proc/<pid>/schedstat, cheap to read), or its voluntary context switches from
+// /proc/<pid>/status where schedstat is missing. Either grows each time a blocked
+// reader wakes.
 func wakeups(pid int) uint64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	dir := "/proc/" + strconv.Itoa(pid)
+	if b, err := os.ReadFile(dir + "/schedstat"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 3 {
+			if n, err := strconv.ParseUint(f[2], 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	b, err := os.ReadFile(dir + "/status")
 	if err != nil {
 		return 0
 	}

@@ -201,6 +201,43 @@ func (s *Screen) Snapshot() Snapshot {
 	return snap
 }
 
+// Status is the cheap part of a Snapshot, for callers that look many times a
+// second (completion detection): the cursor, its row, the modes and the counters.
+type Status struct {
+	Cursor     Point
+	CursorLine int64
+	Line       string // the cursor's row, right-trimmed, as in Snapshot.Lines
+	AltScreen  bool
+	AppCursor  bool
+	Written    uint64
+	Clears     uint64
+	MarkSeq    uint64
+	AltExit    Pos
+	Cols, Rows int
+}
+
+// Status returns the cursor's row and the counters without rendering the screen.
+func (s *Screen) Status() Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cur := s.vt.Cursor()
+	mode := s.vt.Mode()
+	text, _ := s.renderRow(cur.Y)
+	return Status{
+		Cursor:     Point{Row: cur.Y, Col: cur.X},
+		CursorLine: s.lineBase + int64(cur.Y),
+		Line:       trimRight(text),
+		AltScreen:  mode&vt10x.ModeAltScreen != 0,
+		AppCursor:  mode&vt10x.ModeAppCursor != 0,
+		Written:    s.written,
+		Clears:     s.clears,
+		MarkSeq:    s.markSeq,
+		AltExit:    s.altExit,
+		Cols:       s.cols,
+		Rows:       s.rows,
+	}
+}
+
 // MarksSince returns the OSC 133 marks with Seq > seq, oldest first. Only the newest
 // maxMarks are kept.
 func (s *Screen) MarksSince(seq uint64) []Mark {

@@ -35,7 +35,6 @@ type Result struct {
 	Exit     *pty.ExitStatus
 	Elapsed  time.Duration
 	Unsent   int // lines of a multi-line input not typed because an earlier one never finished
-	Screen   screen.Snapshot
 }
 
 // enter is what the Enter key sends.
@@ -101,7 +100,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 // the mode the program has set.
 func (s *Session) chunks(in Input) (chunks [][]byte, echoes []string, err error) {
 	if in.Keys != "" {
-		keys, err := Keys(in.Keys, s.scr.Snapshot().AppCursor)
+		keys, err := Keys(in.Keys, s.scr.Status().AppCursor)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -137,7 +136,6 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 		Alive:    s.Alive(),
 		Elapsed:  time.Since(began),
 		Unsent:   unsent,
-		Screen:   s.scr.Snapshot(),
 	}
 	if !r.Complete {
 		r.Reason = detect.Timeout
@@ -158,9 +156,10 @@ func (s *Session) outputSince(from mark, echoes []string) string {
 // the cursor's line now, echo removed. A full-screen program's answer is its screen; a
 // cleared screen's answer is what is on it.
 func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
-	snap := s.scr.Snapshot()
+	snap := s.scr.Status()
 	if snap.AltScreen {
-		return visible(snap, len(snap.Lines)), false
+		full := s.scr.Snapshot()
+		return visible(full, len(full.Lines)), false
 	}
 	start := from.pos
 	if c, ok := s.commandStart(from); ok {
@@ -174,7 +173,8 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		// screen's cursor was put back, and the keys typed into it echoed nowhere.
 		start, echoes = snap.AltExit, nil
 	} else if snap.Clears != from.clears && snap.CursorLine <= from.pos.Line {
-		return visible(snap, snap.Cursor.Row+1), false
+		full := s.scr.Snapshot()
+		return visible(full, full.Cursor.Row+1), false
 	}
 	text, lost := s.scr.TextSince(start)
 	return padCursorLine(stripEchoes(text, echoes), snap), lost
@@ -182,7 +182,7 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 
 // padCursorLine restores the blanks between the end of the text and the cursor on its
 // line, which the screen trims: a prompt is "$ ", not "$".
-func padCursorLine(text string, snap screen.Snapshot) string {
+func padCursorLine(text string, snap screen.Status) string {
 	line := detect.CursorLine(&snap)
 	trimmed := strings.TrimRight(line, " ")
 	if len(line) > len(trimmed) && strings.HasSuffix(text, trimmed) {

@@ -214,6 +214,22 @@ func (s *Session) Foreground() string {
 	return s.proc.ProcessName(pgid)
 }
 
+// Cwd is the working directory of the program in front (a shell's after `cd`), or
+// of the session's program, or the directory it started in.
+func (s *Session) Cwd() string {
+	if s.Alive() {
+		if pgid, err := s.proc.Foreground(); err == nil && pgid > 0 {
+			if cwd := s.proc.Cwd(pgid); cwd != "" {
+				return cwd
+			}
+		}
+		if cwd := s.proc.Cwd(s.proc.Pid()); cwd != "" {
+			return cwd
+		}
+	}
+	return s.Dir
+}
+
 // Info describes the session now.
 func (s *Session) Info() Info {
 	s.mu.Lock()
@@ -228,18 +244,10 @@ func (s *Session) Info() Info {
 	}
 	if info.Alive {
 		info.Foreground = s.Foreground()
-		if pgid, err := s.proc.Foreground(); err == nil && pgid > 0 {
-			info.Cwd = s.proc.Cwd(pgid)
-		}
-		if info.Cwd == "" {
-			info.Cwd = s.proc.Cwd(s.proc.Pid())
-		}
 	}
+	info.Cwd = s.Cwd()
 	if st, ok := s.proc.Exit(); ok {
 		info.Exit = &st
-	}
-	if info.Cwd == "" {
-		info.Cwd = s.Dir
 	}
 	return info
 }

@@ -24,7 +24,7 @@ type mark struct {
 // waiting to read it: input-wait evidence later must come from a reader that has
 // woken since, or the input may still be unread.
 func (s *Session) markNow() mark {
-	snap := s.scr.Snapshot()
+	snap := s.scr.Status()
 	return mark{
 		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
 		written: snap.Written,
@@ -106,7 +106,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	if w.from.at.After(quietFrom) {
 		quietFrom = w.from.at
 	}
-	snap := s.scr.Snapshot()
+	snap := s.scr.Status()
 	st := &detect.State{
 		Screen:       snap,
 		Start:        w.from.pos,

@@ -121,7 +121,7 @@ func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
 		return nil
 	}
 	ctx := s.contextOf(t.sess)
-	cwd := t.sess.Info().Cwd
+	cwd := t.sess.Cwd()
 	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
 		s.audit(security.Event{Kind: "blocked", Session: t.id, Input: t.in.Text, Detail: err.Error()})
 		return toolError("refused: %v. Nothing was sent to the session.", err)

@@ -1,0 +1,157 @@
+package integration
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cpty "github.com/creack/pty"
+)
+
+// End-to-end figures (make bench): each benchmark drives the built server over stdio
+// and reports the median and 99th percentile latency of one call; the echo benchmark
+// also reports how many times the raw-PTY floor (the same round trip with no server)
+// it takes.
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+func report(b *testing.B, d []time.Duration) time.Duration {
+	p50 := percentile(d, 0.5)
+	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(d, 0.99).Microseconds())/1000, "p99-ms")
+	return p50
+}
+
+var (
+	floorOnce sync.Once
+	floor     time.Duration
+)
+
+// rawFloor is the p50 of `echo hi` in bash on a bare PTY: write the line, read until
+// the next prompt. Nothing can be faster than this.
+func rawFloor(b *testing.B) time.Duration {
+	floorOnce.Do(func() {
+		cmd := exec.Command("bash", "--norc", "--noprofile")
+		cmd.Env = append(os.Environ(), "PS1=$ ")
+		f, err := cpty.Start(cmd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer func() { cmd.Process.Kill(); cmd.Wait(); f.Close() }()
+		buf := make([]byte, 4096)
+		var seen bytes.Buffer
+		// bash wraps its prompt in bracketed-paste switches: wait for the output,
+		// then for the prompt at the end.
+		readUntil := func(output string) {
+			for !strings.Contains(seen.String(), output) || !strings.HasSuffix(seen.String(), "$ ") {
+				n, err := f.Read(buf)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seen.Write(buf[:n])
+			}
+			seen.Reset()
+		}
+		readUntil("")
+		var d []time.Duration
+		for i := 0; i < 300; i++ {
+			start := time.Now()
+			f.Write([]byte("echo hi\r"))
+			readUntil("hi\r\n")
+			d = append(d, time.Since(start))
+		}
+		floor = percentile(d, 0.5)
+	})
+	return floor
+}
+
+func BenchmarkEchoRoundTrip(b *testing.B) {
+	floor := rawFloor(b)
+	s := startServerTB(b)
+	id := s.bash(nil)
+	s.send(id, "echo warm", nil)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r := s.send(id, "echo hi", nil)
+		d = append(d, time.Since(start))
+		if r.str("output") != "hi\n$ " {
+			b.Fatalf("output %q", r.str("output"))
+		}
+	}
+	p50 := report(b, d)
+	b.ReportMetric(float64(floor.Microseconds())/1000, "raw-pty-p50-ms")
+	b.ReportMetric(float64(p50)/float64(floor), "x-floor")
+}
+
+func BenchmarkPythonOnePlusOne(b *testing.B) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		b.Skip("python3 not installed")
+	}
+	s := startServerTB(b)
+	id := s.create("python3", nil)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r := s.send(id, "1+1", nil)
+		d = append(d, time.Since(start))
+		if r.str("output") != "2\n>>> " {
+			b.Fatalf("output %q", r.str("output"))
+		}
+	}
+	report(b, d)
+}
+
+func BenchmarkCreateSession(b *testing.B) {
+	s := startServerTB(b)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r := s.call("create_session", map[string]any{"command": "bash", "args": []any{"--norc", "--noprofile"},
+			"env": map[string]any{"PS1": "$ ", "MCPT_TEST_MARK": s.mark}})
+		d = append(d, time.Since(start))
+		if r.IsError || !r.boolean("ready") {
+			b.Fatalf("create: %s", r.Text)
+		}
+		b.StopTimer()
+		s.call("close_session", map[string]any{"session_id": r.str("session_id")})
+		b.StartTimer()
+	}
+	report(b, d)
+}
+
+func BenchmarkInterrupt(b *testing.B) {
+	s := startServerTB(b)
+	id := s.bash(nil)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if r := s.send(id, "sleep 100", map[string]any{"timeout_ms": 30}); r.boolean("is_complete") {
+			b.Fatalf("sleep completed: %s", r.Text)
+		}
+		b.StartTimer()
+		start := time.Now()
+		r := s.control(id, "ctrl+c")
+		d = append(d, time.Since(start))
+		if !r.boolean("is_complete") {
+			b.Fatalf("ctrl+c: %s", r.Text)
+		}
+	}
+	report(b, d)
+}
