@@ -140,6 +140,11 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 	if !r.Complete {
 		r.Reason = detect.Timeout
 	}
+	if (r.Reason == detect.Timeout || r.Reason == detect.Settled) && r.Alive {
+		if w := s.proc.InputWait(); !w.Known && w.Why != "" {
+			r.Detail = "input-wait unavailable: " + w.Why // say why weaker evidence was used
+		}
+	}
 	r.Output, r.Lost = s.outputLost(from, echoes)
 	if st, ok := s.proc.Exit(); ok {
 		r.Exit = &st
