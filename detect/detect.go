@@ -130,13 +130,24 @@ func ExitSignal(st *State) Verdict {
 	return Verdict{}
 }
 
+// patternEvery bounds how often the new output is cut out and searched while output
+// keeps streaming: each search copies all of it, so searching on every chunk of a
+// flood would cost quadratic time.
+const patternEvery = 25 * time.Millisecond
+
 // PatternSignal matches the caller's regular expression against the new output only,
 // so neither earlier output nor the echo of the input can satisfy it.
 func PatternSignal(re *regexp.Regexp) Signal {
+	var last time.Duration // st.Since at the last search
+	searched := false
 	return func(st *State) Verdict {
 		if st.Screen.Written == st.StartWritten || st.Output == nil {
 			return Verdict{}
 		}
+		if searched && st.Quiet < patternEvery && st.Since-last < patternEvery {
+			return Verdict{Recheck: patternEvery - (st.Since - last)}
+		}
+		searched, last = true, st.Since
 		out := st.Output()
 		if loc := re.FindStringIndex(out); loc != nil {
 			return Verdict{Done: true, Reason: Pattern, Detail: out[loc[0]:loc[1]]}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sort"
 	"sync"
 	"syscall"
@@ -102,7 +103,9 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 	m.sessions[id] = nil
 	m.mu.Unlock()
 
-	s, err := start(id, o, m.shells.integrate(o), m.cfg)
+	run := m.shells.integrate(o)
+	run.Env = withEnv(run.Env, SessionEnv, id)
+	s, err := start(id, o, run, m.cfg)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {
@@ -124,6 +127,16 @@ func (m *Manager) watchExit(s *Session) {
 	if st, ok := s.proc.Exit(); ok && m.cfg.OnExit != nil {
 		m.cfg.OnExit(s.ID, st)
 	}
+}
+
+// withEnv returns a copy of env with k=v added.
+func withEnv(env map[string]string, k, v string) map[string]string {
+	out := maps.Clone(env)
+	if out == nil {
+		out = map[string]string{}
+	}
+	out[k] = v
+	return out
 }
 
 // liveLocked counts sessions whose program is running (or starting).
@@ -215,6 +228,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 			}()
 		}
 		wg.Wait()
+		pty.KillAdopted(SessionEnv + "=") // whatever escaped its session still ends with the server
 		m.shells.remove()
 	})
 	m.wg.Wait()

@@ -33,6 +33,11 @@ var (
 	ErrBadDir        = pty.ErrBadDir
 )
 
+// SessionEnv names the variable every session's programs find their session id in.
+// It also lets the server find a program that left its session (setsid and a double
+// fork) when the session closes.
+const SessionEnv = "MCP_TERMINAL_SESSION"
+
 // exitDrain bounds how long output may still trickle in after the program exited:
 // a background job can keep the terminal open, so EOF is not guaranteed.
 const exitDrain = 100 * time.Millisecond
@@ -274,6 +279,7 @@ func (s *Session) close(ctx context.Context, sig syscall.Signal) (pty.ExitStatus
 		cancel()
 	}
 	err := s.proc.Close(ctx)
+	pty.KillAdopted(SessionEnv + "=" + s.ID)
 	select {
 	case <-s.readDone:
 	case <-ctx.Done():

@@ -3,6 +3,7 @@ package session
 import (
 	"embed"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,9 +84,9 @@ func (d *integrationDir) integrate(o CreateOptions) CreateOptions {
 	if err != nil {
 		return o
 	}
-	env := make(map[string]string, len(o.Env)+2)
-	for k, v := range o.Env {
-		env[k] = v
+	env := maps.Clone(o.Env)
+	if env == nil {
+		env = map[string]string{}
 	}
 	switch shell {
 	case "bash":
