@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -154,4 +155,48 @@ func BenchmarkInterrupt(b *testing.B) {
 		}
 	}
 	report(b, d)
+}
+
+// BenchmarkManySessions opens 100 bash sessions and, per iteration, runs a command in
+// all of them at once. It reports call latency under that load and the server's
+// memory per idle session, and per session with a full 10000-line scrollback.
+func BenchmarkManySessions(b *testing.B) {
+	const n = 100
+	s := startServerTB(b, "MCP_TERMINAL_MAX_SESSIONS=200")
+	base := serverRSS(b, s)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = s.bash(nil)
+	}
+	idle := serverRSS(b, s)
+	var mu sync.Mutex
+	var d []time.Duration
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		var wg sync.WaitGroup
+		for i, id := range ids {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start := time.Now()
+				r := s.send(id, "echo session-"+strconv.Itoa(i), nil)
+				took := time.Since(start)
+				if r.str("output") != "session-"+strconv.Itoa(i)+"\n$ " {
+					b.Errorf("session %d output %q: %+v", i, r.str("output"), r.S)
+				}
+				mu.Lock()
+				d = append(d, took)
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+	}
+	b.StopTimer()
+	report(b, d)
+	b.ReportMetric(float64(idle-base)/n/(1<<20), "MiB/idle-session")
+	const full = 10
+	for _, id := range ids[:full] {
+		s.send(id, "seq 1 10000", map[string]any{"max_output_chars": 200})
+	}
+	b.ReportMetric(float64(serverRSS(b, s)-idle)/full/(1<<20), "MiB/full-scrollback")
 }

@@ -101,7 +101,7 @@ func TestFloodDoesNotStallOtherSessions(t *testing.T) {
 	t.Logf("server RSS while flooding: %d MiB", rss>>20)
 }
 
-func serverRSS(t *testing.T, s *server) int {
+func serverRSS(t testing.TB, s *server) int {
 	t.Helper()
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/status")
 	if err != nil {

@@ -58,6 +58,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	hidden := s.InputHidden()
 	first := s.markNow()
 	var v detect.Verdict
 	unsent := 0
@@ -86,6 +87,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			deadline:    deadline,
 			allowSettle: !last || in.Keys != "" || !in.AppendNewline,
 			output:      func() string { return s.outputSince(from, echoes[i:i+1]) },
+			typed:       visibleEcho(echoes[i], hidden),
 		})
 		if !v.Done && !last {
 			unsent = len(chunks) - i - 1
@@ -93,6 +95,14 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 	}
 	return s.result(first, echoes, v, began, unsent), nil
+}
+
+// visibleEcho is the echo to expect on screen: none when the terminal hides input.
+func visibleEcho(line string, hidden bool) string {
+	if hidden {
+		return ""
+	}
+	return line
 }
 
 // chunks splits the input into what is written at once, and the echo each produces.

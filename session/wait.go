@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
@@ -44,6 +45,10 @@ type waitSpec struct {
 	allowSettle bool
 	output      func() string // new output for wait_for; may be nil
 	cand        *candidate    // input-wait seen, being confirmed
+	// typed is the text line this input typed, whose echo must be on the screen
+	// before a reader's waiting counts: until then it may not have read it all.
+	// Empty for keys and for hidden input, which echo nothing.
+	typed string
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
@@ -116,7 +121,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		Quiet:        now.Sub(quietFrom),
 		Since:        now.Sub(w.from.at),
 		AllowSettle:  w.allowSettle || !prompted || snap.AltScreen,
-		InputWait:    s.inputWait(w.from.reader, w.cand, snap.Written),
+		InputWait:    s.inputWait(w, snap.Written),
 	}
 	if snap.MarkSeq > w.from.marks {
 		st.Marks = s.scr.MarksSince(w.from.marks)
@@ -137,7 +142,8 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 // written (or was not reading then), every byte it printed has reached the screen,
 // and the same observation holds a moment later with no output in between: the
 // program blocked for good, not between two writes.
-func (s *Session) inputWait(before pty.Waiting, cand *candidate, written uint64) func() detect.Wait {
+func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
+	before, cand := ws.from.reader, ws.cand
 	var cached *detect.Wait
 	return func() detect.Wait {
 		if cached != nil {
@@ -146,7 +152,7 @@ func (s *Session) inputWait(before pty.Waiting, cand *candidate, written uint64)
 		w := s.proc.InputWait()
 		fresh := !before.Reading || w.PID != before.PID || w.Wakeups > before.Wakeups
 		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
-		if w.Reading && fresh && w.Unread == 0 {
+		if w.Reading && fresh && w.Unread == 0 && s.echoed(ws.from, ws.typed) {
 			now := time.Now()
 			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
 			if same && now.Sub(cand.at) >= confirmAfter {
@@ -161,6 +167,24 @@ func (s *Session) inputWait(before pty.Waiting, cand *candidate, written uint64)
 		cached = &d
 		return d
 	}
+}
+
+// echoed reports whether the end of the typed line shows in the output since from.
+// Under load the terminal hands a line to the program in pieces, and a reader
+// blocked between two pieces is not waiting for the agent.
+func (s *Session) echoed(from mark, typed string) bool {
+	typed = strings.TrimSpace(typed)
+	if typed == "" {
+		return true
+	}
+	if st := s.scr.Status(); st.AltScreen != from.alt || st.Clears != from.clears {
+		return true // a full-screen program took over, or the screen was cleared: the echo is gone
+	}
+	if r := []rune(typed); len(r) > 32 {
+		typed = string(r[len(r)-32:])
+	}
+	text, _ := s.scr.TextSince(from.pos)
+	return strings.Contains(text, typed)
 }
 
 // confirmAfter is how long a reader must stay blocked, with nothing printed, before
