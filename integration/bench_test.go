@@ -40,6 +40,38 @@ var (
 	floor     time.Duration
 )
 
+// rawRun times one command in bash on a bare PTY, from Enter to the next prompt,
+// reading everything as fast as it comes: the floor for a command's end-to-end time.
+func rawRun(b *testing.B, command string) time.Duration {
+	cmd := exec.Command("bash", "--norc", "--noprofile")
+	cmd.Env = append(os.Environ(), "PS1=READY> ")
+	f, err := cpty.Start(cmd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait(); f.Close() }()
+	buf := make([]byte, 64*1024)
+	tail := ""
+	waitPrompt := func() {
+		for !strings.HasSuffix(tail, "READY> ") {
+			n, err := f.Read(buf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tail = (tail + string(buf[:n]))
+			if len(tail) > 64 {
+				tail = tail[len(tail)-64:]
+			}
+		}
+		tail = ""
+	}
+	waitPrompt()
+	start := time.Now()
+	f.Write([]byte(command + "\r"))
+	waitPrompt()
+	return time.Since(start)
+}
+
 // rawFloor is the p50 of `echo hi` in bash on a bare PTY: write the line, read until
 // the next prompt. Nothing can be faster than this.
 func rawFloor(b *testing.B) time.Duration {
@@ -199,4 +231,23 @@ func BenchmarkManySessions(b *testing.B) {
 		s.send(id, "seq 1 10000", map[string]any{"max_output_chars": 200})
 	}
 	b.ReportMetric(float64(serverRSS(b, s)-idle)/full/(1<<20), "MiB/full-scrollback")
+}
+
+// BenchmarkSeqMillion prints 6.9 MB through the server and checks the tail.
+func BenchmarkSeqMillion(b *testing.B) {
+	raw := rawRun(b, "seq 1 1000000")
+	s := startServerTB(b)
+	id := s.bash(nil)
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r := s.send(id, "seq 1 1000000", map[string]any{"max_output_chars": 2000, "timeout_ms": 60000})
+		d = append(d, time.Since(start))
+		if !r.boolean("is_complete") || !strings.HasSuffix(r.str("output"), "999999\n1000000\n$ ") {
+			b.Fatalf("seq: %+v", r.S)
+		}
+	}
+	report(b, d)
+	b.ReportMetric(float64(raw.Microseconds())/1000, "raw-pty-ms")
 }
