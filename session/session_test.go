@@ -166,3 +166,36 @@ func TestStripEchoes(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseDuringSend: the terminal goes away under a waiting call (its reads fail,
+// its process dies); the call returns at once with the session dead, nothing hangs.
+func TestCloseDuringSend(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bash(t, m)
+	done := make(chan Result, 1)
+	go func() {
+		r, err := s.Send(t.Context(), Input{Text: "sleep 100", AppendNewline: true, Timeout: 30 * time.Second})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for s.Foreground() != "sleep" {
+		if time.Now().After(deadline) {
+			t.Fatal("sleep never started")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := m.Close(t.Context(), s.ID, 0); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-done:
+		if r.Alive || r.Reason != "exit" {
+			t.Fatalf("result after close: %+v", r)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the waiting call did not return after its session closed")
+	}
+}
