@@ -94,15 +94,24 @@ func TestHiddenInputStaysSecret(t *testing.T) {
 	if r.boolean("input_hidden") || !strings.Contains(r.str("output"), "got 28 characters") {
 		t.Fatalf("after the password: %+v", r.S)
 	}
-	s.send(id, "echo $pw", nil) // the program itself may print it: results still hide it
+	if echo := s.send(id, "echo $pw", nil); strings.Contains(echo.Text, secret) {
+		t.Errorf("a result shows the secret: %q", echo.Text) // the program printed it; results still hide it
+	}
+	// A secret asked for by an earlier line of the same input is hidden too.
+	const second = "another-secret-value"
+	r = s.send(id, "read -s -p 'Again: ' pw2; echo\n"+second, nil)
+	complete(t, r, "shell_mark")
+	if strings.Contains(r.Text, second) {
+		t.Errorf("multi-line result shows the secret: %q", r.Text)
+	}
 	s.close()
 	logged, err := os.ReadFile(audit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for what, text := range map[string]string{"audit log": string(logged), "server log": s.stderr.String()} {
-		if strings.Contains(text, secret) {
-			t.Errorf("the secret appears in the %s", what)
+		if strings.Contains(text, secret) || strings.Contains(text, second) {
+			t.Errorf("a secret appears in the %s", what)
 		}
 	}
 	if !strings.Contains(string(logged), `"hidden":true`) {

@@ -20,6 +20,12 @@ type Input struct {
 	Keys          string
 	WaitFor       *regexp.Regexp
 	Timeout       time.Duration
+
+	// Typed, if set, is told each line just before it is typed, and whether the
+	// terminal hides it (a password prompt asked for it): the caller's audit can then
+	// record secrets as hidden even when an earlier line of the same input is what
+	// asked for them.
+	Typed func(line string, hidden bool)
 }
 
 // Result is what an input caused.
@@ -58,7 +64,6 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	hidden := s.InputHidden()
 	first := s.markNow()
 	var v detect.Verdict
 	unsent := 0
@@ -67,6 +72,10 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		from := first
 		if i > 0 {
 			from = s.markNow()
+		}
+		hidden := s.InputHidden()
+		if in.Typed != nil && in.Keys == "" {
+			in.Typed(echoes[i], hidden)
 		}
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		_, err := s.proc.Write(wctx, chunk)

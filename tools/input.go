@@ -149,10 +149,14 @@ func (s *Server) contextOf(sess *session.Session) security.Context {
 
 // run types the input and renders what it caused.
 func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
-	if t.in.Text != "" {
-		s.audit(security.Event{Kind: "input", Session: t.id, Input: t.in.Text, Hidden: t.hidden})
-		if s.cfg.LogInputs && !t.hidden {
-			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(t.in.Text))
+	var secrets []string
+	t.in.Typed = func(line string, hidden bool) {
+		if hidden {
+			secrets = append(secrets, line)
+		}
+		s.audit(security.Event{Kind: "input", Session: t.id, Input: line, Hidden: hidden})
+		if s.cfg.LogInputs && !hidden {
+			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}
 	}
 	stop := s.progress(ctx, t.token, t.sess)
@@ -162,8 +166,8 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 		return sessionError(t.id, err)
 	}
 	out, truncated := s.render(r.Output, t.limit)
-	if t.hidden {
-		out = hideSecret(out, t.in.Text)
+	for _, secret := range secrets {
+		out = hideSecret(out, secret)
 	}
 	res := CommandResult{
 		Output: out, IsComplete: r.Complete, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
@@ -180,12 +184,10 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 // hideSecret makes sure a secret typed at a password prompt never comes back, even
 // if the program printed it.
 func hideSecret(out, secret string) string {
-	for _, line := range strings.Split(secret, "\n") {
-		if len(strings.TrimSpace(line)) >= 3 {
-			out = strings.ReplaceAll(out, line, "[REDACTED:typed-secret]")
-		}
+	if len(strings.TrimSpace(secret)) < 3 {
+		return out
 	}
-	return out
+	return strings.ReplaceAll(out, secret, "[REDACTED:typed-secret]")
 }
 
 func warning(r session.Result, timeout time.Duration) string {
