@@ -135,3 +135,22 @@ func TestAuditWriteErrorRemembered(t *testing.T) {
 	}
 	a.Record(Event{Kind: "input"}) // after Close: no panic
 }
+
+// TestAuditHiddenOnlyAsHidden: a hidden input leaves no trace of its text in
+// any field, whatever the event kind, and the line says it was hidden.
+func TestAuditHiddenOnlyAsHidden(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	a := openTestAudit(t, path)
+	for _, kind := range []string{"input", "confirmed"} {
+		a.Record(Event{Kind: kind, Session: "s", Input: "correct horse battery staple", Hidden: true, Rule: "r", Justification: "typing the sudo password"})
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(path)
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		if strings.Contains(line, "horse") || strings.Contains(line, `"input":`) || !strings.Contains(line, `"hidden":true`) {
+			t.Errorf("hidden input not recorded as hidden only: %s", line)
+		}
+	}
+}

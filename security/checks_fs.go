@@ -1,7 +1,7 @@
 package security
 
 import (
-	"regexp"
+	"path"
 	"strings"
 )
 
@@ -17,7 +17,7 @@ func checkRm(c command, _ int) Verdict {
 		if recursive && isImportant(w.s) {
 			return hit("rm-recursive-force")
 		}
-		if isSystemFile(w.s) {
+		if isCriticalFile(w.s) {
 			return hit("rm-system-file")
 		}
 	}
@@ -26,7 +26,7 @@ func checkRm(c command, _ int) Verdict {
 
 func checkUnlink(c command, _ int) Verdict {
 	for _, w := range parseOpts(c.args[1:], "").operands {
-		if isSystemFile(w.s) {
+		if isCriticalFile(w.s) {
 			return hit("rm-system-file")
 		}
 	}
@@ -67,7 +67,7 @@ func checkFind(c command, depth int) Verdict {
 		}
 	}
 	for _, s := range starts {
-		if deletes && isImportant(s.s) {
+		if deletes && isImportant(s.s) && !isTempDir(s.s) {
 			return hit("find-delete")
 		}
 	}
@@ -165,8 +165,16 @@ func checkCopy(c command, _ int) Verdict {
 			targets = append(targets, t)
 		}
 	}
-	if ops := parseOpts(args, "tSmog").operands; len(ops) >= 2 {
+	ops := parseOpts(args, "tSmog").operands
+	if len(ops) >= 2 {
 		targets = append(targets, ops[len(ops)-1].s)
+	}
+	if c.name == "mv" && len(ops) >= 2 && len(targets) == 1 {
+		for _, src := range ops[:len(ops)-1] {
+			if isCriticalFile(src.s) || isSystemFile(src.s) && len(components(path.Clean(src.s))) <= 2 {
+				return hit("rm-system-file") // moved away, it is as gone as deleted
+			}
+		}
 	}
 	for _, t := range targets {
 		if v := checkWriteTarget(t); v.Dangerous {
@@ -185,74 +193,83 @@ func checkTruncate(c command, _ int) Verdict {
 	return Verdict{}
 }
 
-func checkChmod(c command, _ int) Verdict {
-	recursive, reference := false, false
-	var operands []word
-	args := c.args[1:]
-	for i := 0; i < len(args); i++ {
-		a := args[i].s
-		switch {
-		case a == "--":
-			operands = append(operands, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "--"):
-			recursive = recursive || a == "--recursive"
-			reference = reference || strings.HasPrefix(a, "--reference")
-		case len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "Rcfv") == "":
-			recursive = recursive || strings.Contains(a, "R")
-		default:
-			operands = append(operands, args[i])
-		}
+// checkRsync: rsync --delete* whose destination is a root, system or home
+// directory (or the working directory): files missing from the source are
+// deleted there. A remote destination (host:path) is judged by its path.
+func checkRsync(c command, _ int) Verdict {
+	o := parseOpts(c.args[1:], "efBTM")
+	deletes := false
+	for l := range o.long {
+		deletes = deletes || strings.HasPrefix(l, "del")
 	}
-	if !recursive || len(operands) == 0 {
+	if !deletes || len(o.operands) < 2 {
 		return Verdict{}
 	}
-	paths := operands
-	if !reference {
-		if worldWritable(operands[0].s) {
-			return hit("chmod-recursive-777")
+	dest := o.operands[len(o.operands)-1].s
+	if m := remoteLike.FindString(dest); m != "" && !strings.Contains(m, "/") {
+		dest = strings.TrimPrefix(dest, m)
+		if dest == "" || !strings.HasPrefix(dest, "/") {
+			dest = "~/" + dest
 		}
-		paths = operands[1:]
 	}
-	return checkSystemTree(paths)
-}
-
-func checkChown(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "")
-	if !o.has("R", "recursive") || len(o.operands) == 0 {
-		return Verdict{}
-	}
-	paths := o.operands
-	if !o.long["reference"] {
-		paths = paths[1:]
-	}
-	return checkSystemTree(paths)
-}
-
-func checkSystemTree(paths []word) Verdict {
-	for _, p := range paths {
-		if isImportant(p.s) || isSystemFile(p.s) {
-			return hit("chmod-chown-system")
-		}
+	if isImportant(dest) || isSystemFile(dest) || len(components(dest)) == 0 && !strings.HasPrefix(dest, "/") {
+		return hit("rsync-delete")
 	}
 	return Verdict{}
 }
 
-var (
-	octalMode    = regexp.MustCompile(`^[0-7]{3,4}$`)
-	symbolicMode = regexp.MustCompile(`^([ugoa]*)([-+=])([rwxXst]*)$`)
-)
+// partitionReadOnly are the options with which a partitioning tool only
+// reads (lists, prints, dumps); anything else may rewrite the table.
+var partitionReadOnly = map[string]struct {
+	short string
+	long  []string
+}{
+	"fdisk":  {"lhV", []string{"list", "help", "version"}},
+	"gdisk":  {"l", nil},
+	"cfdisk": {"hV", []string{"help", "version"}},
+	"sfdisk": {"ldJsVgFh", []string{"list", "dump", "json", "show-size", "verify", "show-geometry", "list-free", "help", "version"}},
+	"parted": {"lhv", []string{"list", "help", "version"}},
+	"sgdisk": {"piv", []string{"print", "info", "verify", "list-types", "print-mbr", "help", "version"}},
+}
 
-// worldWritable reports whether a chmod mode grants write to everyone.
-func worldWritable(mode string) bool {
-	if octalMode.MatchString(mode) {
-		return (mode[len(mode)-1]-'0')&2 != 0
-	}
-	for _, clause := range strings.Split(mode, ",") {
-		m := symbolicMode.FindStringSubmatch(clause)
-		if m != nil && strings.ContainsAny(m[1], "oa") && m[2] != "-" && strings.Contains(m[3], "w") {
-			return true
+var partedReadCmds = set("print", "p", "unit", "s", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "%", "cyl", "chs", "compact", "free", "all", "help", "version")
+
+// checkPartition: fdisk, sfdisk, gdisk, cfdisk, parted, sgdisk and
+// blkdiscard on a disk device, unless only reading the partition table.
+func checkPartition(c command, _ int) Verdict {
+	o := parseOpts(c.args[1:], "LuoabcCHS")
+	dev := -1
+	for i, w := range o.operands {
+		if strings.HasPrefix(w.s, "/dev/") || strings.HasPrefix(w.s, dynMark) {
+			dev = i
+			break
 		}
 	}
-	return false
+	if dev < 0 {
+		return Verdict{}
+	}
+	if c.name == "blkdiscard" {
+		return hit("partition-disk")
+	}
+	ro := partitionReadOnly[c.name]
+	if o.has(ro.short, ro.long...) {
+		if c.name != "sgdisk" || strings.Trim(o.short, ro.short) == "" {
+			return Verdict{}
+		}
+	}
+	if c.name == "parted" && dev+1 < len(o.operands) {
+		for _, w := range o.operands[dev+1:] {
+			if !partedReadCmds[strings.ToLower(w.s)] {
+				return hit("partition-disk")
+			}
+		}
+		return Verdict{}
+	}
+	return hit("partition-disk")
+}
+
+// isAuthorizedKeys: ~/.ssh/authorized_keys and friends anywhere.
+func isAuthorizedKeys(p string) bool {
+	b := path.Base(p)
+	return b == "authorized_keys" || b == "authorized_keys2"
 }

@@ -7,58 +7,45 @@ func checkCommand(c command, depth int) Verdict {
 	if strings.Contains(c.name, dynMark) {
 		return checkDynamicName(c, depth)
 	}
+	if strings.HasPrefix(c.args[0].s, "/etc/init.d/") || strings.HasPrefix(c.args[0].s, "/etc/rc.d/") {
+		return checkService(c, depth)
+	}
 	if f := commandCheck(c.name); f != nil {
 		return f(c, depth)
 	}
 	return Verdict{}
 }
 
+// commandChecks maps a program's basename to its check. Programs not listed
+// here are looked up by family in interpreterCheck (mkfs.*, shells, Python...).
+// It is filled in init because checks such as find -exec call checkCommand.
+var commandChecks map[string]func(command, int) Verdict
+
+func init() {
+	commandChecks = map[string]func(command, int) Verdict{
+		"rm": checkRm, "unlink": checkUnlink, "find": checkFind, "shred": checkShred, "rsync": checkRsync,
+		"mke2fs": checkMkfs, "mkswap": checkMkfs, "wipefs": checkMkfs, "mkntfs": checkMkfs,
+		"fdisk": checkPartition, "sfdisk": checkPartition, "gdisk": checkPartition, "cfdisk": checkPartition,
+		"parted": checkPartition, "sgdisk": checkPartition, "blkdiscard": checkPartition,
+		"dd": checkDd, "tee": checkTee, "sed": checkSed, "cp": checkCopy, "mv": checkCopy, "install": checkCopy, "ln": checkCopy,
+		"truncate": checkTruncate, "chmod": checkChmod, "chown": checkChown, "chgrp": checkChown,
+		"shutdown": checkShutdown, "reboot": checkShutdown, "halt": checkShutdown, "poweroff": checkShutdown,
+		"init": checkInit, "telinit": checkInit, "systemctl": checkSystemctl, "service": checkService, "rc-service": checkService,
+		"ip": checkNetDown, "ifdown": checkNetDown, "ifconfig": checkNetDown, "nmcli": checkNetDown,
+		"kill": checkKill, "pkill": checkPkill, "killall": checkPkill, "killall5": checkPkill,
+		"git": checkGit, "terraform": checkTerraform, "tofu": checkTerraform, "terragrunt": checkTerraform,
+		"pulumi": checkTerraform, "cdk": checkTerraform, "kubectl": checkKubectl, "oc": checkKubectl,
+		"docker": checkDocker, "podman": checkDocker, "docker-compose": checkDocker,
+		"aws": checkCloud, "gcloud": checkCloud, "az": checkCloud, "gsutil": checkCloud, "doctl": checkCloud,
+		"heroku": checkCloud, "redis-cli": checkRedis, "valkey-cli": checkRedis,
+		"dropdb": checkDropdb, "mysqladmin": checkDropdb, "mongo": checkMongo, "mongosh": checkMongo,
+		"alias": checkAlias, "trap": checkTrap,
+	}
+}
+
 func commandCheck(name string) func(command, int) Verdict {
-	switch name {
-	case "rm":
-		return checkRm
-	case "unlink":
-		return checkUnlink
-	case "find":
-		return checkFind
-	case "shred":
-		return checkShred
-	case "mke2fs", "mkswap", "wipefs", "mkntfs":
-		return checkMkfs
-	case "dd":
-		return checkDd
-	case "tee":
-		return checkTee
-	case "sed":
-		return checkSed
-	case "cp", "mv", "install", "ln":
-		return checkCopy
-	case "truncate":
-		return checkTruncate
-	case "chmod":
-		return checkChmod
-	case "chown", "chgrp":
-		return checkChown
-	case "shutdown", "reboot", "halt", "poweroff":
-		return checkShutdown
-	case "init", "telinit":
-		return checkInit
-	case "systemctl":
-		return checkSystemctl
-	case "kill":
-		return checkKill
-	case "git":
-		return checkGit
-	case "terraform", "tofu":
-		return checkTerraform
-	case "kubectl", "oc":
-		return checkKubectl
-	case "docker", "podman":
-		return checkDocker
-	case "redis-cli", "valkey-cli":
-		return checkRedis
-	case "dropdb", "mysqladmin":
-		return checkDropdb
+	if f, ok := commandChecks[name]; ok {
+		return f
 	}
 	return interpreterCheck(name)
 }
@@ -82,188 +69,22 @@ func checkDynamicName(c command, depth int) Verdict {
 	return Verdict{}
 }
 
-func checkShutdown(c command, _ int) Verdict {
+// checkAlias judges the command an alias would run: alias ll='rm -rf ~'.
+func checkAlias(c command, depth int) Verdict {
 	for _, w := range c.args[1:] {
-		if w.s == "-c" || w.s == "--help" || w.s == "--version" {
-			return Verdict{}
-		}
-	}
-	return hit("shutdown")
-}
-
-func checkInit(c command, _ int) Verdict {
-	for _, w := range c.args[1:] {
-		if w.s == "0" || w.s == "6" {
-			return hit("shutdown")
-		}
-	}
-	return Verdict{}
-}
-
-var powerVerbs = set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
-
-func checkSystemctl(c command, _ int) Verdict {
-	if ops := parseOpts(c.args[1:], "HMtpsno").operands; len(ops) > 0 && powerVerbs[ops[0].s] {
-		return hit("shutdown")
-	}
-	return Verdict{}
-}
-
-// checkKill flags a signal to pid -1 (every process the user may signal).
-func checkKill(c command, _ int) Verdict {
-	args := lits(c.args[1:])
-	if len(args) == 1 && args[0] == "-1" {
-		return hit("kill-all")
-	}
-	i := 0
-	if len(args) > 0 {
-		switch a := args[0]; {
-		case a == "-s" || a == "-n":
-			i = 2
-		case strings.HasPrefix(a, "-") && a != "--":
-			i = 1
-		}
-	}
-	if i < len(args) && args[i] == "--" {
-		i++
-	}
-	for ; i < len(args); i++ {
-		if args[i] == "-1" {
-			return hit("kill-all")
-		}
-	}
-	return Verdict{}
-}
-
-var gitValueOpts = set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
-
-func checkGit(c command, _ int) Verdict {
-	args := c.args[1:]
-	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if gitValueOpts[args[i].s] {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
-		return Verdict{}
-	}
-	switch args[i].s {
-	case "push":
-		return checkGitPush(args[i+1:])
-	case "clean":
-		o := parseOpts(args[i+1:], "e")
-		if o.has("f", "force") && !o.has("n", "dry-run") && o.has("dx") {
-			return hit("git-clean")
-		}
-	}
-	return Verdict{}
-}
-
-func checkGitPush(args []word) Verdict {
-	o := parseOpts(args, "o")
-	force, del := o.has("f", "force"), o.has("d", "delete")
-	if len(o.operands) < 2 {
-		return Verdict{}
-	}
-	for _, ref := range o.operands[1:] {
-		r, plus := strings.CutPrefix(ref.s, "+")
-		src, dst, colon := strings.Cut(r, ":")
-		if !colon {
-			dst = src
-		}
-		dst = strings.TrimPrefix(dst, "refs/heads/")
-		if (dst == "main" || dst == "master") && (force || plus || del || (colon && src == "")) {
-			return hit("git-force-push-main")
-		}
-	}
-	return Verdict{}
-}
-
-func checkTerraform(c command, _ int) Verdict {
-	for _, w := range c.args[1:] {
-		if strings.HasPrefix(w.s, "-") {
-			continue
-		}
-		if w.s == "destroy" {
-			return hit("terraform-destroy")
-		}
-		if w.s == "apply" {
-			for _, f := range c.args[1:] {
-				if f.s == "-destroy" || f.s == "--destroy" {
-					return hit("terraform-destroy")
-				}
-			}
-		}
-		break
-	}
-	return Verdict{}
-}
-
-func checkKubectl(c command, _ int) Verdict {
-	args := lits(c.args[1:])
-	del := -1
-	for i, a := range args {
-		if a == "delete" {
-			del = i
-			break
-		}
-	}
-	if del < 0 {
-		return Verdict{}
-	}
-	kindSeen := false
-	for _, a := range args[del+1:] {
-		switch {
-		case a == "--all" || a == "-A" || a == "--all-namespaces":
-			return hit("kubectl-delete-namespace")
-		case strings.HasPrefix(a, "-"):
-		case !kindSeen:
-			kindSeen = true
-			kind, _, _ := strings.Cut(strings.ToLower(a), "/")
-			if kind == "ns" || kind == "namespace" || kind == "namespaces" {
-				return hit("kubectl-delete-namespace")
+		if _, body, ok := strings.Cut(w.s, "="); ok {
+			if v := classifyShell(forParser(body, Shell), depth+1); v.Dangerous {
+				return via(v, "an alias")
 			}
 		}
 	}
 	return Verdict{}
 }
 
-func checkDocker(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "")
-	ops := lits(o.operands)
-	for i := 0; i+1 < len(ops); i++ {
-		if ops[i+1] != "prune" {
-			continue
-		}
-		if (ops[i] == "system" && o.has("a", "all", "volumes")) || (ops[i] == "volume" && o.has("a", "all")) {
-			return hit("docker-prune-all")
-		}
-	}
-	return Verdict{}
-}
-
-func checkRedis(c command, _ int) Verdict {
-	for _, w := range c.args {
-		if strings.EqualFold(w.s, "flushall") || strings.EqualFold(w.s, "flushdb") {
-			return hit("redis-flush")
-		}
-	}
-	return Verdict{}
-}
-
-func checkDropdb(c command, _ int) Verdict {
-	if c.name == "mysqladmin" {
-		for _, w := range c.args[1:] {
-			if strings.EqualFold(w.s, "drop") {
-				return hit("dropdb")
-			}
-		}
+// checkTrap judges the command a trap would run: trap 'rm -rf /' EXIT.
+func checkTrap(c command, depth int) Verdict {
+	if len(c.args) < 3 || strings.HasPrefix(c.args[1].s, "-") {
 		return Verdict{}
 	}
-	if len(parseOpts(c.args[1:], "hpU").operands) > 0 {
-		return hit("dropdb")
-	}
-	return Verdict{}
+	return via(classifyShell(forParser(c.args[1].s, Shell), depth+1), "a trap")
 }

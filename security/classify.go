@@ -39,7 +39,11 @@ func classify(ctx Context, input string, depth int) Verdict {
 			return v
 		}
 	}
-	return classifyPython(input, depth)
+	if v := classifyPython(input, depth); v.Dangerous {
+		return v
+	}
+	// mongosh and other JavaScript consoles are Unknown programs.
+	return hitIf(mongoDrop.MatchString(input), "mongo-drop")
 }
 
 // hit builds the Verdict of a rule in the table. An id missing from the table

@@ -2,8 +2,10 @@ package security
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -13,6 +15,7 @@ type command struct {
 	name     string   // basename of the program that really runs; may hold dynMark
 	args     []word   // args[0] is that program as typed
 	programs []string // every program on the way: wrappers first, then name
+	progArgs []string // the same programs as typed (./bin/bash, /usr/bin/env), for resolution
 	moreArgs bool     // xargs: further operands arrive on stdin
 }
 
@@ -20,11 +23,49 @@ func buildCommand(call *syntax.CallExpr) (command, bool) {
 	if call == nil || len(call.Args) == 0 {
 		return command{}, false
 	}
-	ws := make([]word, len(call.Args))
-	for i, a := range call.Args {
-		ws[i] = resolveWord(a)
+	ws := make([]word, 0, len(call.Args))
+	for _, a := range call.Args {
+		ws = append(ws, braceWords(a)...)
+	}
+	if len(ws) == 0 {
+		return command{}, false
 	}
 	return unwrap(ws), true
+}
+
+// maxBraceWords bounds brace expansion; a word that would expand to more is
+// kept as one run-time word.
+const maxBraceWords = 64
+
+// braceWords applies bash brace expansion, so {rm,-rf,/} is judged as the
+// three words rm -rf / that bash runs.
+func braceWords(w *syntax.Word) []word {
+	nodes := braceNodes(w)
+	if nodes == nil {
+		return []word{{s: dynMark, node: w}}
+	}
+	out := make([]word, len(nodes))
+	for i, n := range nodes {
+		out[i] = word{s: resolveWord(n).s, node: w}
+	}
+	return out
+}
+
+// braceNodes returns the words w expands to by brace expansion (w itself
+// when it has none), or nil when there would be more than maxBraceWords.
+func braceNodes(w *syntax.Word) []*syntax.Word {
+	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+	if !syntax.SplitBraces(cp) {
+		return []*syntax.Word{w}
+	}
+	var out []*syntax.Word
+	for bw, err := range expand.BracesSeq(nil, cp) {
+		if err != nil || len(out) == maxBraceWords {
+			return nil
+		}
+		out = append(out, bw)
+	}
+	return out
 }
 
 // wrappers maps a program that runs another program to a function returning
@@ -46,6 +87,19 @@ var wrappers = map[string]func([]word) int{
 	"setsid":  func(ws []word) int { return afterOptions(ws, "", nil) },
 	"watch":   func(ws []word) int { return afterOptions(ws, "nd", set("interval")) },
 	"busybox": func([]word) int { return 1 },
+	"chroot":  func(ws []word) int { return afterOptions(ws, "", set("userspec", "groups")) + 1 },
+	"flock": func(ws []word) int {
+		return afterOptions(ws, "wEc", set("timeout", "conflict-exit-code", "command")) + 1
+	},
+	"taskset": func(ws []word) int { return afterOptions(ws, "", nil) + 1 },
+	"chrt":    func(ws []word) int { return afterOptions(ws, "", nil) + 1 },
+	"runuser": func(ws []word) int { return afterOptions(ws, "ugGl", set("user", "group", "supp-group")) },
+	"unshare": func(ws []word) int { return afterOptions(ws, "S", set("setuid", "setgid", "wd", "root")) },
+	"systemd-run": func(ws []word) int {
+		return afterOptions(ws, "pEMHu", set("property", "setenv", "unit", "description", "slice", "uid", "gid", "working-directory"))
+	},
+	"strace":     func(ws []word) int { return afterOptions(ws, "eoOpPsSuIXa", nil) },
+	"caffeinate": func(ws []word) int { return afterOptions(ws, "tw", nil) },
 }
 
 var (
@@ -76,6 +130,7 @@ func unwrap(ws []word) command {
 	for range 16 {
 		name := progName(ws[0].s)
 		c.programs = append(c.programs, name)
+		c.progArgs = append(c.progArgs, ws[0].s)
 		if name == "env" {
 			ws = splitEnvS(ws)
 		}

@@ -1,6 +1,7 @@
 package security
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -31,7 +32,7 @@ func interpreterCheck(name string) func(command, int) Verdict {
 	case sqlPrograms[name]:
 		return checkSQLClient
 	case scriptInterps[name]:
-		return checkFetchedArgs
+		return checkScriptInterp
 	}
 	return nil
 }
@@ -183,6 +184,35 @@ func checkFedCode(c command, rs []*syntax.Redirect, depth int) Verdict {
 		}
 		if v.Dangerous {
 			return via(v, "a here-document")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	scriptForkLoop = regexp.MustCompile(`\bfork\b[^;]*\bwhile\b|\bwhile\b[^;{]*[{;]?\s*fork\b|\bloop\s*\{\s*fork\b|\bfork\s+while\b`)
+	scriptSystem   = regexp.MustCompile(`\b(?:system|exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*["'\x60]([^"'\x60]*)|\x60([^\x60]+)\x60`)
+)
+
+// checkScriptInterp: perl/ruby/node/php given code on the command line
+// (-e, -E, -r, --eval, -p): a fork loop, or a shell command it runs.
+func checkScriptInterp(c command, depth int) Verdict {
+	if v := checkFetchedArgs(c, depth); v.Dangerous {
+		return v
+	}
+	var codes []string
+	for _, f := range []string{"-e", "-E", "-r", "-p"} {
+		codes = append(codes, optionValues(c.args[1:], f, "")...)
+	}
+	codes = append(codes, optionValues(c.args[1:], "--eval", "--eval")...)
+	for _, code := range codes {
+		if scriptForkLoop.MatchString(code) {
+			return hit("fork-bomb")
+		}
+		for _, m := range scriptSystem.FindAllStringSubmatch(code, -1) {
+			if v := classifyShell(forParser(m[1]+m[2], Shell), depth+1); v.Dangerous {
+				return via(v, c.name)
+			}
 		}
 	}
 	return Verdict{}

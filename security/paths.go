@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-var blockDeviceRe = regexp.MustCompile(`^/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|disk/|md\d|md/|dm-\d|mapper/|loop\d|sr\d|fd\d)`)
+var blockDeviceRe = regexp.MustCompile(`^/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|disk/|md\d|md/|dm-\d|mapper/|loop\d|sr\d|fd\d|k?mem$|port$)`)
 
 // isBlockDevice reports whether p names a disk or partition device.
 func isBlockDevice(p string) bool {
@@ -76,6 +76,11 @@ func isImportant(p string) bool {
 		return !(wild && comps[0] == "tmp")
 	case len(comps) == 2:
 		return systemRoots[comps[0]] && !(comps[0] == "var" && comps[1] == "tmp")
+	case len(comps) == 3:
+		// /var/lib/postgresql, /usr/lib/python3, /home/alice/.ssh: package
+		// state, system libraries and credentials (but not /usr/local/go).
+		return comps[0] == "var" && comps[1] == "lib" || comps[0] == "usr" && comps[1] != "local" && comps[1] != "src" ||
+			(comps[0] == "home" || comps[0] == "Users") && homeDirs[comps[2]]
 	}
 	return false
 }
@@ -109,4 +114,33 @@ func components(p string) []string {
 		}
 	}
 	return out
+}
+
+// isTempDir: /tmp and /var/tmp, which find -delete may clean.
+func isTempDir(p string) bool {
+	c := path.Clean(p)
+	return c == "/tmp" || c == "/var/tmp" || c == "/private/tmp"
+}
+
+// criticalEtc are the /etc subdirectories login, sudo, boot and networking
+// read; other subdirectories hold the configuration of single applications.
+var criticalEtc = set("ssh", "pam.d", "sudoers.d", "security", "systemd", "default", "network", "netplan", "init.d",
+	"ld.so.conf.d", "apt", "yum.repos.d", "selinux", "modprobe.d", "sysctl.d", "cron.d", "udev")
+
+// isCriticalFile reports whether deleting p can stop the system from booting,
+// logging in or running programs: anything in /boot, /bin, /lib, /usr/bin...,
+// a file directly in /etc (passwd, fstab, hosts) or in one of criticalEtc.
+// Deleting /etc/nginx/sites-enabled/default is an application's business.
+func isCriticalFile(p string) bool {
+	if !isSystemFile(p) {
+		return false
+	}
+	comps := components(path.Clean(p))
+	if len(comps) == 0 || (comps[0] != "etc" && !(comps[0] == "private" && len(comps) > 1 && comps[1] == "etc")) {
+		return true
+	}
+	if comps[0] == "private" {
+		comps = comps[1:]
+	}
+	return len(comps) <= 2 || criticalEtc[comps[1]]
 }

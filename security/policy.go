@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -12,7 +11,9 @@ import (
 )
 
 // Policy restricts which programs may run and where. The zero Policy allows
-// everything.
+// everything. List entries are resolved to real files when checked (see
+// resolve.go); AllowedPaths are checked after resolving paths as the shell
+// and the kernel would (see policy_paths.go).
 type Policy struct {
 	Allowed      []string // programs; empty = everything allowed
 	Blocked      []string // programs always refused
@@ -31,38 +32,56 @@ var (
 // program and reach no file by themselves (paths they take are still checked).
 var alwaysAllowed = set("cd", "pwd", "echo", "printf", "true", "false", "test", "[", ":", "exit", "clear")
 
-// CheckProgram checks the session's own command (create_session).
-func (p Policy) CheckProgram(command string) error {
-	fields := strings.Fields(command)
-	if len(fields) == 0 {
-		return nil
-	}
-	return p.checkName(progName(fields[0]), false)
+// lists is a Policy's allow and block lists, resolved for one check.
+type lists struct {
+	allowed, blocked []listEntry
 }
 
-func (p Policy) checkName(name string, builtinOK bool) error {
-	if strings.Contains(name, dynMark) {
-		if len(p.Allowed) > 0 || len(p.Blocked) > 0 {
-			return fmt.Errorf("a program name computed at run time cannot be checked: %w", ErrNotAllowed)
-		}
+func (p Policy) lists() lists {
+	return lists{allowed: resolveList(p.Allowed), blocked: resolveList(p.Blocked)}
+}
+
+func (l lists) active() bool { return len(l.allowed) > 0 || len(l.blocked) > 0 }
+
+// check judges one program. Builtins (alwaysAllowed, typed without a "/")
+// pass the allow-list but not the block-list.
+func (l lists) check(prog program, builtinOK bool) error {
+	if !l.active() {
 		return nil
 	}
-	if listed(p.Blocked, name) {
-		return fmt.Errorf("program %q: %w", name, ErrBlocked)
+	if strings.Contains(prog.typed, dynMark) {
+		return fmt.Errorf("a program name computed at run time cannot be checked: %w", ErrNotAllowed)
 	}
-	if len(p.Allowed) > 0 && !listed(p.Allowed, name) && !(builtinOK && alwaysAllowed[name]) {
-		return fmt.Errorf("program %q: %w", name, ErrNotAllowed)
+	shown := prog.typed
+	if prog.file != "" && prog.file != prog.typed {
+		shown += " (" + prog.file + ")"
+	}
+	if blockedBy(l.blocked, prog) {
+		return fmt.Errorf("program %q: %w", shown, ErrBlocked)
+	}
+	builtin := builtinOK && alwaysAllowed[prog.name] && !strings.Contains(prog.typed, "/")
+	if len(l.allowed) > 0 && !builtin && !allowedBy(l.allowed, prog) {
+		return fmt.Errorf("program %q: %w", shown, ErrNotAllowed)
 	}
 	return nil
 }
 
-func listed(list []string, name string) bool {
-	for _, l := range list {
-		if progName(strings.TrimSpace(l)) == name {
-			return true
-		}
+// CheckProgram checks the session's own command (create_session). A bare
+// name is looked up on the server's PATH, a relative path against the
+// server's working directory; use CheckProgramIn when the session gets its
+// own directory.
+func (p Policy) CheckProgram(command string) error {
+	return p.CheckProgramIn(command, "")
+}
+
+// CheckProgramIn is CheckProgram for a session started in dir: a relative
+// command (./bin/tool) is resolved against dir, as the session will run it.
+func (p Policy) CheckProgramIn(command, dir string) error {
+	fields := strings.Fields(command)
+	if len(fields) == 0 {
+		return nil
 	}
-	return false
+	return p.lists().check(resolveProgram(fields[0], dir, os.Getenv("PATH")), false)
 }
 
 // CheckDir checks create_session's working directory against AllowedPaths.
@@ -70,18 +89,16 @@ func (p Policy) CheckDir(dir string) error {
 	if len(p.AllowedPaths) == 0 {
 		return nil
 	}
-	abs, err := filepath.Abs(expandHome(dir))
-	if err != nil {
-		return fmt.Errorf("directory %q: %w", dir, ErrPathNotAllowed)
-	}
-	return p.checkPath(abs, dir)
+	return p.checkPath(absDir(expandHome(dir)), dir)
 }
 
 // CheckInput checks every simple command typed into a Shell (or Unknown)
-// context: each program (wrappers included) against the lists, and the cwd
-// and every path-like argument or redirect target against AllowedPaths.
-// Relative paths are resolved against cwd; "~" is expanded. Other contexts
-// are not checked.
+// context, wherever it sits (lists, pipelines, $( ), bash -c, eval): each
+// program, wrappers included, against the lists, resolved on PATH (or the
+// PATH the input assigns) and against cwd; and the cwd and every path-like
+// argument or redirect target against AllowedPaths. cwd is the directory of
+// the program in front (the server passes /proc/<pid>/cwd); "" leaves
+// relative paths unchecked. Other contexts are not checked.
 func (p Policy) CheckInput(ctx Context, input, cwd string) error {
 	if ctx != Shell && ctx != Unknown {
 		return nil
@@ -91,13 +108,34 @@ func (p Policy) CheckInput(ctx Context, input, cwd string) error {
 			return err
 		}
 	}
-	return p.checkShell(input, cwd, 0)
+	l := p.lists()
+	if !l.active() && len(p.AllowedPaths) == 0 {
+		return nil
+	}
+	return p.checkShell(l, input, []string{cwd}, 0)
 }
 
-func (p Policy) checkShell(input, cwd string, depth int) error {
+// inputCheck carries what one parsed input knows while it is checked.
+type inputCheck struct {
+	p          Policy
+	l          lists
+	env        *shellEnv
+	pathEnv    string
+	cwds       []string // every directory the input may run in
+	cwdUnknown bool     // a cd to a directory computed at run time
+	depth      int
+}
+
+func (p Policy) checkShell(l lists, input string, cwds []string, depth int) error {
 	f, err := parseShell(input)
 	if err != nil || depth > maxDepth {
-		return p.checkTokens(input, cwd)
+		return p.checkTokens(l, input, cwds)
+	}
+	env := newShellEnv(f)
+	ic := &inputCheck{p: p, l: l, env: env, pathEnv: env.pathEnv(), depth: depth}
+	ic.cwds, ic.cwdUnknown = cwdCandidates(f, env, cwds)
+	if ic.cwdUnknown && len(p.AllowedPaths) > 0 {
+		return fmt.Errorf("the input changes to a directory computed at run time (cd -, cd $DIR), so its relative paths cannot be checked: %w", ErrPathNotAllowed)
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if err != nil {
@@ -105,10 +143,10 @@ func (p Policy) checkShell(input, cwd string, depth int) error {
 		}
 		switch n := n.(type) {
 		case *syntax.CallExpr:
-			err = p.checkCall(n, cwd, depth)
+			err = ic.checkCall(n)
 		case *syntax.Redirect:
-			if writeOps[n.Op] || n.Op == syntax.RdrIn {
-				err = p.checkArg(resolveWord(n.Word).s, cwd)
+			if (writeOps[n.Op] || n.Op == syntax.RdrIn) && n.Word != nil {
+				err = ic.checkWord(n.Word, false)
 			}
 		}
 		return err == nil
@@ -116,28 +154,66 @@ func (p Policy) checkShell(input, cwd string, depth int) error {
 	return err
 }
 
-func (p Policy) checkCall(call *syntax.CallExpr, cwd string, depth int) error {
+// noFileArgs are commands whose arguments are never files, so an argument
+// computed at run time (kill $(pgrep x), echo $X) need not be refused.
+var noFileArgs = set("echo", "printf", "true", "false", ":", "exit", "clear", "pwd", "kill", "sleep", "seq", "wait", "jobs", "return", "shift")
+
+func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 	c, ok := buildCommand(call)
 	if !ok {
 		return nil
 	}
-	for _, name := range c.programs {
-		if err := p.checkName(name, true); err != nil {
+	for i, typed := range c.progArgs {
+		if i == 0 && strings.Contains(typed, dynMark) && len(call.Args) > 0 {
+			if vals := ic.env.expand(call.Args[0]); len(vals) == 1 {
+				typed = vals[0] // x=rm; $x: the value the input gave it
+			}
+		}
+		for _, cwd := range ic.cwds {
+			if err := ic.l.check(resolveProgram(typed, cwd, ic.pathEnv), true); err != nil {
+				return err
+			}
+		}
+	}
+	exempt := noFileArgs[c.name]
+	for _, a := range call.Args[1:] {
+		if err := ic.checkWord(a, exempt); err != nil {
 			return err
 		}
 	}
-	for _, w := range c.args[1:] {
-		if err := p.checkArg(w.s, cwd); err != nil {
-			return err
+	for _, a := range call.Assigns {
+		if a.Value != nil {
+			if err := ic.checkWord(a.Value, false); err != nil {
+				return err
+			}
 		}
 	}
-	if shellPrograms[c.name] || c.name == "eval" || c.name == "su" {
-		script := strings.Join(lits(c.args[1:]), " ")
-		if s, ok := dashC(c.args[1:], 'c', "command"); ok {
-			script = s.s
-		}
-		if c.name == "eval" || ok {
-			return p.checkShell(forParser(script, Shell), cwd, depth+1)
+	return ic.checkNested(c)
+}
+
+// checkNested checks the script of bash -c, su -c and eval like typed input.
+func (ic *inputCheck) checkNested(c command) error {
+	if !shellPrograms[c.name] && c.name != "eval" && c.name != "su" {
+		return nil
+	}
+	script := strings.Join(lits(c.args[1:]), " ")
+	s, ok := dashC(c.args[1:], 'c', "command")
+	if ok {
+		script = s.s
+	}
+	if c.name != "eval" && !ok {
+		return nil
+	}
+	return ic.p.checkShell(ic.l, forParser(script, Shell), ic.cwds, ic.depth+1)
+}
+
+func (ic *inputCheck) checkWord(w *syntax.Word, exempt bool) error {
+	if len(ic.p.AllowedPaths) == 0 {
+		return nil
+	}
+	for _, v := range ic.env.expand(w) {
+		if err := ic.checkArg(v, exempt); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -148,82 +224,6 @@ var (
 	remoteLike = regexp.MustCompile(`^[^/]*:`) // host:path, user@host:path
 )
 
-// checkArg checks one argument if it looks like a path: it starts with "/",
-// "~" or ".", or contains "/" (flag values like --out=/x and of=/x count).
-func (p Policy) checkArg(arg, cwd string) error {
-	if len(p.AllowedPaths) == 0 || arg == "" {
-		return nil
-	}
-	if i := strings.IndexByte(arg, '='); i > 0 && (arg[0] == '-' || assignRe.MatchString(arg)) {
-		arg = arg[i+1:]
-	}
-	if urlLike.MatchString(arg) || remoteLike.MatchString(arg) || strings.HasPrefix(arg, "-") {
-		return nil
-	}
-	if !strings.Contains(arg, "/") && arg != "~" && arg != ".." && arg != "." {
-		return nil
-	}
-	if strings.HasPrefix(arg, dynMark) {
-		return fmt.Errorf("path %q is computed at run time and cannot be checked: %w", strings.ReplaceAll(arg, dynMark, "$…"), ErrPathNotAllowed)
-	}
-	p2 := expandHome(arg)
-	if !filepath.IsAbs(p2) {
-		if cwd == "" {
-			return nil
-		}
-		p2 = filepath.Join(cwd, p2)
-	}
-	return p.checkPath(filepath.Clean(p2), arg)
-}
-
-// checkPath reports whether abs lies within an allowed directory, following
-// symlinks as far as the path exists.
-func (p Policy) checkPath(abs, shown string) error {
-	real := realPath(abs)
-	for _, a := range p.AllowedPaths {
-		base, err := filepath.Abs(expandHome(a))
-		if err != nil {
-			continue
-		}
-		if within(realPath(base), real) || within(base, abs) && real == abs {
-			return nil
-		}
-	}
-	return fmt.Errorf("path %q: %w", shown, ErrPathNotAllowed)
-}
-
-func within(base, p string) bool {
-	rel, err := filepath.Rel(base, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// realPath resolves symlinks in the longest existing prefix of p.
-func realPath(p string) string {
-	rest := ""
-	for cur := p; ; {
-		if r, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		rest = filepath.Join(filepath.Base(cur), rest)
-		cur = parent
-	}
-}
-
-func expandHome(p string) string {
-	if p != "~" && !strings.HasPrefix(p, "~/") {
-		return p
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return p
-	}
-	return filepath.Join(home, p[1:])
-}
-
 var shellKeywords = set("do", "then", "else", "elif", "if", "while", "until", "!", "{", "time", "done", "fi")
 
 var tokenSplit = regexp.MustCompile("[;&|()`\n]+")
@@ -231,7 +231,8 @@ var tokenSplit = regexp.MustCompile("[;&|()`\n]+")
 // checkTokens is the fallback for input the parser rejects: the first word of
 // every segment between shell operators is checked as a program, and every
 // word as a possible path.
-func (p Policy) checkTokens(input, cwd string) error {
+func (p Policy) checkTokens(l lists, input string, cwds []string) error {
+	ic := &inputCheck{p: p, l: l, env: &shellEnv{vals: map[string][]string{}, unknown: map[string]bool{}}, pathEnv: os.Getenv("PATH"), cwds: cwds}
 	for _, seg := range tokenSplit.Split(input, -1) {
 		fields := strings.Fields(seg)
 		first := 0
@@ -239,13 +240,16 @@ func (p Policy) checkTokens(input, cwd string) error {
 			first++
 		}
 		for i, f := range fields {
-			f = strings.Trim(f, `'"{}$<>`)
+			f = strings.Trim(f, `'"{}<>`)
+			if strings.Contains(f, "$") {
+				f = dynMark
+			}
 			if i == first && f != "" {
-				if err := p.checkName(progName(f), true); err != nil {
+				if err := ic.l.check(resolveProgram(f, cwds[0], ic.pathEnv), true); err != nil {
 					return err
 				}
 			}
-			if err := p.checkArg(f, cwd); err != nil {
+			if err := ic.checkArg(f, false); err != nil && len(p.AllowedPaths) > 0 {
 				return err
 			}
 		}

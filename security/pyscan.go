@@ -6,6 +6,8 @@ import (
 	"strings"
 )
 
+var homeExpr = regexp.MustCompile(`^\{\s*(?:os\s*\.\s*(?:environ\s*\[\s*['"]HOME['"]\s*\]|getenv\s*\(\s*['"]HOME['"]\s*\))|(?:pathlib\s*\.\s*)?Path\s*\.\s*home\s*\(\s*\)|os\s*\.\s*path\s*\.\s*expanduser\s*\(\s*['"]~['"]\s*\))\s*\}$`)
+
 var pyStringStart = regexp.MustCompile(`^(?i:[rbuf]{0,2})('''|"""|'|")`)
 
 // scanPython drops comments and replaces every string literal with
@@ -60,8 +62,13 @@ func pyString(s, q string, raw, fstr bool) (string, int) {
 			}
 			i += 2
 		case fstr && s[i] == '{' && !strings.HasPrefix(s[i:], "{{"):
-			i = skipTo(s, i, "}")
-			b.WriteString(dynMark)
+			j := skipTo(s, i, "}")
+			if homeExpr.MatchString(s[i:j]) {
+				b.WriteString("~") // {os.environ['HOME']}, {Path.home()}: judged as ~
+			} else {
+				b.WriteString(dynMark)
+			}
+			i = j
 		case fstr && (strings.HasPrefix(s[i:], "{{") || strings.HasPrefix(s[i:], "}}")):
 			b.WriteByte(s[i])
 			i += 2

@@ -23,7 +23,7 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := scanPython(src.String())
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}
@@ -35,16 +35,21 @@ var (
 	pyRmtree = regexp.MustCompile(`(?:\bshutil\s*\.\s*|(?:^|[^\w.]))rmtree\s*\(`)
 	pyRemove = regexp.MustCompile(`\bos\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
 	pyPath   = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*(?:unlink|rmdir)\s*\(`)
-	pyExec   = regexp.MustCompile(`\b(?:os\s*\.\s*(?:system|popen)|subprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput))\s*\(`)
-	pyQuery  = regexp.MustCompile(`\.\s*execute(?:many|script)?\s*\(`)
-	pyLit    = regexp.MustCompile(`\x01(\d+)\x02`)
-	pyStrArg = regexp.MustCompile(`^\s*((?:\x01\d+\x02\s*\+?\s*)+)([,)]?)`)
-	pyList   = regexp.MustCompile(`^\s*[\[(]([^\])]*)[\])]`)
+	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	// pyBareExec: names imported with "from os import system" or "from subprocess import run".
+	pyBareExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	pyModAlias = regexp.MustCompile(`\bimport\s+(?:os|subprocess)\s+as\s+([A-Za-z_]\w*)`)
+	pyImports  = regexp.MustCompile(`\bfrom\s+(?:os|subprocess)\s+import\b`)
+	pyQuery    = regexp.MustCompile(`\.\s*execute(?:many|script)?\s*\(\s*(?:(?:sa|sqlalchemy)\s*\.\s*)?(?:text\s*\()?`)
+	pyLit      = regexp.MustCompile(`\x01(\d+)\x02`)
+	pyStrArg   = regexp.MustCompile(`^\s*((?:\x01\d+\x02\s*\+?\s*)+)([,)]?)`)
+	pyList     = regexp.MustCompile(`^\s*[\[(]([^\])]*)[\])]`)
 )
 
 func pyDeletes(code string, strs []string, _ int) Verdict {
+	vars := pyVars(code, strs)
 	for _, loc := range pyRmtree.FindAllStringIndex(code, -1) {
-		p, ok := pyStringArg(code[loc[1]:], strs)
+		p, ok := pyPathArg(code[loc[1]:], strs, vars)
 		if !ok || isImportant(p) || isSystemFile(p) {
 			return hit("py-rmtree")
 		}
@@ -64,7 +69,15 @@ func pyDeletes(code string, strs []string, _ int) Verdict {
 
 // pyShell judges the command given to os.system, subprocess.* and friends.
 func pyShell(code string, strs []string, depth int) Verdict {
-	for _, loc := range pyExec.FindAllStringIndex(code, -1) {
+	locs := pyExec.FindAllStringIndex(code, -1)
+	if pyImports.MatchString(code) {
+		locs = append(locs, pyBareExec.FindAllStringIndex(code, -1)...)
+	}
+	for _, m := range pyModAlias.FindAllStringSubmatch(code, -1) { // import subprocess as sp
+		re := regexp.MustCompile(`\b` + m[1] + `\s*\.\s*(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+		locs = append(locs, re.FindAllStringIndex(code, -1)...)
+	}
+	for _, loc := range locs {
 		rest := code[loc[1]:]
 		cmd, ok := pyStringArg(rest, strs)
 		if !ok {

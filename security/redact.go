@@ -29,6 +29,18 @@ type secretPattern struct {
 // sees their body.
 var secretPatterns = []secretPattern{
 	{kind: "private-key", re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`)},
+	// The tail of a block whose BEGIN line scrolled away: body lines right
+	// before an END line.
+	{kind: "private-key", re: regexp.MustCompile(`(?m)(?:^[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*\r?\n)+[ \t]*-----END [A-Z0-9 ]*PRIVATE KEY-----`)},
+	{kind: "aws-secret-access-key", re: regexp.MustCompile(`(?i)(\baws_secret_access_key["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9/+=]{40})\b`), keep: 1},
+	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
+	{kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+	{kind: "pypi-token", re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`)},
+	{kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}\b`)},
+	{kind: "sendgrid-key", re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`)},
+	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}`)},
+	{kind: "google-oauth-token", re: regexp.MustCompile(`\bya29\.[A-Za-z0-9_-]{20,}`)},
+	{kind: "digitalocean-token", re: regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`)},
 	{kind: "github-token", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
 	{kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
 	{kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)},
@@ -37,6 +49,7 @@ var secretPatterns = []secretPattern{
 	{kind: "api-key", re: regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}`), ok: mixedCase},
 	{kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
 	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{kind: "bearer-token", re: regexp.MustCompile(`(?i)(\bAuthorization:[ \t]*(?:Bearer|Basic|token)[ \t]+)([A-Za-z0-9._~+/-]{16,}=*)`), keep: 1, ok: mixedCase},
 	{kind: "url-password", re: regexp.MustCompile(`(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:)([^\s@/]+)@`), keep: 1, ok: realValue(2)},
 	{kind: "", re: assignmentRe, keep: 1, ok: realValue(3)},
 }

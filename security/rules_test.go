@@ -74,7 +74,7 @@ func TestRuleIDsInCodeAreInTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hitRe := regexp.MustCompile(`hit\("([^"]+)"\)`)
+	hitRe := regexp.MustCompile(`(?:\bhit\(|\bhitIf\([^\n]*, )"([a-z0-9-]+)"\)`)
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {

@@ -23,11 +23,20 @@ func classifyShell(input string, depth int) Verdict {
 			return Verdict{}
 		}
 	}
-	return checkTree(f, depth)
+	if v := checkTree(f, depth); v.Dangerous {
+		return v
+	}
+	// RM="rm -rf"; $RM /: judge the input again with the literal values
+	// assigned in it substituted, as bash would expand them.
+	if sub, ok := substituteAssignments(f, input); ok {
+		return classifyShell(sub, depth+1)
+	}
+	return Verdict{}
 }
 
 func checkTree(n syntax.Node, depth int) Verdict {
 	var v Verdict
+	fetched := downloads(n)
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if v.Dangerous || n == nil {
 			return false
@@ -35,8 +44,14 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			v = checkStmt(n, depth)
+		case *syntax.CallExpr:
+			if c, ok := buildCommand(n); ok && runsDownloaded(c, fetched) {
+				v = hit("pipe-to-shell")
+			}
 		case *syntax.FuncDecl:
 			v = checkForkBomb(n)
+		case *syntax.WhileClause:
+			v = checkSpawnLoop(n)
 		}
 		return !v.Dangerous
 	})
@@ -52,6 +67,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		c, ok := buildCommand(cmd)
 		if !ok {
 			return Verdict{}
+		}
+		if text, ok := hereText(s.Redirs); ok && c.moreArgs {
+			c.args = append(c.args, wordsOf(strings.Fields(text))...)
 		}
 		if v := checkCommand(c, depth); v.Dangerous {
 			return v
@@ -86,6 +104,10 @@ func checkWriteTarget(p string) Verdict {
 	switch {
 	case isBlockDevice(p):
 		return hit("write-block-device")
+	case p == "/proc/sysrq-trigger":
+		return hit("shutdown")
+	case isAuthorizedKeys(p):
+		return hit("write-authorized-keys")
 	case isSystemFile(p):
 		return hit("write-system-file")
 	}
@@ -111,10 +133,11 @@ func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
 func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 	downloaded := false
 	var prev []string // literal output of an echo stage, fed to xargs
+	text, known := "", false
 	for _, s := range stages {
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok {
-			prev = nil
+			prev, known = nil, false
 			continue
 		}
 		c, ok := buildCommand(call)
@@ -123,6 +146,9 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		}
 		if downloaded && readsCodeFromStdin(c) {
 			return hit("pipe-to-shell")
+		}
+		if v := checkPipedText(c, text, depth); known && v.Dangerous {
+			return v
 		}
 		downloaded = downloaded || downloaders[c.name]
 		if c.moreArgs && prev != nil {
@@ -134,21 +160,9 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 			}
 		}
 		prev = echoed(c)
+		text, known = stdinText(c, s.Redirs, text, known)
 	}
 	return Verdict{}
-}
-
-// echoed is the literal output of an echo command, split into fields.
-func echoed(c command) []string {
-	if c.name != "echo" || len(c.programs) != 1 {
-		return nil
-	}
-	for _, w := range c.args[1:] {
-		if w.dyn() {
-			return nil
-		}
-	}
-	return strings.Fields(strings.Join(lits(c.args[1:]), " "))
 }
 
 // checkForkBomb flags a function that calls itself twice, or in the
@@ -173,4 +187,50 @@ func checkForkBomb(f *syntax.FuncDecl) Verdict {
 		return hit("fork-bomb")
 	}
 	return Verdict{}
+}
+
+// checkSpawnLoop flags an endless loop that starts a background job on
+// every turn (while true; do cmd & done): it forks without bound.
+func checkSpawnLoop(w *syntax.WhileClause) Verdict {
+	if w.Until || !alwaysTrue(w.Cond) {
+		return Verdict{}
+	}
+	for _, s := range w.Do {
+		if s.Background {
+			return hit("fork-bomb")
+		}
+	}
+	return Verdict{}
+}
+
+// alwaysTrue: true, :, [ 1 ], (( 1 )).
+func alwaysTrue(cond []*syntax.Stmt) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	switch c := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		ws := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			ws[i] = shallowLit(a.Parts)
+		}
+		s := strings.Join(ws, " ")
+		return s == "true" || s == ":" || s == "[ 1 ]" || s == "test 1"
+	case *syntax.ArithmCmd:
+		return true
+	}
+	return false
+}
+
+// echoed is the literal output of an echo command, split into fields.
+func echoed(c command) []string {
+	if c.name != "echo" || len(c.programs) != 1 {
+		return nil
+	}
+	for _, w := range c.args[1:] {
+		if w.dyn() {
+			return nil
+		}
+	}
+	return strings.Fields(strings.Join(lits(c.args[1:]), " "))
 }

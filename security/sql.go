@@ -16,6 +16,9 @@ func classifySQL(input string, depth int) Verdict {
 			return via(v, "a client shell escape")
 		}
 	}
+	if v := checkEmbeddedSQL(code, depth); v.Dangerous {
+		return v
+	}
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
@@ -52,13 +55,27 @@ var dollarQuote = regexp.MustCompile(`^\$[A-Za-z_]*\$`)
 // sanitizeSQL drops comments, replaces string literals with an empty
 // literal and quoted identifiers with x.
 func sanitizeSQL(s string, backslashEscapes bool) string {
+	mysqlHash := backslashEscapes // the MySQL reading: # starts a comment too
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		switch {
-		case strings.HasPrefix(s[i:], "--"):
+		case strings.HasPrefix(s[i:], "--") || s[i] == '#' && mysqlHash:
 			i = skipTo(s, i, "\n")
+			b.WriteByte(' ')
+		case strings.HasPrefix(s[i:], "/*!"):
+			// MySQL runs the text of a /*! ... */ comment (after an optional
+			// version number) as SQL; keep it.
+			i += 3
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			b.WriteByte(' ')
+		case strings.HasPrefix(s[i:], "*/"):
+			i += 2
+			b.WriteByte(' ')
 		case strings.HasPrefix(s[i:], "/*"):
 			i = skipTo(s, i+2, "*/")
+			b.WriteByte(' ') // DROP/**/TABLE is DROP TABLE
 		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
 			q := s[i]
 			i = skipQuoted(s, i+1, q, backslashEscapes && q == '\'')
@@ -131,9 +148,9 @@ func sqlStatementRule(toks []string) string {
 		}
 	case verb == "TRUNCATE" && len(rest) > 0 && isWord(rest[0]):
 		return "sql-truncate"
-	case verb == "DELETE" && indexDepth0(rest, "FROM") >= 0 && indexDepth0(rest, "WHERE") < 0:
+	case verb == "DELETE" && indexDepth0(rest, "FROM") >= 0 && !filtered(rest):
 		return "sql-delete-no-where"
-	case verb == "UPDATE" && indexDepth0(rest, "SET") >= 0 && indexDepth0(rest, "WHERE") < 0:
+	case verb == "UPDATE" && indexDepth0(rest, "SET") >= 0 && !filtered(rest):
 		return "sql-update-no-where"
 	case verb == "GRANT" && indexDepth0(rest, "ALL") >= 0:
 		if i := indexDepth0(rest, "TO"); i >= 0 && indexDepth0(rest[i:], "PUBLIC") >= 0 {

@@ -49,6 +49,9 @@ func resolveWord(w *syntax.Word) word {
 	return word{s: b.String(), node: w}
 }
 
+// resolveParts writes the value of parts to b: $HOME becomes "~" and every
+// other expansion dynMark. (The policy expands variables it knows; see
+// shellEnv.)
 func resolveParts(b *strings.Builder, parts []syntax.WordPart, quoted bool) {
 	for _, p := range parts {
 		switch p := p.(type) {
@@ -63,7 +66,7 @@ func resolveParts(b *strings.Builder, parts []syntax.WordPart, quoted bool) {
 		case *syntax.DblQuoted:
 			resolveParts(b, p.Parts, true)
 		case *syntax.ParamExp:
-			if isHomeParam(p) {
+			if simpleParam(p) && p.Param.Value == "HOME" {
 				b.WriteString("~")
 			} else {
 				b.WriteString(dynMark)
@@ -126,8 +129,8 @@ func ansiC(s string) string {
 	})
 }
 
-func isHomeParam(p *syntax.ParamExp) bool {
-	return p.Param != nil && p.Param.Value == "HOME" && !p.Excl && !p.Length &&
+func simpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && !p.Excl && !p.Length &&
 		p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil && len(p.Modifiers) == 0
 }
 
@@ -138,6 +141,9 @@ func isHomeParam(p *syntax.ParamExp) bool {
 func echoValue(stmts []*syntax.Stmt) (string, bool) {
 	if len(stmts) != 1 {
 		return "", false
+	}
+	if b, ok := stmts[0].Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe {
+		return pipeValue(pipeline(b))
 	}
 	call, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || len(stmts[0].Redirs) > 0 {
@@ -212,4 +218,24 @@ func progName(s string) string {
 func forParser(s string, ctx Context) string {
 	repl := map[Context]string{Shell: "$__dyn", Python: "__dyn__", SQL: "__dyn__", Unknown: "$__dyn"}[ctx]
 	return strings.ReplaceAll(s, dynMark, repl)
+}
+
+// pipeValue evaluates a pipeline of literal stages, as in
+// "$(echo cm0gLXJmIC8= | base64 -d)", without resolving nested substitutions.
+func pipeValue(stages []*syntax.Stmt) (string, bool) {
+	text, known := "", false
+	for _, st := range stages {
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return "", false
+		}
+		ws := make([]word, len(call.Args))
+		for i, a := range call.Args {
+			ws[i] = word{s: shallowLit(a.Parts)}
+		}
+		if text, known = stdinText(unwrap(ws), st.Redirs, text, known); !known {
+			return "", false
+		}
+	}
+	return strings.TrimRight(text, "\n"), !strings.Contains(text, dynMark)
 }

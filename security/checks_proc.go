@@ -1,0 +1,184 @@
+package security
+
+import "strings"
+
+// Checks for commands that stop the machine, its processes or the services
+// and links that remote access depends on.
+
+func checkShutdown(c command, _ int) Verdict {
+	for _, w := range c.args[1:] {
+		if w.s == "-c" || w.s == "--help" || w.s == "--version" {
+			return Verdict{}
+		}
+	}
+	return hit("shutdown")
+}
+
+func checkInit(c command, _ int) Verdict {
+	for _, w := range c.args[1:] {
+		if w.s == "0" || w.s == "6" {
+			return hit("shutdown")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	powerVerbs = set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
+	stopVerbs  = set("stop", "kill", "mask", "disable")
+	// criticalServices are the units whose loss cuts off remote access or
+	// breaks the whole system; stopping an ordinary service is not flagged.
+	criticalServices = set("ssh", "sshd", "openssh-server", "networking", "network", "NetworkManager", "systemd-networkd",
+		"systemd-resolved", "dbus", "dbus-broker", "systemd-logind", "systemd-journald", "wpa_supplicant", "tailscaled",
+		"getty", "docker", "containerd", "kubelet", "auditd")
+	rescueTargets = set("rescue", "emergency", "rescue.target", "emergency.target", "halt.target", "poweroff.target", "reboot.target")
+)
+
+func checkSystemctl(c command, _ int) Verdict {
+	ops := lits(parseOpts(c.args[1:], "HMtpsno").operands)
+	if len(ops) == 0 {
+		return Verdict{}
+	}
+	switch verb := ops[0]; {
+	case powerVerbs[verb]:
+		return hit("shutdown")
+	case verb == "isolate" && len(ops) > 1 && rescueTargets[ops[1]]:
+		return hit("stop-service")
+	case stopVerbs[verb]:
+		if verb == "disable" && !hasWord(c.args, "--now") {
+			return Verdict{}
+		}
+		for _, u := range ops[1:] {
+			if criticalUnit(u) {
+				return hit("stop-service")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// criticalUnit accepts "sshd", "sshd.service", "ssh.socket", "getty@tty1".
+func criticalUnit(u string) bool {
+	u, _, _ = strings.Cut(u, "@")
+	u = strings.TrimSuffix(strings.TrimSuffix(u, ".service"), ".socket")
+	return criticalServices[u] || strings.Contains(u, dynMark)
+}
+
+// checkService: service NAME stop, rc-service NAME stop, /etc/init.d/NAME stop.
+func checkService(c command, _ int) Verdict {
+	ops := lits(parseOpts(c.args[1:], "").operands)
+	name, verb := c.name, ""
+	switch {
+	case c.name == "service" || c.name == "rc-service":
+		if len(ops) < 2 {
+			return Verdict{}
+		}
+		name, verb = ops[0], ops[1]
+	case len(ops) > 0:
+		verb = ops[0]
+	}
+	if (verb == "stop" || verb == "force-stop") && criticalUnit(name) {
+		return hit("stop-service")
+	}
+	return Verdict{}
+}
+
+// checkNetDown: ip link set IF down, ifdown IF, ifconfig IF down, nmcli networking off.
+func checkNetDown(c command, _ int) Verdict {
+	ops := lits(parseOpts(c.args[1:], "").operands)
+	switch c.name {
+	case "ifdown":
+		return hitIf(len(ops) > 0, "stop-service")
+	case "ifconfig":
+		return hitIf(len(ops) > 1 && ops[len(ops)-1] == "down", "stop-service")
+	case "nmcli":
+		return hitIf(len(ops) > 1 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", "stop-service")
+	}
+	// ip [opts] link set [dev] IF down
+	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && hasWord(c.args, "down") {
+		return hit("stop-service")
+	}
+	return Verdict{}
+}
+
+func hitIf(cond bool, id string) Verdict {
+	if cond {
+		return hit(id)
+	}
+	return Verdict{}
+}
+
+func hasWord(ws []word, s string) bool {
+	for _, w := range ws {
+		if w.s == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKill flags a signal to pid -1 (every process the user may signal).
+func checkKill(c command, _ int) Verdict {
+	args := lits(c.args[1:])
+	if len(args) == 1 && args[0] == "-1" {
+		return hit("kill-all")
+	}
+	i := 0
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-s" || a == "-n":
+			i = 2
+		case strings.HasPrefix(a, "-") && a != "--":
+			i = 1
+		}
+	}
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	for ; i < len(args); i++ {
+		if args[i] == "-1" {
+			return hit("kill-all")
+		}
+	}
+	return Verdict{}
+}
+
+// checkPkill flags pkill/killall that select every process of a user or
+// group (no name pattern), or a pattern that matches everything. killall5
+// signals every process outside its session.
+func checkPkill(c command, _ int) Verdict {
+	if c.name == "killall5" {
+		return hit("kill-all")
+	}
+	var rest []word
+	for _, w := range c.args[1:] {
+		if !isSignalOpt(w.s) {
+			rest = append(rest, w)
+		}
+	}
+	o := parseOpts(rest, "uUgGPstFnoc")
+	if c.name == "killall" {
+		o = parseOpts(rest, "usoyn")
+	}
+	if len(o.operands) == 0 {
+		return hitIf(o.has("uUgG", "euid", "uid", "user", "group", "pgroup"), "kill-all")
+	}
+	for _, p := range lits(o.operands) {
+		if p == "." || p == ".*" || p == "^" || p == "" || p == "$" {
+			return hit("kill-all")
+		}
+	}
+	return Verdict{}
+}
+
+// isSignalOpt: -9, -KILL, -SIGKILL (not -u, -f, -9u...).
+func isSignalOpt(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	body := strings.TrimPrefix(s[1:], "SIG")
+	if strings.Trim(body, "0123456789") == "" {
+		return true
+	}
+	return strings.ToUpper(body) == body && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZ12") == ""
+}
