@@ -2,32 +2,61 @@ package screen
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 	"testing"
 )
 
-func benchInput(colour bool) []byte {
-	var b strings.Builder
-	for i := 0; b.Len() < 64<<10; i++ {
-		if colour {
-			fmt.Fprintf(&b, "\x1b[1;3%dm%6d\x1b[0m \x1b[38;5;%dmsrc/pkg/file_%d.go\x1b[m:%d: some log text here\r\n",
-				i%8, i, i%256, i, i%500)
-		} else {
-			fmt.Fprintf(&b, "%6d src/pkg/file_%d.go:%d: some log text here with a little more\r\n", i, i, i%500)
-		}
+const (
+	benchInputBytes = 4 << 20  // like `seq 1 600000`
+	benchChunk      = 32 << 10 // what the PTY read loop hands over at a time
+)
+
+// seqInput is what `seq 1 N` prints through a PTY (onlcr turns "\n" into "\r\n").
+func seqInput() []byte {
+	var b []byte
+	for i := 1; len(b) < benchInputBytes; i++ {
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, "\r\n"...)
 	}
-	return []byte(b.String())
+	return b
 }
 
-func benchmarkWrite(b *testing.B, colour bool) {
-	in := benchInput(colour)
+// colourInput is the same numbers as coloured words, the way ls --color or a test
+// runner paints them: an SGR before and after every word.
+func colourInput() []byte {
+	var b []byte
+	for i := 1; len(b) < benchInputBytes; i++ {
+		b = fmt.Appendf(b, "\x1b[3%dm%d\x1b[0m \x1b[1;32mok\x1b[0m\r\n", i%8, i)
+	}
+	return b
+}
+
+// logInput is long log lines, some of them wrapping on a 120-column screen.
+func logInput() []byte {
+	var b []byte
+	for i := 1; len(b) < benchInputBytes; i++ {
+		b = fmt.Appendf(b, "%6d src/pkg/file_%d.go:%d: some log text here with a little more", i, i, i%500)
+		if i%7 == 0 {
+			b = append(b, " and a long tail that goes past the right margin of the screen and wraps"...)
+		}
+		b = append(b, "\r\n"...)
+	}
+	return b
+}
+
+func benchmarkWrite(b *testing.B, in []byte) {
 	s := New(Options{})
 	b.ReportAllocs()
 	b.SetBytes(int64(len(in)))
 	for b.Loop() {
-		s.Write(in)
+		for p := in; len(p) > 0; {
+			n := min(benchChunk, len(p))
+			s.Write(p[:n])
+			p = p[n:]
+		}
 	}
 }
 
-func BenchmarkWritePlain(b *testing.B)  { benchmarkWrite(b, false) }
-func BenchmarkWriteColour(b *testing.B) { benchmarkWrite(b, true) }
+func BenchmarkWritePlain(b *testing.B)  { benchmarkWrite(b, seqInput()) }
+func BenchmarkWriteColour(b *testing.B) { benchmarkWrite(b, colourInput()) }
+func BenchmarkWriteLog(b *testing.B)    { benchmarkWrite(b, logInput()) }

@@ -33,9 +33,11 @@ func (c *csiSeq) param(i, def int) int {
 	return c.sub[i][0]
 }
 
-// parseCSI parses the bytes between ESC [ and the final byte; false if malformed.
+// parseCSI parses the bytes between ESC [ and the final byte; false if malformed. Only the
+// header is reset: a parameter's slots are set when it starts, and the 2 KiB of them would
+// cost more to clear than the rest of the parse.
 func parseCSI(raw []byte, final byte, c *csiSeq) bool {
-	*c = csiSeq{final: final}
+	c.prefix, c.inter, c.final, c.n = 0, 0, final, 0
 	if len(raw) > 0 && raw[0] >= '<' && raw[0] <= '?' {
 		c.prefix, raw = raw[0], raw[1:]
 	}
@@ -95,15 +97,15 @@ func nextParam(c *csiSeq, sep byte) bool {
 func (s *Screen) csiDispatch(final byte) {
 	last := s.print.last
 	s.print.last.valid = false
-	var c csiSeq
-	if !parseCSI(s.p.csi, final, &c) {
+	c := &s.csi
+	if !parseCSI(s.p.csi, final, c) {
 		return
 	}
 	switch {
 	case c.inter != 0:
-		s.csiIntermediate(&c)
+		s.csiIntermediate(c)
 	case c.prefix == '?':
-		s.csiPrivate(&c)
+		s.csiPrivate(c)
 	case c.prefix == '>':
 		if final == 'c' && c.param(0, 0) == 0 {
 			s.reply(da2Reply)
@@ -114,7 +116,7 @@ func (s *Screen) csiDispatch(final byte) {
 	case final == 'b':
 		s.repeat(last.valid, last.r, c.param(0, 1))
 	default:
-		s.csiPlain(&c)
+		s.csiPlain(c)
 	}
 }
 

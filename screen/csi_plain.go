@@ -22,6 +22,7 @@ func (s *Screen) csiPlain(c *csiSeq) {
 		s.eraseDisplay(max(c.param(0, 0), 0))
 	case f == 'K' || f == 'g':
 		if v := max(c.param(0, 0), 0); v <= 2 || (f == 'g' && v == 3) {
+			s.tabsCustom = s.tabsCustom || f == 'g'
 			s.sendf("\x1b[%d%c", v, f)
 		}
 	case f == 'm':
@@ -163,17 +164,9 @@ func (s *Screen) csiPrivate(c *csiSeq) {
 // cannot be misread as a run of plain attributes.
 func (s *Screen) sendSGR(c *csiSeq) {
 	out := append(s.seq[:0], "\x1b["...)
-	if c.n == 0 {
-		out = append(out, '0')
-	}
-	for i := 0; i < c.n; i++ {
-		out, i = appendSGR(out, c, i)
-	}
-	if len(out) == 2 {
+	out, ok := sgrParams(out, c)
+	if !ok {
 		return
-	}
-	if out[len(out)-1] == ';' {
-		out = out[:len(out)-1]
 	}
 	s.seq = append(out, 'm')
 	s.send(s.seq)

@@ -10,6 +10,12 @@
 // never gets a query, so it never writes to its io.Writer. Screen is safe for concurrent use:
 // one mutex of its own guards everything, and vt10x is only touched while it is held.
 //
+// vt10x is slow (about 100 ns a rune), so a flood of output takes a fast path: a flow of our
+// own (flow.go) lays out plain text, line breaks, SGR and moves along the row exactly as
+// vt10x would, rows that scroll off go straight to the scrollback, and only what stays on
+// screen reaches vt10x — later, when someone looks (fast.go). A differential test holds
+// the fast path to byte-for-byte the same screen, cells and history as the slow one.
+//
 // screen imports no project package: only the standard library, vt10x and go-runewidth.
 // Nothing here writes to stdout or stderr.
 package screen

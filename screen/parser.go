@@ -99,7 +99,7 @@ func (s *Screen) control(b byte) {
 	case '\n', '\v', '\f':
 		s.lineFeed(b)
 	case '\r', '\b', '\t':
-		s.send([]byte{b})
+		s.send(c0[b : b+1])
 	case 0x18, 0x1a: // CAN, SUB abort any sequence
 		s.p.state = stGround
 	}
@@ -112,11 +112,18 @@ func (s *Screen) control(b byte) {
 func (s *Screen) lineFeed(b byte) {
 	s.captureIfBottom(-1)
 	if b == 0 {
-		s.send([]byte("\x1bD"))
+		s.send(escIND)
 		return
 	}
-	s.send([]byte{b})
+	s.send(c0[b : b+1])
 }
+
+// Sequences sent as they are, kept here so that sending one does not allocate.
+var (
+	c0     = [0x20]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
+	escIND = []byte("\x1bD")
+	escNEL = []byte("\x1bE")
+)
 
 func (s *Screen) escByte(b byte) {
 	switch {
@@ -181,12 +188,13 @@ func (s *Screen) escDispatch(inter, b byte) {
 		s.p.strTyp, s.p.str = b, s.p.str[:0]
 		s.p.state = stString
 	case '7', '8', '=', '>', 'M', 'H':
+		s.tabsCustom = s.tabsCustom || b == 'H' // HTS
 		s.send([]byte{0x1b, b})
 	case 'D': // IND
 		s.lineFeed(0)
 	case 'E': // NEL
 		s.captureIfBottom(-1)
-		s.send([]byte("\x1bE"))
+		s.send(escNEL)
 	case 'c':
 		s.resetTerminal()
 	case 'Z': // DECID, an old form of DA1

@@ -44,11 +44,13 @@ func runeWidth(r rune) int {
 type printer struct {
 	pend []byte
 	room int
-	last struct {
-		valid bool // the previous token was a printable, so marks may attach to it
-		wide  bool
-		r     rune // for REP
-	}
+	last lastPrint
+}
+
+type lastPrint struct {
+	valid bool // the previous token was a printable, so marks may attach to it
+	wide  bool
+	r     rune // for REP
 }
 
 func (s *Screen) flushPrint() {
@@ -143,11 +145,7 @@ func (s *Screen) attachMark(mark rune) {
 	if x < 0 {
 		return
 	}
-	base, w := s.cellText(s.vt.Cell(x, cur.Y).Char)
-	if len(base)+utf8.RuneLen(mark) > maxClusterBytes {
-		return
-	}
-	id, ok := s.glyph.intern(base+string(mark), w)
+	id, w, ok := s.cluster(s.vt.Cell(x, cur.Y).Char, mark)
 	if !ok {
 		return
 	}
@@ -159,6 +157,16 @@ func (s *Screen) attachMark(mark rune) {
 		s.seq = utf8.AppendRune(s.seq, placeholder)
 	}
 	_, _ = s.vt.Write(s.seq)
+}
+
+// cluster returns the cluster rune for a cell's text followed by mark, and its width.
+func (s *Screen) cluster(base, mark rune) (rune, int, bool) {
+	text, w := s.cellText(base)
+	if len(text)+utf8.RuneLen(mark) > maxClusterBytes {
+		return 0, 0, false
+	}
+	id, ok := s.glyph.intern(text+string(mark), w)
+	return id, w, ok
 }
 
 // clusters interns the text of multi-rune cells as private-use runes.
@@ -187,15 +195,38 @@ func (c *clusters) intern(text string, width int) (rune, bool) {
 
 // cellText returns what a cell shows and how many cells that takes.
 func (s *Screen) cellText(r rune) (string, int) {
-	switch {
-	case r == 0:
-		return " ", 1
-	case r >= clusterFirst && r <= clusterLast:
-		i := int(r - clusterFirst)
-		if i < len(s.glyph.text) {
+	if r >= clusterFirst && r <= clusterLast {
+		if i := int(r - clusterFirst); i < len(s.glyph.text) {
 			return s.glyph.text[i], int(s.glyph.width[i])
 		}
-		return " ", 1
 	}
-	return string(r), max(runeWidth(r), 1)
+	return string(s.appendCellText(nil, r)), s.cellWidth(r)
+}
+
+// appendCellText appends what a cell shows without allocating for a plain rune.
+func (s *Screen) appendCellText(b []byte, r rune) []byte {
+	switch {
+	case r == 0:
+		return append(b, ' ')
+	case r >= clusterFirst && r <= clusterLast:
+		if i := int(r - clusterFirst); i < len(s.glyph.text) {
+			return append(b, s.glyph.text[i]...)
+		}
+		return append(b, ' ')
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// cellWidth is how many cells what a cell shows takes.
+func (s *Screen) cellWidth(r rune) int {
+	switch {
+	case r == 0:
+		return 1
+	case r >= clusterFirst && r <= clusterLast:
+		if i := int(r - clusterFirst); i < len(s.glyph.width) {
+			return int(s.glyph.width[i])
+		}
+		return 1
+	}
+	return max(runeWidth(r), 1)
 }

@@ -99,7 +99,19 @@ type Screen struct {
 	altExit   Pos
 	marks     []Mark
 	markSeq   uint64
-	seq       []byte // scratch for sequences sent to vt10x
+
+	tabsCustom bool   // a program set or cleared tab stops: TAB leaves the flow
+	pend       []byte // output kept back from vt10x by the bulk step (fast.go)
+	flow       flow
+	backoff    int    // bytes to feed the slow way before the flow is tried again
+	retry      int    // what backoff starts at
+	bulks      uint64 // bulk steps done, for tests
+	slowOnly   bool   // tests: never use the flow, to compare against
+
+	seq      []byte // scratch for sequences sent to vt10x
+	csi      csiSeq // scratch for the sequence being dispatched
+	rowCells []rune // scratch for renderRow
+	rowText  []byte
 }
 
 // New returns a blank screen of the given size.
@@ -116,7 +128,7 @@ func New(opts Options) *Screen {
 	case limit < 0:
 		limit = 0
 	}
-	s := &Screen{cols: cols, rows: rows, bottom: rows - 1, hist: history{max: limit}}
+	s := &Screen{cols: cols, rows: rows, bottom: rows - 1, hist: history{max: limit}, retry: defaultRetry}
 	// vt10x never receives a query, so it never writes; io.Discard is a guard, not a sink.
 	s.vt = vt10x.New(vt10x.WithWriter(io.Discard), vt10x.WithSize(cols, rows))
 	return s
@@ -135,12 +147,27 @@ func clampInt(v, lo, hi int) int {
 func (s *Screen) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	n := len(p)
 	s.written += uint64(len(p))
-	for _, b := range p {
-		s.feed(b)
+	for len(p) > 0 {
+		switch {
+		case !s.fastReady():
+			p = s.writeSlow(p)
+		case !s.worthFlow(p):
+			s.settle()
+			s.replay(p)
+			p = nil
+		default:
+			// In pieces, so that a huge Write does not make the flow keep a huge layout.
+			q := p[:min(len(p), maxFlow)]
+			rest := s.writeFast(q)
+			if p = p[len(q)-len(rest):]; len(rest) > 0 {
+				p = s.writeSlow(p)
+			}
+		}
 	}
 	s.flushPrint()
-	return len(p), nil
+	return n, nil
 }
 
 // TakeReplies returns the bytes the program must receive back (answers to its queries) and
@@ -167,6 +194,7 @@ func (s *Screen) reply(format string, args ...any) {
 func (s *Screen) Cursor() Pos {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	cur := s.vt.Cursor()
 	return Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
 }
@@ -175,6 +203,7 @@ func (s *Screen) Cursor() Pos {
 func (s *Screen) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	cur := s.vt.Cursor()
 	mode := s.vt.Mode()
 	snap := Snapshot{
@@ -220,6 +249,7 @@ type Status struct {
 func (s *Screen) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	cur := s.vt.Cursor()
 	mode := s.vt.Mode()
 	text, _ := s.renderRow(cur.Y)

@@ -28,7 +28,9 @@ func (h *history) push(l histLine) {
 		h.lines = append(h.lines, l)
 	default:
 		h.lines[h.start] = l
-		h.start = (h.start + 1) % h.max
+		if h.start++; h.start == h.max {
+			h.start = 0
+		}
 	}
 }
 
@@ -57,13 +59,18 @@ func (s *Screen) scrollOff(n, wrapRow int) {
 	n = min(n, s.bottom+1)
 	for y := range n {
 		text, wrapped := s.renderRow(y)
-		wrapped = wrapped || y == wrapRow
-		if !wrapped {
-			text = trimRight(text)
-		}
-		s.hist.push(histLine{text: text, wrapped: wrapped})
+		s.pushHist(text, wrapped || y == wrapRow)
 	}
 	s.lineBase += int64(n)
+}
+
+// pushHist records a row leaving the screen; only a soft-wrapped row keeps its trailing
+// blanks.
+func (s *Screen) pushHist(text string, wrapped bool) {
+	if !wrapped {
+		text = trimRight(text)
+	}
+	s.hist.push(histLine{text: text, wrapped: wrapped})
 }
 
 // Resize changes the screen size, clamped to 1..1000 columns and 1..500 rows. Content is
@@ -72,6 +79,7 @@ func (s *Screen) scrollOff(n, wrapRow int) {
 func (s *Screen) Resize(cols, rows int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	cols, rows = clampSize(cols, rows)
 	if cols == s.cols && rows == s.rows {
 		return
@@ -101,6 +109,7 @@ func (s *Screen) Resize(cols, rows int) {
 func (s *Screen) resetTabs() {
 	cur := s.vt.Cursor()
 	s.send([]byte("\x1b[3g"))
+	s.tabsCustom = false
 	for x := 8; x < s.cols; x += 8 {
 		s.sendf("\x1b[%dG\x1bH", x+1)
 	}
@@ -117,5 +126,6 @@ func (s *Screen) resetTerminal() {
 	s.send([]byte("\x1bc"))
 	s.top, s.bottom = 0, s.rows-1
 	s.bracketed = false
+	s.tabsCustom = false
 	s.clears++
 }

@@ -91,3 +91,22 @@ func appendInts(out []byte, vals ...int) []byte {
 	}
 	return out
 }
+
+// sgrParams appends the parameters of the SGR vt10x should get, without "ESC [" and "m";
+// false when there is nothing to send.
+func sgrParams(out []byte, c *csiSeq) ([]byte, bool) {
+	n := len(out)
+	if c.n == 0 {
+		out = append(out, '0')
+	}
+	for i := 0; i < c.n; i++ {
+		out, i = appendSGR(out, c, i)
+	}
+	if len(out) == n {
+		return out, false
+	}
+	if out[len(out)-1] == ';' {
+		out = out[:len(out)-1]
+	}
+	return out, true
+}

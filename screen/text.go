@@ -6,35 +6,47 @@ import (
 
 // renderRow returns row y as text, one string per cell run (wide runes once, placeholders
 // dropped), with trailing blanks kept, and whether the row soft-wraps onto the next.
-// A wide rune whose second half was overwritten, or a second half without its first, shows
-// as a blank so that every cell still takes exactly its width.
 func (s *Screen) renderRow(y int) (string, bool) {
-	var b strings.Builder
-	b.Grow(s.cols)
-	for x := 0; x < s.cols; x++ {
-		r := s.vt.Cell(x, y).Char
+	if cap(s.rowCells) < s.cols {
+		s.rowCells = make([]rune, s.cols)
+	}
+	row := s.rowCells[:s.cols]
+	for x := range row {
+		row[x] = s.vt.Cell(x, y).Char
+	}
+	s.rowText = s.appendCells(s.rowText[:0], row, s.cols)
+	return string(s.rowText), s.vt.Cell(s.cols-1, y).Mode&vtAttrWrap != 0
+}
+
+// appendCells renders the first hi cells of a row. The flow renders the rows it sends to
+// the scrollback with it too, so they read exactly as rows captured from vt10x. A wide
+// rune whose second half was overwritten, or a second half without its first, shows as a
+// blank so that every cell still takes exactly its width.
+func (s *Screen) appendCells(b []byte, row []rune, hi int) []byte {
+	cols := len(row)
+	for x := 0; x < hi; x++ {
+		r := row[x]
 		switch {
 		case r >= 0x20 && r < 0x7f:
-			b.WriteByte(byte(r))
+			b = append(b, byte(r))
 		case r == placeholder:
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		case r == filler:
-			if x != s.cols-1 {
-				b.WriteByte(' ')
+			if x != cols-1 {
+				b = append(b, ' ')
 			}
+		case s.cellWidth(r) == 2:
+			if x+1 >= cols || row[x+1] != placeholder {
+				b = append(b, ' ')
+				continue
+			}
+			b = s.appendCellText(b, r)
+			x++
 		default:
-			text, w := s.cellText(r)
-			if w == 2 {
-				if x+1 >= s.cols || s.vt.Cell(x+1, y).Char != placeholder {
-					b.WriteByte(' ')
-					continue
-				}
-				x++
-			}
-			b.WriteString(text)
+			b = s.appendCellText(b, r)
 		}
 	}
-	return b.String(), s.vt.Cell(s.cols-1, y).Mode&vtAttrWrap != 0
+	return b
 }
 
 func trimRight(s string) string {
@@ -103,6 +115,7 @@ func (j *joiner) String() string {
 func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	cursorLine := s.lineBase + int64(s.vt.Cursor().Y)
 	if from.Line > cursorLine {
 		return "", false
@@ -136,6 +149,7 @@ func (s *Screen) lineAt(line, oldest int64) (string, bool) {
 func (s *Screen) AllText() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.settle()
 	var j joiner
 	for i := range s.hist.len() {
 		h := s.hist.at(i)

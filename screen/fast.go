@@ -1,0 +1,201 @@
+package screen
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/hinshun/vt10x"
+)
+
+// vt10x costs about 100 ns a rune, and a line that scrolls off costs a capture on top, so
+// a flood of output would pin a core. Most of a flood scrolls off before anyone can look
+// at it, and that part never needs to reach vt10x: the flow lays it out and the bulk step
+// sends the rows straight to the history. What stays on screen is kept back in pend, from
+// the start of the row that ends up at the top, and handed to vt10x the ordinary way —
+// which is exact by construction — only when something looks at the screen or output
+// arrives that the flow does not handle (settle). While pend holds bytes, the next Write
+// lays them out again with the new output, so a steady flood reaches vt10x not at all.
+//
+// The bulk step needs the screen to scroll by whole rows into the history: main screen,
+// full-screen scroll region, autowrap on, insert mode off, line-drawing set off, and the
+// parser between tokens. It runs only when at least a screenful of new rows scrolls in,
+// so every row left on screen was cleared by a scroll and holds only output from pend.
+
+// defaultRetry is how many bytes go the slow way after the flow stopped without a bulk
+// step, so that output mixing plain text with other sequences is not laid out twice.
+const defaultRetry = 256
+
+// maxFlow bounds the output laid out at once: what the PTY read loop hands over at a time.
+const maxFlow = 32 << 10
+
+// fastReady reports whether Write may hand output to the flow.
+func (s *Screen) fastReady() bool {
+	switch {
+	case len(s.pend) > 0:
+		return true // pend is only kept in a state where this held
+	case s.slowOnly, s.p.state != stGround, s.p.u8need != 0:
+		return false
+	case s.top != 0 || s.bottom != s.rows-1:
+		return false
+	}
+	mode := s.vt.Mode()
+	if mode&(vt10x.ModeAltScreen|vt10x.ModeInsert) != 0 || mode&vt10x.ModeWrap == 0 {
+		return false
+	}
+	return s.vt.Cursor().Attr.Mode&vtAttrGfx == 0
+}
+
+// writeFast lays out pend and p and, when enough of it scrolls off, does the bulk step.
+// It returns the part of p that starts with a token the flow does not handle.
+func (s *Screen) writeFast(p []byte) []byte {
+	s.flushPrint()
+	in, old := p, 0
+	if len(s.pend) > 0 {
+		old = len(s.pend)
+		s.pend = append(s.pend, p...)
+		in = s.pend
+	}
+	f := &s.flow
+	f.start(s)
+	n, stop := f.run(in)
+	from := 0
+	if cut, ok := s.bulk(f); ok {
+		if stop != stopOther {
+			s.pend = append(s.pend[:0], in[cut:]...)
+			return nil
+		}
+		from = cut
+	} else if stop == stopOther {
+		s.backoff = s.retry
+	}
+	// Too little scrolled, or the output goes on with something the flow does not handle:
+	// vt10x gets these bytes the ordinary way.
+	if stop != stopOther {
+		n = len(in)
+	}
+	s.replay(in[from:n])
+	if n < old { // a token kept back from the last Write that turned out not to be plain
+		s.replay(in[n:old])
+	}
+	s.pend = s.pend[:0]
+	if stop != stopOther {
+		return nil
+	}
+	return p[max(n-old, 0):]
+}
+
+// worthFlow reports whether p could scroll a screenful, which a bulk step needs: every
+// row takes a line feed or a row's worth of text. (Output kept back cannot help: it ends
+// on the bottom row.)
+func (s *Screen) worthFlow(p []byte) bool {
+	return len(p) >= s.rows*s.cols || bytes.Count(p, newline) >= s.rows
+}
+
+var newline = []byte{'\n'}
+
+// writeSlow feeds p byte by byte until the flow could take over again. Whether it could
+// changes only with a sequence (modes, scroll region, charset), so it is asked after
+// the first token, after each sequence and when the backoff runs out.
+func (s *Screen) writeSlow(p []byte) []byte {
+	s.settle()
+	check := true
+	for i, b := range p {
+		inSeq := s.p.state != stGround
+		s.feed(b)
+		if s.backoff > 0 {
+			s.backoff--
+			check = check || s.backoff == 0
+		}
+		check = check || inSeq && s.p.state == stGround
+		if check && s.backoff == 0 && s.p.state == stGround && s.p.u8need == 0 && len(p)-i-1 >= s.rows {
+			if s.fastReady() {
+				return p[i+1:]
+			}
+			check = false
+		}
+	}
+	return nil
+}
+
+// settle hands vt10x the output kept back in pend.
+func (s *Screen) settle() {
+	if len(s.pend) > 0 {
+		s.replay(s.pend)
+		s.pend = s.pend[:0]
+	}
+}
+
+func (s *Screen) replay(b []byte) {
+	for _, c := range b {
+		s.feed(c)
+	}
+	s.flushPrint()
+}
+
+// bulk sends the rows the flow saw scroll off to the history and sets vt10x up for the
+// rest, from the start of the row that ends up at the top. It returns where in the input
+// that row starts; false if too little scrolled (or vt10x cannot be set up exactly).
+func (s *Screen) bulk(f *flow) (int, bool) {
+	top := f.y - (s.rows - 1) // the row that ends up at the top of the screen
+	if top < s.rows {
+		return 0, false
+	}
+	setup, ok := s.setupSeq(f, top)
+	if !ok {
+		return 0, false
+	}
+	s.pushRows(f, top)
+	_, _ = s.vt.Write(setup)
+	s.bulks++
+	s.print.last.valid = false
+	return f.out[top-1-f.y0].next, true
+}
+
+// pushRows records rows 0..top-1 as scrolled off, as scrollOff would have one by one.
+func (s *Screen) pushRows(f *flow, top int) {
+	s.lineBase += int64(top)
+	if s.hist.max <= 0 {
+		return
+	}
+	first := max(top-s.hist.max, 0) // older rows would only push each other out
+	for y := first; y < f.y0; y++ {
+		s.pushHist(s.renderRow(y))
+	}
+	out := f.out[max(first-f.y0, 0) : top-f.y0]
+	if len(out) == 0 {
+		return
+	}
+	slab := string(f.slab[out[0].start:out[len(out)-1].end])
+	base := out[0].start
+	for _, r := range out {
+		s.hist.push(histLine{text: slab[r.start-base : r.end-base], wrapped: r.wrapped})
+	}
+}
+
+// setupSeq is what leaves vt10x as it would be just after the top row began: a screen of
+// blanks as scrolls leave them (vt10x's newline scrolls with the default attributes), the
+// attributes current then, and the cursor where that row's output starts.
+func (s *Screen) setupSeq(f *flow, top int) ([]byte, bool) {
+	row := f.out[top-1-f.y0]
+	out := s.seq[:0]
+	if cur := s.vt.Cursor().Attr; cur.Mode != 0 || cur.FG != vt10x.DefaultFG || cur.BG != vt10x.DefaultBG {
+		out = append(out, "\x1b[0m"...)
+	}
+	out = append(out, "\x1b[2J"...)
+	ok := true
+	if row.attr.Mode != 0 || row.attr.FG != vt10x.DefaultFG || row.attr.BG != vt10x.DefaultBG {
+		out, ok = appendAttrSGR(out, row.attr)
+	}
+	out = appendCUP(out, 1, row.nextX+1)
+	s.seq = out
+	return out, ok
+}
+
+func appendCUP(out []byte, row, col int) []byte {
+	if row == 1 && col == 1 {
+		return append(out, "\x1b[H"...)
+	}
+	out = strconv.AppendInt(append(out, "\x1b["...), int64(row), 10)
+	out = strconv.AppendInt(append(out, ';'), int64(col), 10)
+	return append(out, 'H')
+}

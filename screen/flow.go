@@ -1,0 +1,306 @@
+package screen
+
+import (
+	"unicode/utf8"
+
+	"github.com/hinshun/vt10x"
+)
+
+// A flow lays out plain output — printable text, CR, LF, BS, TAB, the C0 controls that do
+// nothing, SGR, EL, ECH and moves along the row — the way our printer and vt10x would, but
+// on its own copy of the cursor row and without touching vt10x. Each row the cursor leaves
+// is rendered as the scrollback would capture it, and remembered with where the input for
+// the next row starts, so that the bulk step can send finished rows straight to the
+// history and hand vt10x only the rows that stay on screen (fast.go).
+//
+// Rows are counted from the top of the screen when the flow starts: rows 0..rows-1 are the
+// screen as vt10x has it, and every row from rows on is a fresh one that a scroll would
+// have cleared.
+
+type flowStop uint8
+
+const (
+	stopEnd     flowStop = iota // the input ran out on a token boundary
+	stopPartial                 // the input ends inside a token
+	stopOther                   // a token the flow does not handle
+)
+
+// rowOut is a row the cursor left.
+type rowOut struct {
+	start, end int  // its text in flow.slab: trimmed unless it soft-wraps, as scrollOff keeps it
+	wrapped    bool // it soft-wraps onto the next row
+	next       int  // input offset of the token that starts the next row's part of the input
+	nextX      int  // the cursor column on entering the next row
+	attr       vt10x.Glyph
+}
+
+type flow struct {
+	s          *Screen
+	cols, rows int
+	crlf       bool // LNM: LF also returns to column 0
+	tabs       bool // the tab stops are vt10x's default, one every 8 columns
+	blank      bool // vt10x's screen is all blanks, as the bulk step leaves it
+
+	x, y     int // y counts rows as above, so it passes rows-1 once the screen would scroll
+	y0       int // the cursor row when the flow started
+	wrapNext bool
+	attr     vt10x.Glyph // vt10x's current SGR attributes
+	last     lastPrint
+
+	cells   []rune // the cursor's row, as vt10x would hold it
+	hi      int    // cells[hi:] are blank
+	wrapBit bool   // vt10x's soft-wrap flag on the row's last cell
+
+	slab []byte
+	out  []rowOut
+	csi  csiSeq
+	sgr  []byte
+	args []int
+}
+
+// start sets the flow to the state vt10x and the printer are in.
+func (f *flow) start(s *Screen) {
+	cur := s.vt.Cursor()
+	f.s, f.cols, f.rows = s, s.cols, s.rows
+	f.crlf = s.vt.Mode()&vt10x.ModeCRLF != 0
+	f.tabs = !s.tabsCustom
+	f.x, f.y, f.y0 = cur.X, cur.Y, cur.Y
+	f.wrapNext = cur.State&vtCursorWrapNext != 0
+	f.attr, f.last = cur.Attr, s.print.last
+	f.slab, f.out = f.slab[:0], f.out[:0]
+	if cap(f.cells) < f.cols {
+		f.cells = make([]rune, f.cols)
+	}
+	f.cells = f.cells[:f.cols]
+	// With output kept back, vt10x holds the blank screen the bulk step left.
+	f.blank = len(s.pend) > 0
+	f.hi = f.cols
+	f.loadRow(cur.Y)
+}
+
+func (f *flow) loadRow(y int) {
+	if f.blank {
+		f.clearRow()
+		return
+	}
+	for x := range f.cells {
+		f.cells[x] = f.s.vt.Cell(x, y).Char
+	}
+	f.hi = f.cols
+	f.wrapBit = f.s.vt.Cell(f.cols-1, y).Mode&vtAttrWrap != 0
+}
+
+// clearRow makes the row a fresh one, as a scroll leaves it.
+func (f *flow) clearRow() {
+	for x := range f.cells[:f.hi] {
+		f.cells[x] = ' '
+	}
+	f.hi, f.wrapBit = 0, false
+}
+
+// run lays out b up to the first token it does not handle, or to the end.
+func (f *flow) run(b []byte) (int, flowStop) {
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			j := i + 1
+			for j < len(b) && b[j] >= 0x20 && b[j] < 0x7f {
+				j++
+			}
+			f.ascii(b[i:j], i)
+			i = j
+		case c >= 0x80:
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n <= 1 {
+				if !utf8.FullRune(b[i:]) {
+					return i, stopPartial
+				}
+				return i, stopOther // invalid UTF-8: the parser has its own way with it
+			}
+			f.rune(r, i)
+			i += n
+		case c == 0x1b:
+			n, stop := f.escape(b[i:])
+			if n == 0 {
+				return i, stop
+			}
+			i += n
+		default:
+			if !f.control(c, i+1) {
+				return i, stopOther
+			}
+			i++
+		}
+	}
+	return i, stopEnd
+}
+
+// control handles a C0 control (or DEL) as Screen.control and vt10x would.
+func (f *flow) control(c byte, next int) bool {
+	f.last.valid = false
+	switch c {
+	case '\n', '\v', '\f':
+		x := f.x
+		if f.crlf {
+			x = 0
+		}
+		f.leave(next, x)
+		f.x = x
+	case '\r':
+		f.x = 0
+	case '\b':
+		f.x = max(f.x-1, 0)
+	case '\t':
+		if !f.tabs {
+			return false
+		}
+		f.x = min((f.x/8+1)*8, f.cols-1)
+	default:
+		return true // BEL, NUL, SO, SI, DEL and the rest do nothing
+	}
+	f.wrapNext = false // each of these is a moveTo in vt10x
+	return true
+}
+
+// leave renders the cursor row and moves to the next one; next and nextX say where the
+// input for the next row starts and in which column.
+func (f *flow) leave(next, nextX int) {
+	start := len(f.slab)
+	if f.wrapBit {
+		f.hi = f.cols // a wrapped row keeps its trailing blanks
+	}
+	f.slab = f.s.appendCells(f.slab, f.cells, f.hi)
+	if !f.wrapBit {
+		end := len(f.slab)
+		for end > start && f.slab[end-1] == ' ' {
+			end--
+		}
+		f.slab = f.slab[:end]
+	}
+	f.out = append(f.out, rowOut{start, len(f.slab), f.wrapBit, next, nextX, f.attr})
+	f.y++
+	if f.y < f.rows {
+		f.loadRow(f.y)
+		return
+	}
+	f.clearRow()
+}
+
+// wrap moves to the next row because the printable at input offset next does not fit.
+func (f *flow) wrap(next int) {
+	f.wrapBit = true
+	f.leave(next, 0)
+	f.x, f.wrapNext = 0, false
+}
+
+// put sets one cell as vt10x's setChar would: a printed last cell loses the wrap flag.
+func (f *flow) put(x int, r rune) {
+	f.cells[x] = r
+	f.hi = max(f.hi, x+1)
+	if x == f.cols-1 {
+		f.wrapBit = false
+	}
+}
+
+// advance moves the cursor past n printed cells, stopping on the last column with a
+// pending wrap as vt10x does.
+func (f *flow) advance(n int) {
+	f.x += n
+	if f.x >= f.cols {
+		f.x, f.wrapNext = f.cols-1, true
+	}
+}
+
+func (f *flow) ascii(run []byte, off int) {
+	f.last = lastPrint{valid: true, r: rune(run[len(run)-1])}
+	for len(run) > 0 {
+		if f.wrapNext {
+			f.wrap(off)
+		}
+		n := min(len(run), f.cols-f.x)
+		cells := f.cells[f.x : f.x+n]
+		for i, c := range run[:n] {
+			cells[i] = rune(c)
+		}
+		f.hi = max(f.hi, f.x+n)
+		if f.x+n == f.cols {
+			f.wrapBit = false
+		}
+		f.advance(n)
+		run, off = run[n:], off+n
+	}
+}
+
+// rune handles a decoded non-ASCII rune as printRune does.
+func (f *flow) rune(r rune, off int) {
+	switch {
+	case r >= clusterFirst:
+		r = utf8.RuneError
+	case r < 0xa0: // C1 controls
+		return
+	}
+	switch runeWidth(r) {
+	case 0:
+		f.attach(r)
+	case 2:
+		f.wide(r, off)
+	default:
+		f.narrow(r, off)
+	}
+}
+
+func (f *flow) narrow(r rune, off int) {
+	if f.wrapNext {
+		f.wrap(off)
+	}
+	f.put(f.x, r)
+	f.advance(1)
+	f.last = lastPrint{valid: true, r: r}
+}
+
+// wide mirrors printWide: a wide rune that does not fit in the last column leaves a
+// filler there and wraps.
+func (f *flow) wide(r rune, off int) {
+	if f.cols < 2 {
+		f.narrow(utf8.RuneError, off)
+		return
+	}
+	if f.x == f.cols-1 && !f.wrapNext {
+		f.put(f.x, filler)
+		f.wrapNext = true
+	}
+	if f.wrapNext {
+		f.wrap(off)
+	}
+	f.put(f.x, r)
+	f.put(f.x+1, placeholder)
+	f.advance(2)
+	f.last = lastPrint{valid: true, wide: true, r: r}
+}
+
+// attach mirrors attachMark on the flow's own row.
+func (f *flow) attach(mark rune) {
+	if !f.last.valid {
+		return
+	}
+	x := f.x
+	if !f.wrapNext {
+		x--
+	}
+	if f.last.wide {
+		x--
+	}
+	if x < 0 {
+		return
+	}
+	id, w, ok := f.s.cluster(f.cells[x], mark)
+	if !ok {
+		return
+	}
+	f.put(x, id)
+	if w == 2 {
+		f.put(x+1, placeholder)
+	}
+}
