@@ -68,7 +68,8 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		return toolError("send_control: %v", err), nil
 	}
 	t.in.Keys, t.in.Text = t.in.Text, ""
-	s.audit(security.Event{Kind: "control", Session: t.id, Input: t.in.Keys})
+	// Keys pressed at a password prompt may spell the secret: record them as hidden.
+	s.audit(security.Event{Kind: "control", Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
 	return s.run(ctx, t), nil
 }
 
@@ -149,10 +150,10 @@ func (s *Server) contextOf(sess *session.Session) security.Context {
 
 // run types the input and renders what it caused.
 func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
-	var secrets []string
+	gd := s.guards.get(t.id, s.cfg.Redactor)
 	t.in.Typed = func(line string, hidden bool) {
 		if hidden {
-			secrets = append(secrets, line)
+			gd.remember(line)
 		}
 		s.audit(security.Event{Kind: "input", Session: t.id, Input: line, Hidden: hidden})
 		if s.cfg.LogInputs && !hidden {
@@ -165,10 +166,7 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	if err != nil {
 		return sessionError(t.id, err)
 	}
-	out, truncated := s.render(r.Output, t.limit)
-	for _, secret := range secrets {
-		out = hideSecret(out, secret)
-	}
+	out, truncated := s.render(t.id, r.Output, t.limit)
 	res := CommandResult{
 		Output: out, IsComplete: r.Complete, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
 		Reason: string(r.Reason), Detail: r.Detail, InputHidden: r.Hidden,
@@ -179,15 +177,6 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	}
 	res.Warning = warning(r, t.in.Timeout)
 	return mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
-}
-
-// hideSecret makes sure a secret typed at a password prompt never comes back, even
-// if the program printed it.
-func hideSecret(out, secret string) string {
-	if len(strings.TrimSpace(secret)) < 3 {
-		return out
-	}
-	return strings.ReplaceAll(out, secret, "[REDACTED:typed-secret]")
 }
 
 func warning(r session.Result, timeout time.Duration) string {

@@ -19,7 +19,8 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest) (*m
 	if err != nil {
 		return toolError("create_session: %v", err), nil
 	}
-	if err := s.cfg.Policy.CheckProgram(o.Command); err != nil {
+	s.guards.prune(s.sessions)
+	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
 		s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
 	}
@@ -45,7 +46,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest) (*m
 	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
 
 	r := sess.Startup(ctx, s.cfg.StartupTimeout)
-	out, truncated := s.render(r.Output, s.cfg.MaxOutput)
+	out, truncated := s.render(sess.ID, r.Output, s.cfg.MaxOutput)
 	res := CreateResult{
 		SessionID: sess.ID, Name: sess.Name, PID: sess.PID(), Output: out,
 		IsAlive: r.Alive, Ready: r.Complete, Reason: string(r.Reason),
@@ -126,7 +127,7 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	stop := s.progress(ctx, token, sess)
 	r := sess.Read(ctx, o)
 	stop()
-	out, truncated := s.render(r.Output, limit)
+	out, truncated := s.render(id, r.Output, limit)
 	res := ReadResult{
 		Output: out, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
 		Cursor:    Cursor{Row: r.Screen.Cursor.Row, Col: r.Screen.Cursor.Col},

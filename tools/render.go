@@ -11,10 +11,10 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
-// render prepares output for the agent: secrets redacted first (so truncation can
-// never leave half a secret), then head and tail kept within limit.
-func (s *Server) render(output string, limit int) (string, bool) {
-	return truncate(s.cfg.Redactor.Redact(output), limit)
+// render prepares one session's output for the agent: secrets redacted first (so
+// truncation can never leave half a secret), then head and tail kept within limit.
+func (s *Server) render(id, output string, limit int) (string, bool) {
+	return truncate(s.guards.get(id, s.cfg.Redactor).clean(output), limit)
 }
 
 func (s *Server) timeout(a args) (time.Duration, error) {

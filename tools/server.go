@@ -55,6 +55,7 @@ func (c *Config) defaults() {
 type Server struct {
 	cfg      Config
 	sessions *session.Manager
+	guards   guards
 }
 
 // New returns the handlers over a session manager.
