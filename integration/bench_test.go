@@ -214,7 +214,7 @@ func BenchmarkManySessions(b *testing.B) {
 				r := s.send(id, "echo session-"+strconv.Itoa(i), nil)
 				took := time.Since(start)
 				if r.str("output") != "session-"+strconv.Itoa(i)+"\n$ " {
-					b.Errorf("session %d output %q: %+v", i, r.str("output"), r.S)
+					b.Errorf("session %d output %q: reason %v detail %v", i, r.str("output"), r.S["reason"], r.S["detail"])
 				}
 				mu.Lock()
 				d = append(d, took)

@@ -235,6 +235,16 @@ func (p *Process) InputHidden() (bool, error) {
 	return t.Lflag&syscall.ECHO == 0 && t.Lflag&syscall.ICANON != 0, nil
 }
 
+// Canonical reports whether the terminal is in line mode (ICANON): programs reading
+// with a line editor (readline, vim) turn it off; `read`, cat, getpass leave it on.
+func (p *Process) Canonical() (bool, error) {
+	var t syscall.Termios
+	if err := p.ioctl(ioctlGetTermios, unsafe.Pointer(&t)); err != nil {
+		return false, fmt.Errorf("termios: %w", err)
+	}
+	return t.Lflag&syscall.ICANON != 0, nil
+}
+
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }
 

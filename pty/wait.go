@@ -22,7 +22,8 @@ type Waiting struct {
 	// terminal yet: until they are on the screen, a reader's waiting is no answer.
 	Unread int
 
-	PID int // the reader
+	PID     int // the reader
+	Syscall int // the system call it is blocked in, for diagnostics
 	// Wakeups counts the reader's voluntary context switches. It grows every time the
 	// reader wakes to take input and blocks again, which is how a caller tells a
 	// reader that consumed its input from one that has not seen it yet.

@@ -77,7 +77,7 @@ func judge(members []proc, calls map[int]waitKind, tty string) Waiting {
 			continue
 		}
 		w.Proxy = w.Proxy || other
-		w.Reading, w.PID = true, pid
+		w.Reading, w.PID, w.Syscall = true, pid, nr
 		w.Wakeups += wakeups(pid)
 	}
 	if w.Proxy {

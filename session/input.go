@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -96,7 +97,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			deadline:    deadline,
 			allowSettle: !last || in.Keys != "" || !in.AppendNewline,
 			output:      func() string { return s.outputSince(from, echoes[i:i+1]) },
-			typed:       visibleEcho(echoes[i], hidden),
+			typed:       echoes[i],
+			enter:       bytes.HasSuffix(chunk, []byte(enter)),
+			hidden:      hidden,
 		})
 		if !v.Done && !last {
 			unsent = len(chunks) - i - 1
@@ -104,14 +107,6 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 	}
 	return s.result(first, echoes, v, began, unsent), nil
-}
-
-// visibleEcho is the echo to expect on screen: none when the terminal hides input.
-func visibleEcho(line string, hidden bool) string {
-	if hidden {
-		return ""
-	}
-	return line
 }
 
 // chunks splits the input into what is written at once, and the echo each produces.

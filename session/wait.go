@@ -45,10 +45,12 @@ type waitSpec struct {
 	allowSettle bool
 	output      func() string // new output for wait_for; may be nil
 	cand        *candidate    // input-wait seen, being confirmed
-	// typed is the text line this input typed, whose echo must be on the screen
-	// before a reader's waiting counts: until then it may not have read it all.
-	// Empty for keys and for hidden input, which echo nothing.
-	typed string
+	// typed is the text line this input typed, whose echo (and the Enter's line
+	// break, if enter) must be on the screen before a reader's waiting counts: until
+	// then it may not have read it all. Empty for keys.
+	typed  string
+	enter  bool
+	hidden bool
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
@@ -152,11 +154,13 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		w := s.proc.InputWait()
 		fresh := !before.Reading || w.PID != before.PID || w.Wakeups > before.Wakeups
 		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
-		if w.Reading && fresh && w.Unread == 0 && s.echoed(ws.from, ws.typed) {
+		if w.Reading && fresh && w.Unread == 0 && !s.markedShell(w.PID) && s.echoed(ws.from, ws.typed, ws.enter, ws.hidden) {
 			now := time.Now()
 			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
 			if same && now.Sub(cand.at) >= confirmAfter {
 				d.Ready = true
+				s.log.Debug("input wait", "pid", w.PID, "syscall", w.Syscall, "wakeups", w.Wakeups,
+					"before_pid", before.PID, "before_wakeups", before.Wakeups, "before_reading", before.Reading)
 			} else {
 				if !same {
 					*cand = candidate{at: now, pid: w.PID, wakeups: w.Wakeups, written: written}
@@ -169,19 +173,40 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 	}
 }
 
-// echoed reports whether the end of the typed line shows in the output since from.
-// Under load the terminal hands a line to the program in pieces, and a reader
-// blocked between two pieces is not waiting for the agent.
-func (s *Session) echoed(from mark, typed string) bool {
-	typed = strings.TrimSpace(typed)
-	if typed == "" {
+// markedShell reports whether pid is the session's own shell editing a command
+// line while shell integration is active: its marks say exactly when it is ready,
+// and its line editor can sit in select between two pieces of one typed line, which
+// input-wait would take for readiness (seen under load with 100 sessions). A builtin
+// `read` (line mode) is still judged by input-wait.
+func (s *Session) markedShell(pid int) bool {
+	if pid != s.proc.Pid() || s.scr.Status().MarkSeq == 0 {
+		return false
+	}
+	canonical, err := s.proc.Canonical()
+	return err == nil && !canonical
+}
+
+// echoed reports whether the typed line, and the Enter after it, show in the output
+// since from. Under load the terminal hands a line to the program in pieces, and a
+// reader blocked between two pieces (readline waiting for the Enter that is still
+// on its way) is not waiting for the agent. Hidden input echoes nothing and is not
+// checked.
+func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
+	if hidden {
 		return true
 	}
 	if st := s.scr.Status(); st.AltScreen != from.alt || st.Clears != from.clears {
 		return true // a full-screen program took over, or the screen was cleared: the echo is gone
 	}
+	typed = strings.TrimSpace(typed)
 	if r := []rune(typed); len(r) > 32 {
 		typed = string(r[len(r)-32:])
+	}
+	if enter {
+		typed += "\n" // the Enter moved the cursor to the next line
+	}
+	if typed == "" {
+		return true
 	}
 	text, _ := s.scr.TextSince(from.pos)
 	return strings.Contains(text, typed)
