@@ -44,26 +44,13 @@ type Point struct{ Row, Col int }
 
 // Snapshot is an immutable copy of the visible screen and its modes; safe to keep.
 type Snapshot struct {
+	Status // the cursor, its row, the modes and the counters
+
 	Lines          []string // visible rows top to bottom, right-trimmed, len == Rows, wide chars once, placeholders removed
 	Wrapped        []bool   // Wrapped[i]: row i soft-wraps onto row i+1
-	Cursor         Point    // always inside the screen
-	CursorLine     int64    // absolute line of the cursor row (Pos.Line)
 	CursorVisible  bool
-	AltScreen      bool
-	AppCursor      bool // DECCKM: arrow keys must be sent as ESC O A..D
 	BracketedPaste bool
 	Title          string
-	Cols, Rows     int
-	Written        uint64 // total bytes ever fed to Write
-	Clears         uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
-
-	// AltExit is where the main screen's cursor was put back when a full-screen program
-	// last left the alternate screen: where the output after it (the next prompt) begins.
-	AltExit Pos
-
-	// MarkSeq is the Seq of the newest shell-integration mark (0 before any):
-	// MarksSince(MarkSeq) later returns exactly the marks that arrived after this.
-	MarkSeq uint64
 }
 
 // Mark is an OSC 133 semantic prompt mark (FinalTerm / iTerm2 shell integration):
@@ -204,24 +191,13 @@ func (s *Screen) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.settle()
-	cur := s.vt.Cursor()
-	mode := s.vt.Mode()
 	snap := Snapshot{
+		Status:         s.status(),
 		Lines:          make([]string, s.rows),
 		Wrapped:        make([]bool, s.rows),
-		Cursor:         Point{Row: cur.Y, Col: cur.X},
-		CursorLine:     s.lineBase + int64(cur.Y),
 		CursorVisible:  s.vt.CursorVisible(),
-		AltScreen:      mode&vt10x.ModeAltScreen != 0,
-		AppCursor:      mode&vt10x.ModeAppCursor != 0,
 		BracketedPaste: s.bracketed,
 		Title:          s.title,
-		Cols:           s.cols,
-		Rows:           s.rows,
-		Written:        s.written,
-		Clears:         s.clears,
-		AltExit:        s.altExit,
-		MarkSeq:        s.markSeq,
 	}
 	for y := range s.rows {
 		text, wrapped := s.renderRow(y)
@@ -233,15 +209,22 @@ func (s *Screen) Snapshot() Snapshot {
 // Status is the cheap part of a Snapshot, for callers that look many times a
 // second (completion detection): the cursor, its row, the modes and the counters.
 type Status struct {
-	Cursor     Point
-	CursorLine int64
+	Cursor     Point  // always inside the screen
+	CursorLine int64  // absolute line of the cursor row (Pos.Line)
 	Line       string // the cursor's row, right-trimmed, as in Snapshot.Lines
 	AltScreen  bool
-	AppCursor  bool
-	Written    uint64
-	Clears     uint64
-	MarkSeq    uint64
-	AltExit    Pos
+	AppCursor  bool   // DECCKM: arrow keys must be sent as ESC O A..D
+	Written    uint64 // total bytes ever fed to Write
+	Clears     uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
+
+	// AltExit is where the main screen's cursor was put back when a full-screen program
+	// last left the alternate screen: where the output after it (the next prompt) begins.
+	AltExit Pos
+
+	// MarkSeq is the Seq of the newest shell-integration mark (0 before any):
+	// MarksSince(MarkSeq) later returns exactly the marks that arrived after this.
+	MarkSeq uint64
+
 	Cols, Rows int
 }
 
@@ -250,6 +233,11 @@ func (s *Screen) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.settle()
+	return s.status()
+}
+
+// status reads the Status; the caller holds s.mu and has settled pending output.
+func (s *Screen) status() Status {
 	cur := s.vt.Cursor()
 	mode := s.vt.Mode()
 	text, _ := s.renderRow(cur.Y)
