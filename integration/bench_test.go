@@ -110,22 +110,28 @@ func rawFloor(b *testing.B) time.Duration {
 	return floor
 }
 
+// roundTrips times b.N send_command calls of input, checking each output, and
+// returns the median after reporting it.
+func roundTrips(b *testing.B, s *server, id, input, want string) time.Duration {
+	d := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		r := s.send(id, input, nil)
+		d = append(d, time.Since(start))
+		if r.str("output") != want {
+			b.Fatalf("%s: output %q", input, r.str("output"))
+		}
+	}
+	return report(b, d)
+}
+
 func BenchmarkEchoRoundTrip(b *testing.B) {
 	floor := rawFloor(b)
 	s := startServerTB(b)
 	id := s.bash(nil)
 	s.send(id, "echo warm", nil)
-	d := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		start := time.Now()
-		r := s.send(id, "echo hi", nil)
-		d = append(d, time.Since(start))
-		if r.str("output") != "hi\n$ " {
-			b.Fatalf("output %q", r.str("output"))
-		}
-	}
-	p50 := report(b, d)
+	p50 := roundTrips(b, s, id, "echo hi", "hi\n$ ")
 	b.ReportMetric(float64(floor.Microseconds())/1000, "raw-pty-p50-ms")
 	b.ReportMetric(float64(p50)/float64(floor), "x-floor")
 }
@@ -135,18 +141,7 @@ func BenchmarkPythonOnePlusOne(b *testing.B) {
 		b.Skip("python3 not installed")
 	}
 	s := startServerTB(b)
-	id := s.create("python3", nil)
-	d := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		start := time.Now()
-		r := s.send(id, "1+1", nil)
-		d = append(d, time.Since(start))
-		if r.str("output") != "2\n>>> " {
-			b.Fatalf("output %q", r.str("output"))
-		}
-	}
-	report(b, d)
+	roundTrips(b, s, s.create("python3", nil), "1+1", "2\n>>> ")
 }
 
 func BenchmarkCreateSession(b *testing.B) {
