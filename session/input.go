@@ -83,6 +83,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		cancel()
 		if err != nil {
 			if !s.Alive() {
+				// The program ended before it took this line: report its exit once its
+				// last output is in.
+				v = s.wait(ctx, waitSpec{from: from, det: detect.New(detect.Options{}), deadline: deadline})
 				break
 			}
 			return Result{}, fmt.Errorf("type into session %s: the program is not reading its input (%w); try send_control ctrl+c", s.ID, err)
