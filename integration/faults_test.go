@@ -15,9 +15,7 @@ func TestSIGINTEndsEverySession(t *testing.T) {
 	id := s.bash(nil)
 	s.send(id, "sleep 1000 &", nil)
 	s.send(id, "(setsid sleep 1001 &)", nil) // leaves the session: the server still ends it
-	if got := markedProcesses(s.mark); len(got) < 3 {
-		t.Fatalf("expected processes, found %v", got)
-	}
+	waitForProcesses(t, s, 3)
 	if err := s.cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}

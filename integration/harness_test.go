@@ -293,3 +293,12 @@ func eventually(t *testing.T, within time.Duration, what string, cond func() boo
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// waitForProcesses waits until at least n processes carry the server's mark: a job
+// started in the background may not have started yet when its command returns.
+func waitForProcesses(t *testing.T, s *server, n int) {
+	t.Helper()
+	eventually(t, 5*time.Second, fmt.Sprintf("%d session processes to run", n), func() bool {
+		return len(markedProcesses(s.mark)) >= n
+	})
+}

@@ -246,9 +246,7 @@ func TestNoProcessOutlivesTheClient(t *testing.T) {
 	s.send(a, "trap '' HUP TERM; (sleep 1001 &)", nil)
 	b := s.bash(nil)
 	s.send(b, "sleep 1002", map[string]any{"timeout_ms": 100})
-	if got := markedProcesses(s.mark); len(got) < 5 {
-		t.Fatalf("expected the sessions' processes to be running, found %v", got)
-	}
+	waitForProcesses(t, s, 5)
 	s.close() // closes the server's stdin and waits for it to exit
 	if st := s.cmd.ProcessState; st == nil || st.ExitCode() != 0 {
 		t.Fatalf("server did not exit cleanly on stdin EOF: %v", st)
@@ -281,9 +279,7 @@ func TestSIGTERMEndsEverySession(t *testing.T) {
 	s.send(id, "sleep 1000 &", nil)
 	s.send(id, "sleep 1001", map[string]any{"timeout_ms": 100})
 	s.create("sleep", map[string]any{"args": []any{"1002"}})
-	if got := markedProcesses(s.mark); len(got) < 4 {
-		t.Fatalf("expected the sessions' processes to be running, found %v", got)
-	}
+	waitForProcesses(t, s, 4)
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
