@@ -45,12 +45,3 @@ func MatchPrompt(line string) (name string, ok bool) {
 	}
 	return "", false
 }
-
-// PromptNames lists the families the library recognises, for documentation and tests.
-func PromptNames() []string {
-	names := make([]string, len(prompts))
-	for i, p := range prompts {
-		names[i] = p.Name
-	}
-	return names
-}

@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"sort"
@@ -40,70 +39,69 @@ var (
 	floor     time.Duration
 )
 
-// rawRun times one command in bash on a bare PTY, from Enter to the next prompt,
-// reading everything as fast as it comes: the floor for a command's end-to-end time.
-func rawRun(b *testing.B, command string) time.Duration {
+// rawShell is bash on a bare PTY with no server in between: the floor every
+// end-to-end figure is compared with.
+type rawShell struct {
+	b   *testing.B
+	f   *os.File
+	cmd *exec.Cmd
+	buf []byte
+}
+
+const rawPrompt = "READY> "
+
+func startRawShell(b *testing.B) *rawShell {
 	cmd := exec.Command("bash", "--norc", "--noprofile")
-	cmd.Env = append(os.Environ(), "PS1=READY> ")
+	cmd.Env = append(os.Environ(), "PS1="+rawPrompt)
 	f, err := cpty.Start(cmd)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() { cmd.Process.Kill(); cmd.Wait(); f.Close() }()
-	buf := make([]byte, 64*1024)
+	r := &rawShell{b: b, f: f, cmd: cmd, buf: make([]byte, 64*1024)}
+	r.waitPrompt()
+	return r
+}
+
+func (r *rawShell) close() { r.cmd.Process.Kill(); r.cmd.Wait(); r.f.Close() }
+
+// waitPrompt reads as fast as output comes until it ends with the prompt.
+func (r *rawShell) waitPrompt() {
 	tail := ""
-	waitPrompt := func() {
-		for !strings.HasSuffix(tail, "READY> ") {
-			n, err := f.Read(buf)
-			if err != nil {
-				b.Fatal(err)
-			}
-			tail = (tail + string(buf[:n]))
-			if len(tail) > 64 {
-				tail = tail[len(tail)-64:]
-			}
+	for !strings.HasSuffix(tail, rawPrompt) {
+		n, err := r.f.Read(r.buf)
+		if err != nil {
+			r.b.Fatal(err)
 		}
-		tail = ""
+		tail += string(r.buf[:n])
+		if len(tail) > 64 {
+			tail = tail[len(tail)-64:]
+		}
 	}
-	waitPrompt()
+}
+
+// run times one command from Enter to the next prompt.
+func (r *rawShell) run(command string) time.Duration {
 	start := time.Now()
-	f.Write([]byte(command + "\r"))
-	waitPrompt()
+	r.f.Write([]byte(command + "\r"))
+	r.waitPrompt()
 	return time.Since(start)
 }
 
-// rawFloor is the p50 of `echo hi` in bash on a bare PTY: write the line, read until
-// the next prompt. Nothing can be faster than this.
+// rawRun times one command on a fresh raw shell.
+func rawRun(b *testing.B, command string) time.Duration {
+	r := startRawShell(b)
+	defer r.close()
+	return r.run(command)
+}
+
+// rawFloor is the p50 of `echo hi` on a raw shell. Nothing can be faster than this.
 func rawFloor(b *testing.B) time.Duration {
 	floorOnce.Do(func() {
-		cmd := exec.Command("bash", "--norc", "--noprofile")
-		cmd.Env = append(os.Environ(), "PS1=$ ")
-		f, err := cpty.Start(cmd)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer func() { cmd.Process.Kill(); cmd.Wait(); f.Close() }()
-		buf := make([]byte, 4096)
-		var seen bytes.Buffer
-		// bash wraps its prompt in bracketed-paste switches: wait for the output,
-		// then for the prompt at the end.
-		readUntil := func(output string) {
-			for !strings.Contains(seen.String(), output) || !strings.HasSuffix(seen.String(), "$ ") {
-				n, err := f.Read(buf)
-				if err != nil {
-					b.Fatal(err)
-				}
-				seen.Write(buf[:n])
-			}
-			seen.Reset()
-		}
-		readUntil("")
-		var d []time.Duration
-		for i := 0; i < 300; i++ {
-			start := time.Now()
-			f.Write([]byte("echo hi\r"))
-			readUntil("hi\r\n")
-			d = append(d, time.Since(start))
+		r := startRawShell(b)
+		defer r.close()
+		d := make([]time.Duration, 300)
+		for i := range d {
+			d[i] = r.run("echo hi")
 		}
 		floor = percentile(d, 0.5)
 	})

@@ -87,20 +87,6 @@ func firstLine(want string) func(string) error {
 	}
 }
 
-func TestSilentCommandIsNotComplete(t *testing.T) {
-	s := startServer(t)
-	id := s.bash(nil)
-	start := time.Now()
-	r := s.send(id, "sleep 1; echo done", nil)
-	complete(t, r, "shell_mark")
-	if elapsed := time.Since(start); elapsed < time.Second {
-		t.Fatalf("returned after %s, before the command finished", elapsed)
-	}
-	if !strings.HasPrefix(r.str("output"), "done\n") {
-		t.Fatalf("output %q", r.str("output"))
-	}
-}
-
 func TestTimeoutThenInterrupt(t *testing.T) {
 	s := startServer(t)
 	id := s.bash(nil)

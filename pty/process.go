@@ -213,14 +213,21 @@ func (p *Process) Foreground() (int, error) {
 	return int(pgid), nil
 }
 
-// EchoEnabled reports the terminal's ECHO flag; it is off while a program reads
-// a password. On Linux the master reports the slave's line discipline.
-func (p *Process) EchoEnabled() (bool, error) {
+// localModes reads the terminal's ECHO and ICANON flags. On Linux the master
+// reports the slave's line discipline.
+func (p *Process) localModes() (echo, canonical bool, err error) {
 	var t syscall.Termios
 	if err := p.ioctl(ioctlGetTermios, unsafe.Pointer(&t)); err != nil {
-		return false, fmt.Errorf("echo: %w", err)
+		return false, false, fmt.Errorf("termios: %w", err)
 	}
-	return t.Lflag&syscall.ECHO != 0, nil
+	return t.Lflag&syscall.ECHO != 0, t.Lflag&syscall.ICANON != 0, nil
+}
+
+// EchoEnabled reports the terminal's ECHO flag; it is off while a program reads
+// a password.
+func (p *Process) EchoEnabled() (bool, error) {
+	echo, _, err := p.localModes()
+	return echo, err
 }
 
 // InputHidden reports whether what is typed now stays invisible: echo off in
@@ -228,21 +235,15 @@ func (p *Process) EchoEnabled() (bool, error) {
 // secret. Line editors (readline, vim) also turn echo off, but in raw mode, and
 // draw what is typed themselves, so they do not count.
 func (p *Process) InputHidden() (bool, error) {
-	var t syscall.Termios
-	if err := p.ioctl(ioctlGetTermios, unsafe.Pointer(&t)); err != nil {
-		return false, fmt.Errorf("termios: %w", err)
-	}
-	return t.Lflag&syscall.ECHO == 0 && t.Lflag&syscall.ICANON != 0, nil
+	echo, canonical, err := p.localModes()
+	return !echo && canonical, err
 }
 
 // Canonical reports whether the terminal is in line mode (ICANON): programs reading
 // with a line editor (readline, vim) turn it off; `read`, cat, getpass leave it on.
 func (p *Process) Canonical() (bool, error) {
-	var t syscall.Termios
-	if err := p.ioctl(ioctlGetTermios, unsafe.Pointer(&t)); err != nil {
-		return false, fmt.Errorf("termios: %w", err)
-	}
-	return t.Lflag&syscall.ICANON != 0, nil
+	_, canonical, err := p.localModes()
+	return canonical, err
 }
 
 // ProcessName returns the short program name of pid, "" if unknown.

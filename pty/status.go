@@ -12,6 +12,14 @@ type ExitStatus struct {
 	Signal string // e.g. "SIGKILL"; "" when it exited normally
 }
 
+// String says how the program ended: "exit code 3" or "killed by SIGKILL".
+func (e ExitStatus) String() string {
+	if e.Signal != "" {
+		return "killed by " + e.Signal
+	}
+	return "exit code " + strconv.Itoa(e.Code)
+}
+
 // exitStatus converts what exec.Cmd.Wait left behind.
 func exitStatus(ps *os.ProcessState) ExitStatus {
 	if ps == nil {

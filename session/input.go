@@ -90,7 +90,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			}
 			return Result{}, fmt.Errorf("type into session %s: the program is not reading its input (%w); try send_control ctrl+c", s.ID, err)
 		}
-		opts := detect.Options{Settle: s.settle()}
+		opts := detect.Options{Settle: s.settleDur}
 		if last {
 			opts.WaitFor = in.WaitFor
 		}
@@ -140,8 +140,6 @@ func (s *Session) chunks(in Input) (chunks [][]byte, echoes []string, err error)
 	}
 	return chunks, echoes, nil
 }
-
-func (s *Session) settle() time.Duration { return s.settleDur }
 
 func (s *Session) result(from mark, echoes []string, v detect.Verdict, began time.Time, unsent int) Result {
 	r := Result{
@@ -304,12 +302,5 @@ func isEcho(line, input string) bool {
 
 func (s *Session) exitedErr() error {
 	st, _ := s.proc.Exit()
-	return fmt.Errorf("%w (%s): read_output shows its last screen, close_session removes it", ErrExited, describeExit(st))
-}
-
-func describeExit(st pty.ExitStatus) string {
-	if st.Signal != "" {
-		return "killed by " + st.Signal
-	}
-	return fmt.Sprintf("exit code %d", st.Code)
+	return fmt.Errorf("%w (%s): read_output shows its last screen, close_session removes it", ErrExited, st)
 }

@@ -25,13 +25,10 @@ func (s *Server) timeout(a args) (time.Duration, error) {
 func (s *Server) audit(e security.Event) { s.cfg.Audit.Record(e) }
 
 func describe(st *session.ExitStatus) string {
-	switch {
-	case st == nil:
+	if st == nil {
 		return "still running"
-	case st.Signal != "":
-		return "killed by " + st.Signal
 	}
-	return fmt.Sprintf("exit code %d", st.Code)
+	return st.String()
 }
 
 var signals = map[string]syscall.Signal{
