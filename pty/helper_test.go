@@ -65,15 +65,22 @@ func helperMain(args []string) int {
 			}
 		}
 	}
+	if mode, ok := helperModes[args[0]]; ok {
+		return mode(args[1:])
+	}
 	return 2
 }
+
+// helperModes holds the fake child's platform-specific modes, registered by init
+// functions of the files that need them.
+var helperModes = map[string]func(args []string) int{}
 
 // helperEnv makes the test binary a fake child; without atexit_sleep_ms=0 a
 // race-enabled child would linger a second before exiting.
 var helperEnv = map[string]string{"PTY_TEST_HELPER": "1", "GORACE": "atexit_sleep_ms=0"}
 
 // helper starts the fake child in mode with args, closing it at cleanup.
-func helper(t *testing.T, mode string, args ...string) (*Process, *output) {
+func helper(t testing.TB, mode string, args ...string) (*Process, *output) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -87,14 +94,14 @@ func helper(t *testing.T, mode string, args ...string) (*Process, *output) {
 }
 
 // shell starts /bin/sh -c script.
-func shell(t *testing.T, script string) (*Process, *output) {
+func shell(t testing.TB, script string) (*Process, *output) {
 	t.Helper()
 	return start(t, Options{Command: "/bin/sh", Args: []string{"-c", script}})
 }
 
 // start starts opts with a reader collecting the output; at cleanup the
 // process is closed and the reader goroutine waited for.
-func start(t *testing.T, opts Options) (*Process, *output) {
+func start(t testing.TB, opts Options) (*Process, *output) {
 	t.Helper()
 	watchdog(t, 20*time.Second)
 	p, err := Start(opts)
@@ -144,14 +151,14 @@ func (o *output) String() string {
 }
 
 // waitFor polls until the output contains want, failing with the output seen.
-func (o *output) waitFor(t *testing.T, want string) {
+func (o *output) waitFor(t testing.TB, want string) {
 	t.Helper()
 	eventually(t, 10*time.Second, func() bool { return strings.Contains(o.String(), want) },
 		func() string { return fmt.Sprintf("output %q never contained %q", o.String(), want) })
 }
 
 // waitEOF waits for the reader to stop and checks it stopped at io.EOF.
-func (o *output) waitEOF(t *testing.T) {
+func (o *output) waitEOF(t testing.TB) {
 	t.Helper()
 	select {
 	case <-o.eof:
@@ -166,7 +173,7 @@ func (o *output) waitEOF(t *testing.T) {
 }
 
 // eventually polls cond until it holds or d passes.
-func eventually(t *testing.T, d time.Duration, cond func() bool, msg func() string) {
+func eventually(t testing.TB, d time.Duration, cond func() bool, msg func() string) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for pause := time.Millisecond; !cond(); pause = min(2*pause, 50*time.Millisecond) {
@@ -178,7 +185,7 @@ func eventually(t *testing.T, d time.Duration, cond func() bool, msg func() stri
 }
 
 // waitDone waits for the leader to be reaped.
-func waitDone(t *testing.T, p *Process) ExitStatus {
+func waitDone(t testing.TB, p *Process) ExitStatus {
 	t.Helper()
 	select {
 	case <-p.Done():
@@ -194,7 +201,7 @@ func waitDone(t *testing.T, p *Process) ExitStatus {
 
 // watchdog dumps every goroutine and aborts the test binary if the test is
 // still running after d, so a PTY test can never hang the suite.
-func watchdog(t *testing.T, d time.Duration) {
+func watchdog(t testing.TB, d time.Duration) {
 	t.Helper()
 	name := t.Name()
 	timer := time.AfterFunc(d, func() {

@@ -77,3 +77,20 @@ func signalName(sig syscall.Signal) string {
 	}
 	return "SIG" + strconv.Itoa(int(sig))
 }
+
+// ShellCode is the status as a shell reports it in $?: the exit code, or 128 plus
+// the signal's number for a program killed by a signal (129 for SIGHUP).
+func (e ExitStatus) ShellCode() int {
+	if e.Signal == "" {
+		return e.Code
+	}
+	for sig, name := range signalNames {
+		if name == e.Signal {
+			return 128 + int(sig)
+		}
+	}
+	if n, err := strconv.Atoi(e.Signal[3:]); err == nil {
+		return 128 + n
+	}
+	return -1
+}

@@ -1,6 +1,12 @@
 package pty
 
-import "unsafe"
+import (
+	"fmt"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+)
 
 // Waiting is what the kernel says about the program in front of the terminal: is
 // it blocked reading the terminal, ready for input?
@@ -14,13 +20,33 @@ type Waiting struct {
 	// Reading: a foreground process is blocked reading the terminal and no other
 	// foreground process is running.
 	Reading bool
-	// Proxy: the reader waits on the terminal and on a socket or pipe at once (ssh,
-	// nc, docker exec). It forwards input elsewhere, so its waiting proves nothing.
+	// Proxy: the reader waits, in the same call, on the terminal and on a socket
+	// (ssh, nc, docker exec) or on the master of another pseudo-terminal, a
+	// descriptor whose target is /dev/ptmx or /dev/pts/ptmx (script, tmux, expect,
+	// sudo with use_pty). It passes input on to another program, so its waiting
+	// proves nothing about that program; Reading is then false. Pipes, eventfds,
+	// signalfds, timerfds, inotify and files beside the terminal do not make a proxy:
+	// gdb, less and most event loops wait on those for their own purposes.
 	Proxy bool
+
+	// Timeout is the timeout the reader's blocked call was given, as the kernel got
+	// it (poll's milliseconds, select's timeval, ppoll's timespec), not what is left
+	// of it: /proc does not say when the call began. 0 means the call blocks until
+	// input comes (read, a negative or NULL timeout); a zero timeout (a non-blocking
+	// poll) is 1ns. A short timeout is no answer yet: vim after Escape waits
+	// ttimeoutlen (~100ms) for the rest of a key sequence, then wakes by itself and
+	// redraws. A timeout whose struct cannot be read from the reader's memory is
+	// reported as 0 and Reading is left as it is, as before timeouts were decoded.
+	// With several readers it is the shortest, and PID and Syscall name its reader.
+	Timeout time.Duration
 
 	// Unread counts output bytes the program wrote that nobody has read from the
 	// terminal yet: until they are on the screen, a reader's waiting is no answer.
 	Unread int
+	// PendingInput counts typed bytes the program has not read yet (see
+	// Process.PendingInput); set only when Reading. A reader with input left
+	// unread has not caught up with what was typed.
+	PendingInput int
 
 	PID     int // the reader
 	Syscall int // the system call it is blocked in, for diagnostics
@@ -47,6 +73,57 @@ func (p *Process) InputWait() Waiting {
 		if err := p.ioctl(ioctlUnread, unsafe.Pointer(&n)); err == nil {
 			w.Unread = int(n)
 		}
+		if n, err := p.PendingInput(); err == nil {
+			w.PendingInput = n
+		}
 	}
 	return w
+}
+
+// PendingInput returns how many typed bytes (written to the master) wait in the
+// terminal's input queue, not yet read by the program. In canonical (line) mode
+// the kernel counts only completed lines: a partly typed line is 0 until its
+// newline. After Close the error wraps ErrClosed, after the leader exited
+// os.ErrProcessDone.
+func (p *Process) PendingInput() (int, error) {
+	if p.masterClosed.Load() {
+		return 0, fmt.Errorf("pending input: %w", ErrClosed)
+	}
+	select {
+	case <-p.done:
+		return 0, fmt.Errorf("pending input: %w", os.ErrProcessDone)
+	default:
+	}
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return 0, fmt.Errorf("pending input: %w", p.ioError(err))
+	}
+	var n int
+	var qerr error
+	// Inside Control the master cannot be closed, so the slave's number cannot
+	// have passed to another terminal meanwhile.
+	if err := rc.Control(func(uintptr) { n, qerr = inputQueue(p.tty) }); err != nil {
+		return 0, fmt.Errorf("pending input: %w", p.ioError(err))
+	}
+	if qerr != nil {
+		return 0, fmt.Errorf("pending input: %w", qerr)
+	}
+	return n, nil
+}
+
+// inputQueue asks the slave at path for its input queue's length. Only the slave
+// answers that (on the master FIONREAD counts output). It is opened for this one
+// question and closed again: a server holding the slave would never see EOF on the
+// master once the session's processes are gone.
+func inputQueue(path string) (int, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var n int32
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), ioctlUnread, uintptr(unsafe.Pointer(&n))); errno != 0 {
+		return 0, &os.PathError{Op: "FIONREAD", Path: path, Err: errno}
+	}
+	return int(n), nil
 }

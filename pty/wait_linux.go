@@ -6,34 +6,30 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
-// ioctlUnread is FIONREAD: bytes waiting to be read from the master.
+// ioctlUnread is FIONREAD: bytes waiting to be read, on the master the output the
+// program wrote, on the slave the input typed to it.
 const ioctlUnread = syscall.TIOCINQ
 
-// How a blocked system call says which descriptors it waits on.
-type waitKind int
-
-const (
-	readFD   waitKind = iota + 1 // read(fd, ...): the first argument
-	selectFD                     // select/pselect6(nfds, readfds, ...): a bitmap in memory
-	pollFD                       // poll/ppoll(fds, nfds, ...): an array of struct pollfd
-	epollFD                      // epoll_wait(epfd, ...): the epoll set, listed in fdinfo
-)
-
-// waitSyscalls maps, per architecture, the system calls that wait for input.
-var waitSyscalls = map[string]map[int]waitKind{
+// waitSyscalls maps, per architecture, the system calls that wait for input to
+// where their descriptors are and how they take their timeout.
+var waitSyscalls = map[string]map[int]waitCall{
 	"amd64": {
-		0: readFD, 17: readFD, 19: readFD, 295: readFD, // read pread64 readv preadv
-		23: selectFD, 270: selectFD, // select pselect6
-		7: pollFD, 271: pollFD, // poll ppoll
-		232: epollFD, 281: epollFD, 441: epollFD, // epoll_wait epoll_pwait epoll_pwait2
+		0: {readFD, noTimeout}, 17: {readFD, noTimeout}, // read pread64
+		19: {readFD, noTimeout}, 295: {readFD, noTimeout}, // readv preadv
+		23: {selectFD, timevalPtr}, 270: {selectFD, timespecPtr}, // select pselect6
+		7: {pollFD, millisArg}, 271: {pollFD, timespecPtr}, // poll ppoll
+		232: {epollFD, millisArg}, 281: {epollFD, millisArg}, // epoll_wait epoll_pwait
+		441: {epollFD, timespecPtr}, // epoll_pwait2
 	},
 	"arm64": {
-		63: readFD, 65: readFD, 67: readFD, 69: readFD, // read readv pread64 preadv
-		72: selectFD,              // pselect6
-		73: pollFD,                // ppoll
-		22: epollFD, 441: epollFD, // epoll_pwait epoll_pwait2
+		63: {readFD, noTimeout}, 65: {readFD, noTimeout}, // read readv
+		67: {readFD, noTimeout}, 69: {readFD, noTimeout}, // pread64 preadv
+		72: {selectFD, timespecPtr},                           // pselect6
+		73: {pollFD, timespecPtr},                             // ppoll
+		22: {epollFD, millisArg}, 441: {epollFD, timespecPtr}, // epoll_pwait epoll_pwait2
 	},
 }
 
@@ -57,7 +53,7 @@ func inputWait(leader, pgid int, tty string) Waiting {
 }
 
 // judge decides from the foreground processes' blocked system calls.
-func judge(members []proc, calls map[int]waitKind, tty string) Waiting {
+func judge(members []proc, calls map[int]waitCall, tty string) Waiting {
 	w := Waiting{Known: true}
 	for _, m := range members {
 		if m.state == 'R' || m.state == 'D' {
@@ -68,16 +64,20 @@ func judge(members []proc, calls map[int]waitKind, tty string) Waiting {
 		if !ok {
 			return Waiting{Why: "/proc/" + strconv.Itoa(pid) + "/syscall is not readable"}
 		}
-		kind := calls[nr]
-		if kind == 0 {
+		call, ok := calls[nr]
+		if !ok {
 			continue
 		}
-		term, other := waitsOn(pid, kind, args, tty)
+		term, proxy, timeout := waitsOn(pid, call, args, tty)
 		if !term {
 			continue
 		}
-		w.Proxy = w.Proxy || other
-		w.Reading, w.PID, w.Syscall = true, pid, nr
+		w.Proxy = w.Proxy || proxy
+		// Report the reader that wakes first: its redraw is what comes next.
+		if !w.Reading || (timeout > 0 && (w.Timeout == 0 || timeout < w.Timeout)) {
+			w.PID, w.Syscall, w.Timeout = pid, nr, timeout
+		}
+		w.Reading = true
 		w.Wakeups += wakeups(pid)
 	}
 	if w.Proxy {
@@ -86,109 +86,56 @@ func judge(members []proc, calls map[int]waitKind, tty string) Waiting {
 	return w
 }
 
-// waitsOn reports whether a blocked call waits on our terminal, and whether it also
-// waits on a socket or pipe (input that comes from elsewhere).
-func waitsOn(pid int, kind waitKind, args []uint64, tty string) (term, other bool) {
-	var fds []int
-	switch kind {
-	case readFD:
-		fds = []int{int(args[0])}
-	case selectFD:
-		fds = selectSet(pid, args[0], args[1])
-	case pollFD:
-		fds = pollSet(pid, args[0], args[1])
-	case epollFD:
-		fds = epollSet(pid, args[0])
-	}
+// waitsOn reports whether a blocked call waits on our terminal, whether it also
+// waits on a proxy's descriptor (see role), and the timeout it was given.
+func waitsOn(pid int, call waitCall, args []uint64, tty string) (term, proxy bool, timeout time.Duration) {
+	mem := &memory{pid: pid}
+	defer mem.close()
+	fds := waitSet(mem, call.kind, args)
 	if fds == nil {
 		// The set could not be read: judge by everything the process holds open.
-		return descriptors(pid, tty)
-	}
-	for _, fd := range fds {
-		switch target := fdTarget(pid, fd); {
-		case target == tty || target == "/dev/tty":
-			term = true
-		case strings.HasPrefix(target, "socket:"), strings.HasPrefix(target, "pipe:"):
-			other = true
+		term, proxy = descriptors(pid, tty)
+	} else {
+		for _, fd := range fds {
+			switch role(fdTarget(pid, fd), tty) {
+			case termFD:
+				term = true
+			case proxyFD:
+				proxy = true
+			}
 		}
 	}
-	return term, other
+	if term {
+		timeout = callTimeout(mem, call, args)
+	}
+	return term, proxy, timeout
+}
+
+// What a descriptor beside the terminal says about the reader.
+type fdRole int
+
+const (
+	otherFD fdRole = iota // pipe, eventfd, timerfd, signalfd, inotify, file: the reader's own business
+	termFD                // our terminal
+	proxyFD               // a socket or a pseudo-terminal master: input forwarded elsewhere
+)
+
+// role classifies a descriptor by its /proc/<pid>/fd link. A master shows as
+// /dev/ptmx or /dev/pts/ptmx (in another mount namespace, a longer path to
+// pts/ptmx), every master alike.
+func role(target, tty string) fdRole {
+	switch {
+	case target == tty || target == "/dev/tty":
+		return termFD
+	case strings.HasPrefix(target, "socket:"), strings.HasSuffix(target, "/ptmx"):
+		return proxyFD
+	}
+	return otherFD
 }
 
 func fdTarget(pid, fd int) string {
 	t, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + strconv.Itoa(fd))
 	return t
-}
-
-// readMem reads n bytes of pid's memory at addr.
-func readMem(pid int, addr uint64, n int) []byte {
-	if addr == 0 || n <= 0 || n > 1<<16 {
-		return nil
-	}
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/mem")
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	b := make([]byte, n)
-	if _, err := f.ReadAt(b, int64(addr)); err != nil {
-		return nil
-	}
-	return b
-}
-
-// selectSet decodes the read set of select(nfds, readfds, ...).
-func selectSet(pid int, nfds, addr uint64) []int {
-	if nfds > 1024 {
-		return nil
-	}
-	b := readMem(pid, addr, int(nfds+7)/8)
-	if b == nil {
-		return nil
-	}
-	fds := []int{}
-	for fd := 0; fd < int(nfds); fd++ {
-		if b[fd/8]&(1<<(fd%8)) != 0 {
-			fds = append(fds, fd)
-		}
-	}
-	return fds
-}
-
-// pollSet decodes poll's array of struct pollfd {int fd; short events, revents}.
-func pollSet(pid int, addr, nfds uint64) []int {
-	if nfds > 4096 {
-		return nil
-	}
-	b := readMem(pid, addr, int(nfds)*8)
-	if b == nil {
-		return nil
-	}
-	fds := []int{}
-	for i := 0; i < int(nfds); i++ {
-		fd := int32(uint32(b[8*i]) | uint32(b[8*i+1])<<8 | uint32(b[8*i+2])<<16 | uint32(b[8*i+3])<<24)
-		if fd >= 0 {
-			fds = append(fds, int(fd))
-		}
-	}
-	return fds
-}
-
-// epollSet lists the descriptors registered in an epoll instance ("tfd: N" lines).
-func epollSet(pid int, epfd uint64) []int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + strconv.FormatUint(epfd, 10))
-	if err != nil {
-		return nil
-	}
-	fds := []int{}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "tfd:" {
-			if fd, err := strconv.Atoi(f[1]); err == nil {
-				fds = append(fds, fd)
-			}
-		}
-	}
-	return fds
 }
 
 // groupMembers walks the session's process tree from its leader (children files are
@@ -257,9 +204,9 @@ func blockedIn(pid int) (nr int, args []uint64, ok bool) {
 	return nr, args, true
 }
 
-// descriptors reports whether pid holds our terminal open and whether it also holds
-// a socket or a pipe, something else input could come from.
-func descriptors(pid int, tty string) (term, other bool) {
+// descriptors reports whether pid holds our terminal open and whether it also
+// holds a proxy's descriptor (see role), by the same rule as a decoded wait set.
+func descriptors(pid int, tty string) (term, proxy bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
 	fds, err := os.ReadDir(dir)
 	if err != nil {
@@ -270,14 +217,14 @@ func descriptors(pid int, tty string) (term, other bool) {
 		if err != nil {
 			continue
 		}
-		switch {
-		case target == tty || target == "/dev/tty":
+		switch role(target, tty) {
+		case termFD:
 			term = true
-		case strings.HasPrefix(target, "socket:"), strings.HasPrefix(target, "pipe:"):
-			other = true
+		case proxyFD:
+			proxy = true
 		}
 	}
-	return term, other
+	return term, proxy
 }
 
 // wakeups counts how often pid has been scheduled in (the third field of

@@ -2,7 +2,8 @@
 
 package pty
 
-// ioctlUnread is FIONREAD: bytes waiting to be read from the master.
+// ioctlUnread is FIONREAD: bytes waiting to be read, on the master the output the
+// program wrote, on the slave the input typed to it.
 const ioctlUnread = 0x4004667f // FIONREAD on the BSDs and macOS
 
 func inputWait(leader, pgid int, tty string) Waiting {

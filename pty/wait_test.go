@@ -3,8 +3,14 @@
 package pty
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -44,22 +50,6 @@ func TestInputWaitWakeupsGrow(t *testing.T) {
 	}, func() string { return fmt.Sprintf("wakeups did not grow: before %+v now %+v", before, p.InputWait()) })
 }
 
-func TestInputWaitProxy(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not installed")
-	}
-	// Waits on the terminal and a pipe at once, as ssh waits on the terminal and a socket.
-	p, out := start(t, Options{Command: py, Args: []string{"-c",
-		"import os, select; r, w = os.pipe(); print('ready', flush=True); select.select([0, r], [], [])"}})
-	out.waitFor(t, "ready")
-	eventually(t, 5*time.Second, func() bool { return p.InputWait().Proxy },
-		func() string { return fmt.Sprintf("not seen as a proxy: %+v", p.InputWait()) })
-	if w := p.InputWait(); w.Reading {
-		t.Fatalf("a proxy counted as reading: %+v", w)
-	}
-}
-
 func TestInputHidden(t *testing.T) {
 	p, out := shell(t, "echo ready; read x; stty -echo; echo hidden; read y; stty raw -echo; echo raw; sleep 1000")
 	out.waitFor(t, "ready")
@@ -75,5 +65,235 @@ func TestInputHidden(t *testing.T) {
 	out.waitFor(t, "raw")
 	if h, _ := p.InputHidden(); h {
 		t.Fatal("raw mode without echo (a line editor) counted as hidden")
+	}
+}
+
+// waitHelper starts the fake child blocked again and again in call on the
+// terminal, with a timeout of ms (negative: none) and an extra descriptor unless
+// extra is "" (see helperWait).
+func waitHelper(t *testing.T, call string, ms int, extra string) *Process {
+	t.Helper()
+	if _, ok := testCalls[runtime.GOARCH][call]; !ok {
+		t.Skipf("%s has no %s system call", runtime.GOARCH, call)
+	}
+	args := []string{call, strconv.Itoa(ms)}
+	if extra != "" {
+		args = append(args, extra)
+	}
+	p, out := helper(t, "wait", args...)
+	out.waitFor(t, "ready")
+	return p
+}
+
+// waitBlocked waits until the program is seen blocked in call on the terminal,
+// reading or as a proxy, and returns what InputWait saw.
+func waitBlocked(t *testing.T, p *Process, call string) Waiting {
+	t.Helper()
+	nr := testCalls[runtime.GOARCH][call]
+	var w Waiting
+	eventually(t, 5*time.Second, func() bool {
+		w = p.InputWait()
+		return (w.Reading || w.Proxy) && w.Syscall == nr
+	}, func() string { return fmt.Sprintf("never seen blocked in %s (%d): %+v", call, nr, w) })
+	return w
+}
+
+func TestInputWaitProxy(t *testing.T) {
+	tests := []struct {
+		call, extra string
+		proxy       bool
+	}{
+		{"ppoll", "pipe", false},
+		{"pselect6", "pipe", false},
+		{"epoll_pwait", "pipe", false},
+		{"poll", "pipe", false},
+		{"select", "pipe", false},
+		{"ppoll", "inotify", false},
+		{"ppoll", "socket", true},
+		{"pselect6", "socket", true},
+		{"epoll_pwait", "socket", true},
+		{"ppoll", "ptmx", true},
+		{"pselect6", "ptmx", true},
+		{"epoll_pwait", "ptmx", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.call+"/"+tt.extra, func(t *testing.T) {
+			t.Parallel()
+			w := waitBlocked(t, waitHelper(t, tt.call, -1, tt.extra), tt.call)
+			if w.Proxy != tt.proxy || w.Reading == tt.proxy {
+				t.Errorf("waiting on the terminal and a %s: %+v, want Proxy %v", tt.extra, w, tt.proxy)
+			}
+		})
+	}
+}
+
+func TestInputWaitTimeout(t *testing.T) {
+	tests := []struct {
+		call string
+		ms   int
+		want time.Duration
+	}{
+		{"read", -1, 0},
+		{"poll", 2000, 2 * time.Second},
+		{"poll", -1, 0},
+		{"ppoll", 1500, 1500 * time.Millisecond},
+		{"ppoll", -1, 0},
+		{"select", 300, 300 * time.Millisecond},
+		{"select", -1, 0},
+		{"pselect6", 700, 700 * time.Millisecond},
+		{"pselect6", -1, 0},
+		{"epoll_wait", 5000, 5 * time.Second},
+		{"epoll_wait", -1, 0},
+		{"epoll_pwait", 4000, 4 * time.Second},
+		{"epoll_pwait", -1, 0},
+		{"epoll_pwait2", 2500, 2500 * time.Millisecond},
+		{"epoll_pwait2", -1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%d", tt.call, tt.ms), func(t *testing.T) {
+			t.Parallel()
+			w := waitBlocked(t, waitHelper(t, tt.call, tt.ms, ""), tt.call)
+			if !w.Reading || w.Timeout != tt.want {
+				t.Errorf("%+v, want Reading with Timeout %v", w, tt.want)
+			}
+		})
+	}
+}
+
+// Python's select module goes through the C library, which may pick another
+// system call than its name says (select as pselect6, say): the timeout must
+// come out the same.
+func TestInputWaitTimeoutPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	tests := []struct {
+		name, script string
+		want         time.Duration
+		calls        []string
+	}{
+		{"poll", "p = select.poll(); p.register(0, select.POLLIN)\nwhile True: p.poll(2000)",
+			2 * time.Second, []string{"poll", "ppoll"}},
+		{"poll forever", "p = select.poll(); p.register(0, select.POLLIN)\nwhile True: p.poll(-1)",
+			0, []string{"poll", "ppoll"}},
+		{"select", "while True: select.select([0], [], [], 0.3)",
+			300 * time.Millisecond, []string{"select", "pselect6"}},
+		{"epoll", "e = select.epoll(); e.register(0, select.EPOLLIN)\nwhile True: e.poll(5)",
+			5 * time.Second, []string{"epoll_wait", "epoll_pwait", "epoll_pwait2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, out := start(t, Options{Command: py, Args: []string{"-c",
+				"import select\nprint('ready', flush=True)\n" + tt.script}})
+			out.waitFor(t, "ready")
+			var w Waiting
+			eventually(t, 5*time.Second, func() bool { w = p.InputWait(); return w.Reading },
+				func() string { return fmt.Sprintf("never seen reading: %+v", w) })
+			call := callName(w.Syscall)
+			t.Logf("python blocks in %s", call)
+			if !slices.Contains(tt.calls, call) {
+				t.Errorf("blocked in %s (%d), want one of %v", call, w.Syscall, tt.calls)
+			}
+			if d := w.Timeout - tt.want; d < -time.Millisecond || d > time.Millisecond || (tt.want == 0) != (w.Timeout == 0) {
+				t.Errorf("Timeout %v, want %v", w.Timeout, tt.want)
+			}
+		})
+	}
+}
+
+func callName(nr int) string {
+	for name, n := range testCalls[runtime.GOARCH] {
+		if n == nr {
+			return name
+		}
+	}
+	return strconv.Itoa(nr)
+}
+
+// Real programs that wait on the terminal beside descriptors of their own.
+func TestInputWaitPrograms(t *testing.T) {
+	tests := []struct {
+		prog, script, ready string
+		proxy               bool
+	}{
+		{"less", "seq 1 100000 | less", "2", false},        // 590 reads the tty; newer ones poll it and the pipe
+		{"gdb", "gdb -q -nx", "(gdb)", false},              // polls the tty, pipes and eventfds
+		{"script", "script -q -c cat /dev/null", "", true}, // polls the tty and a pty master
+	}
+	for _, tt := range tests {
+		t.Run(tt.prog, func(t *testing.T) {
+			t.Parallel()
+			if _, err := exec.LookPath(tt.prog); err != nil {
+				t.Skipf("%s not installed", tt.prog)
+			}
+			p, out := shell(t, tt.script)
+			out.waitFor(t, tt.ready)
+			var w Waiting
+			eventually(t, 10*time.Second, func() bool { w = p.InputWait(); return w.Reading || w.Proxy },
+				func() string { return fmt.Sprintf("never seen waiting: %+v\n%s", w, out) })
+			t.Logf("%s blocks in %s", tt.prog, callName(w.Syscall))
+			if w.Proxy != tt.proxy {
+				t.Errorf("%+v, want Proxy %v", w, tt.proxy)
+			}
+		})
+	}
+}
+
+func TestPendingInputRaw(t *testing.T) {
+	p, out := helper(t, "raw")
+	out.waitFor(t, "ready")
+	if _, err := p.Write(t.Context(), []byte("abc")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, func() bool { n, err := p.PendingInput(); return err == nil && n == 3 },
+		func() string { n, err := p.PendingInput(); return fmt.Sprintf("PendingInput = %d, %v, want 3", n, err) })
+	if err := syscall.Kill(p.Pid(), syscall.SIGUSR1); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "got: abc")
+	var w Waiting
+	eventually(t, 5*time.Second, func() bool { w = p.InputWait(); return w.Reading },
+		func() string { return fmt.Sprintf("never seen reading again: %+v", w) })
+	if n, err := p.PendingInput(); err != nil || n != 0 || w.PendingInput != 0 {
+		t.Errorf("after reading: PendingInput = %d, %v; InputWait %+v", n, err, w)
+	}
+}
+
+// In line mode the kernel counts completed lines only.
+func TestPendingInputCanonical(t *testing.T) {
+	p, out := shell(t, "echo ready; sleep 1000")
+	out.waitFor(t, "ready")
+	if _, err := p.Write(t.Context(), []byte("abc\nde")); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "abc\r\nde") // echoed: the kernel has taken every byte
+	eventually(t, 5*time.Second, func() bool { n, _ := p.PendingInput(); return n == 4 },
+		func() string { n, err := p.PendingInput(); return fmt.Sprintf("PendingInput = %d, %v, want 4", n, err) })
+}
+
+// A reader that input does not wake (it waits for POLLPRI) reports what it left.
+func TestInputWaitPendingInput(t *testing.T) {
+	p := waitHelper(t, "ppoll", -1, "pri")
+	if _, err := p.Write(t.Context(), []byte("abc\n")); err != nil {
+		t.Fatal(err)
+	}
+	var w Waiting
+	eventually(t, 5*time.Second, func() bool { w = p.InputWait(); return w.Reading && w.PendingInput == 4 },
+		func() string { return fmt.Sprintf("want Reading with PendingInput 4: %+v", w) })
+}
+
+func TestPendingInputAfterExit(t *testing.T) {
+	p, _ := helper(t, "exit", "0")
+	waitDone(t, p)
+	if _, err := p.PendingInput(); !errors.Is(err, os.ErrProcessDone) {
+		t.Errorf("after exit: %v, want os.ErrProcessDone", err)
+	}
+	if err := p.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.PendingInput(); !errors.Is(err, ErrClosed) {
+		t.Errorf("after Close: %v, want ErrClosed", err)
 	}
 }
