@@ -80,6 +80,7 @@ func (s *Screen) eraseDisplay(mode int) {
 	case 2:
 		s.send([]byte("\x1b[2J"))
 		s.clears++
+		s.erased()
 	case 3:
 		s.clears++
 	}

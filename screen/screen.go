@@ -62,6 +62,8 @@ type Mark struct {
 	Arg  string
 	Pos  Pos
 	Seq  uint64
+	// Erases is Status.Erases when the mark arrived: a later erase makes Pos stale.
+	Erases uint64
 }
 
 // Screen is a headless terminal screen. The zero value is not usable; call New.
@@ -83,6 +85,8 @@ type Screen struct {
 	title     string
 	written   uint64
 	clears    uint64
+	erases    uint64 // ED 2 and RIS on the main screen
+	eraseTop  int64  // lineBase at the last erase
 	altExit   Pos
 	marks     []Mark
 	markSeq   uint64
@@ -217,6 +221,13 @@ type Status struct {
 	Written    uint64 // total bytes ever fed to Write
 	Clears     uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
 
+	// Erases counts the times the visible main screen was blanked (ED 2, RIS; not ED 3,
+	// which leaves the screen as it is, nor the alternate screen). EraseTop is the
+	// absolute line of the top row at the last one: output after an erase begins there,
+	// because every older position may now point at blank or redrawn rows.
+	Erases   uint64
+	EraseTop int64
+
 	// AltExit is where the main screen's cursor was put back when a full-screen program
 	// last left the alternate screen: where the output after it (the next prompt) begins.
 	AltExit Pos
@@ -249,6 +260,8 @@ func (s *Screen) status() Status {
 		AppCursor:  mode&vt10x.ModeAppCursor != 0,
 		Written:    s.written,
 		Clears:     s.clears,
+		Erases:     s.erases,
+		EraseTop:   s.eraseTop,
 		MarkSeq:    s.markSeq,
 		AltExit:    s.altExit,
 		Cols:       s.cols,
@@ -279,10 +292,11 @@ func (s *Screen) addMark(kind byte, arg string) {
 		s.marks = append(s.marks[:0], s.marks[maxMarks/2:]...)
 	}
 	s.marks = append(s.marks, Mark{
-		Kind: kind,
-		Arg:  arg,
-		Pos:  Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X},
-		Seq:  s.markSeq,
+		Kind:   kind,
+		Arg:    arg,
+		Pos:    Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X},
+		Seq:    s.markSeq,
+		Erases: s.erases,
 	})
 }
 

@@ -118,14 +118,30 @@ func (s *Screen) resetTabs() {
 }
 
 // resetTerminal handles RIS. vt10x's reset clears the alt-screen flag without swapping the
-// buffers back, so we leave the alternate screen first.
+// buffers back, so we leave the alternate screen first; and it erases with its arguments
+// swapped (columns up to the row count, rows up to the column count), leaving old text to
+// the right, so the whole screen is erased again after it.
 func (s *Screen) resetTerminal() {
 	if s.altScreen() {
 		s.send([]byte("\x1b[?1047l"))
 	}
 	s.send([]byte("\x1bc"))
+	s.send([]byte("\x1b[2J"))
 	s.top, s.bottom = 0, s.rows-1
 	s.bracketed = false
 	s.tabsCustom = false
 	s.clears++
+	s.erased()
+}
+
+// erased records that the visible main screen was blanked: what was on it is gone, and
+// the output after the erase starts at the screen's top row, whatever older positions
+// say. The alternate screen's erases are not recorded: its content is never cut by
+// position.
+func (s *Screen) erased() {
+	if s.altScreen() {
+		return
+	}
+	s.erases++
+	s.eraseTop = s.lineBase
 }
