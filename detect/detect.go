@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,6 +43,21 @@ type State struct {
 	// shown a known prompt, a full-screen program holds the alternate screen, or the
 	// input was keystrokes rather than a command. The session decides; it knows.
 	AllowSettle bool
+
+	// MarksOnly says shell integration's marks are the only evidence that can come:
+	// the integrated shell is editing its command line (its prompt, and its line
+	// editor's waiting, say nothing about whether the command ran), or an earlier
+	// command's prompt has not been drawn yet.
+	MarksOnly bool
+
+	// ShellInFront: the integrated shell itself is in front of the terminal. Its
+	// prompt is drawn before the command typed ahead of it runs, so a prompt at the
+	// cursor is no evidence; its marks (or, for a builtin read, input-wait) are.
+	ShellInFront bool
+
+	// Settle, when positive, replaces Options.Settle: the session lengthens the quiet
+	// window from the gaps it has seen in the program's own output.
+	Settle time.Duration
 }
 
 // Wait is the kernel's view of the program in front of the terminal.
@@ -51,7 +67,11 @@ type Wait struct {
 	Ready bool   // blocked reading the terminal, after taking the input
 	// Pending: it looks ready, and the caller is confirming that it stays so.
 	Pending bool
-	Proxy   bool // waits on the terminal and a socket or pipe: forwards input elsewhere
+	Proxy   bool // waits on the terminal and a socket or another terminal: forwards input elsewhere
+	// Polling: it waits with a timeout so short that it wakes by itself (an escape
+	// delay, an animation frame): not evidence, but where it only ever polls, quiet
+	// output may settle the wait.
+	Polling bool
 }
 
 // Verdict is a Detector's answer for one State.
@@ -99,7 +119,7 @@ func New(opts Options) *Detector {
 		d.signals = append(d.signals, PatternSignal(opts.WaitFor))
 		return d
 	}
-	d.signals = append(d.signals, ShellMarkSignal, PromptSignal(opts.Startup), InputWaitSignal)
+	d.signals = append(d.signals, shellMarks(opts.Startup), PromptSignal(opts.Startup), InputWaitSignal)
 	if opts.Settle > 0 {
 		d.signals = append(d.signals, SettleSignal(opts.Settle, opts.Startup))
 	}
@@ -162,7 +182,7 @@ func PatternSignal(re *regexp.Regexp) Signal {
 func PromptSignal(startup bool) Signal {
 	return func(st *State) Verdict {
 		s := &st.Screen
-		if s.AltScreen {
+		if s.AltScreen || st.MarksOnly || st.ShellInFront {
 			return Verdict{}
 		}
 		if !startup {
@@ -181,21 +201,38 @@ func PromptSignal(startup bool) Signal {
 }
 
 // SettleSignal is the weakest evidence: no output for d. With needOutput it also
-// requires that something was printed since Start.
+// requires that something was printed since Start. It is not proof that the program
+// is ready, and the session reports it as incomplete; it ends a wait only where no
+// better evidence can exist: no kernel answer, a full-screen program, keystrokes, or a
+// proxy (ssh, docker exec, a terminal multiplexer's client) whose far side nobody here
+// can see.
 func SettleSignal(d time.Duration, needOutput bool) Signal {
 	return func(st *State) Verdict {
-		if !st.AllowSettle || (needOutput && st.Screen.Written == st.StartWritten) {
+		if st.MarksOnly || (needOutput && st.Screen.Written == st.StartWritten) {
 			return Verdict{}
 		}
+		proxy := false
 		if st.InputWait != nil {
 			// Where the kernel can say whether the program waits for input, silence
 			// proves nothing: a compile is silent too.
-			if w := st.InputWait(); w.Known && !w.Proxy {
+			w := st.InputWait()
+			if w.Known && !w.Proxy && !w.Polling {
 				return Verdict{}
 			}
+			proxy = w.Proxy
+		}
+		if !st.AllowSettle && !proxy {
+			return Verdict{}
+		}
+		if st.Settle > 0 {
+			d = st.Settle
 		}
 		if st.Quiet >= d {
-			return Verdict{Done: true, Reason: Settled}
+			why := "no evidence the program is ready: it is not waiting for input where the kernel can see it"
+			if proxy {
+				why = "no evidence the far side is ready: the program in front forwards input over a socket or another terminal"
+			}
+			return Verdict{Done: true, Reason: Settled, Detail: fmt.Sprintf("%s; output was quiet for %d ms", why, d.Milliseconds())}
 		}
 		return Verdict{Recheck: d - st.Quiet}
 	}
@@ -203,13 +240,24 @@ func SettleSignal(d time.Duration, needOutput bool) Signal {
 
 // ShellMarkSignal: shell integration reported that a command ended (OSC 133 D, with
 // its exit status) and that the next prompt is drawn and waits for input (B).
-func ShellMarkSignal(st *State) Verdict {
+func ShellMarkSignal(st *State) Verdict { return shellMarks(false)(st) }
+
+// shellMarks is ShellMarkSignal; at startup the first prompt's B alone is evidence,
+// since no command ended before it.
+func shellMarks(startup bool) Signal {
+	return func(st *State) Verdict { return markVerdict(st.Marks, startup) }
+}
+
+func markVerdict(marks []screen.Mark, startup bool) Verdict {
 	var end *screen.Mark
-	for i := range st.Marks {
-		switch m := &st.Marks[i]; m.Kind {
+	for i := range marks {
+		switch m := &marks[i]; m.Kind {
 		case 'D':
 			end = m
 		case 'B':
+			if startup {
+				return Verdict{Done: true, Reason: ShellMark}
+			}
 			if end != nil {
 				v := Verdict{Done: true, Reason: ShellMark}
 				if code, err := strconv.Atoi(strings.TrimSpace(end.Arg)); err == nil {
@@ -232,6 +280,9 @@ const inputWaitQuiet = 500 * time.Microsecond
 func InputWaitSignal(st *State) Verdict {
 	if st.InputWait == nil {
 		return Verdict{}
+	}
+	if st.MarksOnly {
+		return Verdict{Recheck: 20 * time.Millisecond} // it can end without output (a startup grace, a line taken)
 	}
 	if st.Quiet < inputWaitQuiet {
 		// Output is still arriving: the program is not waiting yet, and asking the

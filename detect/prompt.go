@@ -25,8 +25,9 @@ var prompts = []PromptPattern{
 	{"redis-cli", regexp.MustCompile(`^(\S+:\d+|not connected)(\[\d+\])?(\(TX\))?> $`)},
 	{"gdb", regexp.MustCompile(`^\(gdb\) $`)},
 	{"pdb", regexp.MustCompile(`^\(Pdb\) $`)},
-	{"lua", regexp.MustCompile(`^>>? $`)},
-	{"node", regexp.MustCompile(`^(>|\.\.\.) $`)},
+	// "> " is node's, lua's, and many more REPLs': the session names the program in
+	// front beside it rather than guess here.
+	{"repl", regexp.MustCompile(`^(>>?|\.\.\.) $`)},
 	// Shells: bash, sh, dash, zsh, ksh, fish and their common themes end the prompt
 	// with one of these characters followed by a space.
 	{"shell", regexp.MustCompile(`[$#%>❯➜»λ] $`)},

@@ -34,8 +34,8 @@ func TestMatchPrompt(t *testing.T) {
 		"irb(main):002> ":     "irb",
 		"(gdb) ":              "gdb",
 		"(Pdb) ":              "pdb",
-		"> ":                  "lua",
-		">> ":                 "lua",
+		"> ":                  "repl",
+		">> ":                 "repl",
 	}
 	for line, family := range prompts {
 		got, ok := MatchPrompt(line)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
 	"github.com/mcp-terminal/mcp-terminal/pty"
-	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
 // Input is one call that types into the terminal: either Text (send_command) or Keys
@@ -21,6 +20,10 @@ type Input struct {
 	Keys          string
 	WaitFor       *regexp.Regexp
 	Timeout       time.Duration
+
+	// Cols and Rows, when both are positive, resize the terminal before the keys are
+	// pressed (send_control may resize without keys).
+	Cols, Rows int
 
 	// Typed, if set, is told each line just before it is typed, and whether the
 	// terminal hides it (a password prompt asked for it): the caller's audit can then
@@ -41,7 +44,15 @@ type Result struct {
 	Alive    bool
 	Exit     *pty.ExitStatus
 	Elapsed  time.Duration
-	Unsent   int // lines of a multi-line input not typed because an earlier one never finished
+	Unsent   int  // lines of a multi-line input not typed because an earlier one never finished
+	Reading  bool // not complete, yet the program in front is blocked reading the terminal
+
+	// Owed: the input was typed while the shell had not drawn the previous command's
+	// prompt; the reply starts after that prompt.
+	Owed bool
+	// Unseen: output arrived after the last reply and before this input (an earlier
+	// command's, after its reply timed out); it is not part of this reply.
+	Unseen bool
 }
 
 // enter is what the Enter key sends.
@@ -65,14 +76,22 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	first := s.markNow()
+	keys := in.Keys != "" || !in.AppendNewline || in.Text == ""
+	first := s.markNow(keys)
+	unseen := s.unseenBefore(first)
+	if in.Cols > 0 && in.Rows > 0 {
+		// After the mark, so the redraw the program does for it counts as this call's.
+		if err := s.Resize(in.Cols, in.Rows); err != nil {
+			return Result{}, fmt.Errorf("resize session %s: %w", s.ID, err)
+		}
+	}
 	var v detect.Verdict
 	unsent := 0
 	for i, chunk := range chunks {
 		last := i == len(chunks)-1
 		from := first
 		if i > 0 {
-			from = s.markNow()
+			from = s.markNow(keys && last)
 		}
 		hidden := s.InputHidden()
 		if in.Typed != nil && in.Keys == "" {
@@ -81,6 +100,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		_, err := s.proc.Write(wctx, chunk)
 		cancel()
+
 		if err != nil {
 			if !s.Alive() {
 				// The program ended before it took this line: report its exit once its
@@ -103,13 +123,17 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			typed:       echoes[i],
 			enter:       bytes.HasSuffix(chunk, []byte(enter)),
 			hidden:      hidden,
+			keys:        keys && last,
 		})
 		if !v.Done && !last {
 			unsent = len(chunks) - i - 1
 			break
 		}
 	}
-	return s.result(first, echoes, v, began, unsent), nil
+	r := s.result(first, echoes, v, began, unsent)
+	r.Unseen = unseen
+	s.delivered(r.Complete, echoes)
+	return r, nil
 }
 
 // chunks splits the input into what is written at once, and the echo each produces.
@@ -143,149 +167,108 @@ func (s *Session) chunks(in Input) (chunks [][]byte, echoes []string, err error)
 
 func (s *Session) result(from mark, echoes []string, v detect.Verdict, began time.Time, unsent int) Result {
 	r := Result{
-		Complete: v.Done,
+		Complete: v.Done && v.Reason != detect.Settled, // quiet is not evidence
+		Owed:     from.owed,
 		Reason:   v.Reason,
 		Detail:   v.Detail,
 		Code:     v.Code,
 		Hidden:   s.InputHidden(),
 		Alive:    s.Alive(),
-		Elapsed:  time.Since(began),
 		Unsent:   unsent,
 	}
-	if !r.Complete {
+	if !v.Done {
 		r.Reason = detect.Timeout
 	}
-	if (r.Reason == detect.Timeout || r.Reason == detect.Settled) && r.Alive {
-		if w := s.proc.InputWait(); !w.Known && w.Why != "" {
+	if !r.Complete && r.Alive {
+		w := s.proc.InputWait()
+		if !w.Known && w.Why != "" {
 			r.Detail = "input-wait unavailable: " + w.Why // say why weaker evidence was used
 		}
+		r.Reading = w.Reading || w.Proxy
 	}
 	r.Output, r.Lost = s.outputLost(from, echoes)
 	if st, ok := s.proc.Exit(); ok {
 		r.Exit = &st
 	}
+	r.Elapsed = time.Since(began)
 	return r
 }
 
-func (s *Session) outputSince(from mark, echoes []string) string {
-	out, _ := s.outputLost(from, echoes)
-	return out
+// unseenBefore reports whether output arrived after the last reply and before the
+// input marked at from. It belongs to no reply, so it is kept for the next read that
+// waits for output the agent has not been given.
+func (s *Session) unseenBefore(from mark) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen.written == from.written || s.seen.at.IsZero() {
+		return false
+	}
+	text, _ := s.scr.TextSince(s.seen.pos)
+	text = strings.TrimRight(dropEchoLines(text, s.unseenEchoes), " \n")
+	if strings.TrimSpace(text) == "" {
+		return false
+	}
+	if s.gap != "" {
+		text = s.gap + "\n" + text
+	}
+	if len(text) > maxGap {
+		text = text[len(text)-maxGap:]
+	}
+	s.gap = text
+	return true
 }
 
-// outputLost cuts this input's output out of the screen: from where the cursor was to
-// the cursor's line now, echo removed. A full-screen program's answer is its screen; a
-// cleared screen's answer is what is on it.
-func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
-	snap := s.scr.Status()
-	if snap.AltScreen {
-		full := s.scr.Snapshot()
-		return visible(full, len(full.Lines)), false
+// maxGap bounds the output kept between replies for a later read.
+const maxGap = 64 << 10
+
+// delivered records that a reply was given up to the cursor now. Echoes of an
+// incomplete input may still show later; a read strips them.
+func (s *Session) delivered(complete bool, echoes []string) {
+	m := s.markNow(true)
+	m.reply = true
+	s.mu.Lock()
+	s.seen = m
+	s.unseenEchoes = nil
+	if !complete {
+		s.unseenEchoes = echoes
 	}
-	start := from.pos
-	if c, ok := s.commandStart(from); ok {
-		// Shell integration marked where the command's own output begins: after the
-		// echo, however the line editor drew it.
-		text, lost := s.scr.TextSince(c)
-		return padCursorLine(dropEchoLines(text, echoes[1:]), snap), lost
-	}
-	if from.alt {
-		// The program left the alternate screen: what followed starts where the main
-		// screen's cursor was put back, and the keys typed into it echoed nowhere.
-		start, echoes = snap.AltExit, nil
-	} else if snap.Clears != from.clears && snap.CursorLine <= from.pos.Line {
-		full := s.scr.Snapshot()
-		return visible(full, full.Cursor.Row+1), false
-	}
-	text, lost := s.scr.TextSince(start)
-	return padCursorLine(stripEchoes(text, echoes), snap), lost
+	s.mu.Unlock()
 }
 
-// padCursorLine restores the blanks between the end of the text and the cursor on its
-// line, which the screen trims: a prompt is "$ ", not "$".
-func padCursorLine(text string, snap screen.Status) string {
-	line := detect.CursorLine(&snap)
-	trimmed := strings.TrimRight(line, " ")
-	if len(line) > len(trimmed) && strings.HasSuffix(text, trimmed) {
-		return text + line[len(trimmed):]
-	}
-	return text
-}
-
-// visible returns the first n rows of the screen with soft wraps joined (on the main
-// screen) and trailing blank rows dropped.
-func visible(snap screen.Snapshot, n int) string {
-	var b strings.Builder
-	end := 0
-	for i := 0; i < n && i < len(snap.Lines); i++ {
-		b.WriteString(snap.Lines[i])
-		if i < len(snap.Wrapped) && snap.Wrapped[i] && !snap.AltScreen {
-			continue
-		}
-		if strings.TrimSpace(snap.Lines[i]) != "" || i == snap.Cursor.Row {
-			end = b.Len()
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()[:end]
-}
-
-// stripEchoes removes the terminal's echo of each typed line. The first line of the
-// text is what follows the prompt the input was typed at: the echo of the first line,
-// or nothing when echo was off. Each later input line echoes after a prompt of its own
-// ("$ ", "... ", "> "), and only that exact line is removed, in order.
-func stripEchoes(text string, echoes []string) string {
-	lines := strings.Split(text, "\n")
-	if len(lines) == 0 || len(echoes) == 0 {
-		return text
-	}
-	first := strings.TrimSpace(lines[0])
-	if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(lines[0], echoes[0])) {
-		return text // the program wrote before echoing: keep everything
-	}
-	if len(lines) == 1 {
-		return ""
-	}
-	return dropEchoLines(strings.Join(lines[1:], "\n"), echoes[1:])
-}
-
-// dropEchoLines removes, in order, the lines that show a prompt followed by the next
-// typed line.
-func dropEchoLines(text string, echoes []string) string {
-	if len(echoes) == 0 {
-		return text
-	}
-	lines := strings.Split(text, "\n")
-	kept := make([]string, 0, len(lines))
-	next := 0
-	for _, line := range lines {
-		if next < len(echoes) && isEcho(line, echoes[next]) {
-			next++
-			continue
-		}
-		kept = append(kept, line)
-	}
-	return strings.Join(kept, "\n")
-}
-
-// commandStart finds shell integration's "command output starts" mark for the first
-// command typed since from.
-func (s *Session) commandStart(from mark) (screen.Pos, bool) {
-	for _, m := range s.scr.MarksSince(from.marks) {
-		if m.Kind == 'C' {
-			return m.Pos, true
-		}
-	}
-	return screen.Pos{}, false
-}
-
-// InputHidden reports whether the program reads without echo in line mode now: a
-// password prompt. What is typed then must never be logged or shown.
+// InputHidden reports whether what is typed next is a secret: the program reads
+// without echo in line mode (a local password prompt), or a program that forwards
+// input elsewhere (ssh) shows a password-like prompt at the cursor — the far side's
+// terminal settings are invisible here, and the local terminal is raw anyway. What is
+// typed then must never be logged or shown.
 func (s *Session) InputHidden() bool {
 	if !s.Alive() {
 		return false
 	}
-	hidden, err := s.proc.InputHidden()
-	return err == nil && hidden
+	if hidden, err := s.proc.InputHidden(); err == nil && hidden {
+		return true
+	}
+	st := s.scr.Status()
+	if st.AltScreen || !secretPrompt.MatchString(detect.CursorLine(&st)) {
+		return false
+	}
+	return s.proc.InputWait().Proxy
+}
+
+// secretPrompt matches the cursor line of a prompt that asks for a secret.
+var secretPrompt = regexp.MustCompile(`(?i)(password|passphrase|passcode|\bpin\b|\[sudo\]|token|secret|otp|verification code)[^\n]*[:?>]\s*$`)
+
+// MaxLine is the longest line a program reading in line mode receives whole: Linux
+// keeps 4096 bytes of a line being typed, the last for its newline.
+const MaxLine = 4095
+
+// LineMode reports whether the program in front reads the terminal a line at a time
+// (canonical mode), where the kernel cuts lines longer than MaxLine.
+func (s *Session) LineMode() bool {
+	if !s.Alive() {
+		return false
+	}
+	canonical, err := s.proc.Canonical()
+	return err == nil && canonical
 }
 
 // isEcho reports whether line is a prompt followed by the typed input.

@@ -103,9 +103,9 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 	m.sessions[id] = nil
 	m.mu.Unlock()
 
-	run := m.shells.integrate(o)
+	run, integrated := m.shells.integrate(o)
 	run.Env = withEnv(run.Env, SessionEnv, id)
-	s, err := start(id, o, run, m.cfg)
+	s, err := start(id, o, run, integrated, m.cfg)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err != nil {

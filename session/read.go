@@ -20,8 +20,11 @@ func (s *Session) Startup(ctx context.Context, timeout time.Duration) Result {
 		det:         detect.New(detect.Options{Startup: true, Settle: s.settleDur}),
 		deadline:    began.Add(timeout),
 		allowSettle: true,
+		startup:     true,
 	})
-	return s.result(from, nil, v, began, 0)
+	r := s.result(from, nil, v, began, 0)
+	s.delivered(r.Complete, nil)
+	return r
 }
 
 // ReadOptions configures Read.
@@ -35,6 +38,7 @@ type ReadOptions struct {
 type ReadResult struct {
 	Output  string
 	Matched bool // WaitFor matched before the timeout
+	New     bool // Output is the output not given before, not the screen
 	Alive   bool
 	Exit    *pty.ExitStatus
 	Screen  screen.Snapshot
@@ -44,25 +48,49 @@ type ReadResult struct {
 // Read returns the screen, after optionally waiting for new output to match a pattern.
 // It never types and never waits for another call's turn: it is how a long job is
 // watched while nothing else happens.
+//
+// With WaitFor, the pattern is matched against the output the agent has not been
+// given yet (everything after the last reply, echoes of the last input removed),
+// including what arrived between calls, and that output is the result.
 func (s *Session) Read(ctx context.Context, o ReadOptions) ReadResult {
 	s.touch()
 	began := time.Now()
 	var r ReadResult
 	if o.WaitFor != nil {
-		from := s.markNow()
-		v := s.wait(ctx, waitSpec{
-			from:     from,
-			det:      detect.New(detect.Options{WaitFor: o.WaitFor}),
-			deadline: began.Add(o.Timeout),
-			output:   func() string { return s.outputSince(from, nil) },
-		})
-		r.Matched = v.Done && v.Reason == detect.Pattern
-	}
-	r.Screen = s.scr.Snapshot()
-	if o.Full {
-		r.Output = s.scr.AllText()
+		s.mu.Lock()
+		from, echoes, gap := s.seen, s.unseenEchoes, s.gap
+		s.mu.Unlock()
+		unseen := func() string {
+			out := dropEchoLines(s.outputSince(from, nil), echoes)
+			if gap != "" {
+				out = gap + "\n" + out
+			}
+			return out
+		}
+		if o.WaitFor.MatchString(gap) {
+			r.Matched = true // it came between two replies, and is here already
+		} else {
+			v := s.wait(ctx, waitSpec{
+				from:     from,
+				det:      detect.New(detect.Options{WaitFor: o.WaitFor}),
+				deadline: began.Add(o.Timeout),
+				output:   unseen,
+			})
+			r.Matched = v.Done && v.Reason == detect.Pattern
+		}
+		r.Screen = s.scr.Snapshot()
+		r.Output, r.New = unseen(), true
+		s.delivered(false, echoes)
+		s.mu.Lock()
+		s.gap = ""
+		s.mu.Unlock()
 	} else {
-		r.Output = visible(r.Screen, len(r.Screen.Lines))
+		r.Screen = s.scr.Snapshot()
+		if o.Full {
+			r.Output = s.scr.AllText()
+		} else {
+			r.Output = visible(r.Screen, len(r.Screen.Lines))
+		}
 	}
 	r.Alive = s.Alive()
 	if st, ok := s.proc.Exit(); ok {

@@ -66,7 +66,18 @@ type Session struct {
 	eof      bool          // the read loop saw the end of output
 	prompted bool          // a known prompt has been seen: settling is not evidence
 
-	settleDur time.Duration // quiet period that counts as settled where allowed
+	settleDur time.Duration     // quiet period that counts as settled where allowed
+	gaps      [16]time.Duration // recent pauses in the output shorter than maxSettle
+	gapNext   int
+
+	integrated bool // bash or zsh with shell integration: OSC 133 marks will come
+
+	// seen is where the last reply ended: output after it has not been given to the
+	// agent. unseenEchoes are the lines the last input typed, when its reply ended
+	// before their echo could show.
+	seen         mark
+	unseenEchoes []string
+	gap          string // output that arrived between a reply and the next input
 
 	readDone chan struct{} // closed when readLoop returns
 }
@@ -88,7 +99,7 @@ type Info struct {
 
 // start runs the program; o is what the caller asked for, run what actually starts
 // (with shell integration).
-func start(id string, o, run CreateOptions, cfg Config) (*Session, error) {
+func start(id string, o, run CreateOptions, integrated bool, cfg Config) (*Session, error) {
 	proc, err := pty.Start(pty.Options{
 		Command: run.Command, Args: run.Args, Dir: run.Dir, Env: run.Env, Cols: run.Cols, Rows: run.Rows,
 	})
@@ -107,8 +118,10 @@ func start(id string, o, run CreateOptions, cfg Config) (*Session, error) {
 		lastUse:  now,
 		readDone: make(chan struct{}),
 
-		settleDur: cfg.Settle,
+		settleDur:  cfg.Settle,
+		integrated: integrated,
 	}
+	s.seen = mark{at: now}
 	if s.Name == "" {
 		s.Name = o.Command
 	}
@@ -155,11 +168,35 @@ func (s *Session) reply(b []byte) {
 func (s *Session) notify(output bool) {
 	s.mu.Lock()
 	if output {
-		s.lastOut = time.Now()
+		now := time.Now()
+		if gap := now.Sub(s.lastOut); gap >= minGap && gap < maxSettle {
+			s.gaps[s.gapNext] = gap
+			s.gapNext = (s.gapNext + 1) % len(s.gaps)
+		}
+		s.lastOut = now
 	}
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
+}
+
+// Bounds of the settle window: the configured quiet period, lengthened to half again
+// the longest recent pause in this program's output (a remote shell that prints in
+// bursts), never beyond maxSettle. Pauses under minGap are a stream's normal pace.
+const (
+	maxSettle = 500 * time.Millisecond
+	minGap    = 20 * time.Millisecond
+)
+
+// settleWindow is how long output must be quiet before a wait without evidence ends.
+func (s *Session) settleWindow() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.settleDur
+	for _, g := range s.gaps {
+		d = max(d, g*3/2)
+	}
+	return min(d, max(maxSettle, s.settleDur))
 }
 
 // acquire takes the session's turn, or fails when ctx ends first.

@@ -84,16 +84,43 @@ func TestSendWaitFor(t *testing.T) {
 	}
 }
 
-func TestReadWaitForSeesOnlyLaterOutput(t *testing.T) {
+func TestReadWaitForSeesOnlyUndeliveredOutput(t *testing.T) {
 	m := newManager(t, Config{})
 	s := bash(t, m)
 	send(t, s, "echo marker-old")
 	r := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "marker-old"), Timeout: 200 * time.Millisecond})
-	if r.Matched {
-		t.Fatal("wait_for matched output from before the call")
+	if r.Matched || !r.New || strings.Contains(r.Output, "marker-old") {
+		t.Fatalf("wait_for matched or returned output a reply already gave: %+v", r)
 	}
-	if !strings.Contains(r.Output, "marker-old") {
-		t.Fatalf("visible screen lacks earlier output: %q", r.Output)
+	if !strings.Contains(s.Read(t.Context(), ReadOptions{}).Output, "marker-old") {
+		t.Fatal("the visible screen lacks earlier output")
+	}
+}
+
+// Output that arrives between a timed-out reply and the read is the agent's to wait
+// for: it was never given.
+func TestReadWaitForSeesOutputBetweenCalls(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bash(t, m)
+	r, err := s.Send(t.Context(), Input{Text: "sleep 0.3; echo tk$((1+1))A", AppendNewline: true, Timeout: 50 * time.Millisecond})
+	if err != nil || r.Complete {
+		t.Fatalf("send: %+v %v", r, err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.Read(t.Context(), ReadOptions{}).Output, "tk2A") && time.Now().Before(deadline) {
+		<-time.After(10 * time.Millisecond)
+	}
+	began := time.Now()
+	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "tk2A"), Timeout: 3 * time.Second})
+	if !got.Matched || !strings.Contains(got.Output, "tk2A") || strings.Contains(got.Output, "tk$((") {
+		t.Fatalf("read after the output arrived: %+v", got)
+	}
+	if waited := time.Since(began); waited > 2*time.Second {
+		t.Fatalf("read waited %s for output already there", waited)
+	}
+	again := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "tk2A"), Timeout: 100 * time.Millisecond})
+	if again.Matched {
+		t.Fatalf("the same output matched twice: %+v", again)
 	}
 }
 

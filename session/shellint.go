@@ -64,25 +64,29 @@ var interactiveFlags = map[string][]string{
 	"zsh":  {"-i", "-l", "--login"},
 }
 
-// bashPromptCommand is the rc file's two hooks inline, for bash --norc.
-const bashPromptCommand = `printf '\033]133;D;%s\007' "$?"; case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]' ;; esac`
+// The rc file's two hooks inline, for bash --norc: the status first (while $? is the
+// command's), the prompt wrapper last, the caller's own PROMPT_COMMAND between them.
+const (
+	bashStatusHook = `printf '\033]133;D;%s\007' "$?"`
+	bashPromptHook = `case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;D;$?\007\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]' ;; esac`
+)
 
 // integrate rewrites the options of an interactive bash or zsh so that it loads
 // the integration scripts. Anything it cannot handle starts unchanged.
-func (d *integrationDir) integrate(o CreateOptions) CreateOptions {
+func (d *integrationDir) integrate(o CreateOptions) (CreateOptions, bool) {
 	shell := filepath.Base(o.Command)
 	flags, ok := interactiveFlags[shell]
 	if !ok {
-		return o
+		return o, false
 	}
 	for _, a := range o.Args {
 		if !slices.Contains(flags, a) {
-			return o
+			return o, false
 		}
 	}
 	dir, err := d.path()
 	if err != nil {
-		return o
+		return o, false
 	}
 	env := maps.Clone(o.Env)
 	if env == nil {
@@ -93,7 +97,7 @@ func (d *integrationDir) integrate(o CreateOptions) CreateOptions {
 		if slices.Contains(o.Args, "--norc") {
 			// No rc file may run, not even the system's: bring the marks in the
 			// environment, which bash reads anyway.
-			env["PROMPT_COMMAND"] = bashPromptCommand
+			env["PROMPT_COMMAND"] = bashStatusHook + "\n" + env["PROMPT_COMMAND"] + "\n" + bashPromptHook
 			env["PS0"] = "\x1b]133;C\x07" + env["PS0"]
 			break
 		}
@@ -107,5 +111,5 @@ func (d *integrationDir) integrate(o CreateOptions) CreateOptions {
 		env["ZDOTDIR"] = filepath.Join(dir, "zsh")
 	}
 	o.Env = env
-	return o
+	return o, true
 }

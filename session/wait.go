@@ -6,36 +6,7 @@ import (
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
-	"github.com/mcp-terminal/mcp-terminal/pty"
-	"github.com/mcp-terminal/mcp-terminal/screen"
 )
-
-// mark is the state of the terminal at the moment an input was written.
-type mark struct {
-	pos     screen.Pos
-	written uint64
-	clears  uint64
-	alt     bool   // a full-screen program held the alternate screen
-	marks   uint64 // newest shell-integration mark
-	reader  pty.Waiting
-	at      time.Time
-}
-
-// markNow records the terminal just before an input is written, including who was
-// waiting to read it: input-wait evidence later must come from a reader that has
-// woken since, or the input may still be unread.
-func (s *Session) markNow() mark {
-	snap := s.scr.Status()
-	return mark{
-		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
-		written: snap.Written,
-		clears:  snap.Clears,
-		alt:     snap.AltScreen,
-		marks:   snap.MarkSeq,
-		reader:  s.proc.InputWait(),
-		at:      time.Now(),
-	}
-}
 
 // waitSpec is one wait for evidence.
 type waitSpec struct {
@@ -51,6 +22,12 @@ type waitSpec struct {
 	typed  string
 	enter  bool
 	hidden bool
+	// keys: the input was keystrokes (send_control, or text without Enter). Their
+	// evidence is that the program took every byte and blocks reading again: a key
+	// command echoes nothing, and may change nothing on the screen.
+	keys bool
+	// startup: the integrated shell's first prompt (its B mark) is the evidence.
+	startup bool
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
@@ -66,6 +43,9 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		if v.Done {
 			if v.Reason == detect.Prompt {
 				s.setPrompted()
+				if fg := s.Foreground(); fg != "" && fg != v.Detail {
+					v.Detail += " · " + fg // "repl · node": the program, not a guess from "> "
+				}
 			}
 			return v
 		}
@@ -126,8 +106,16 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		InputWait:    s.inputWait(w, snap.Written),
 	}
 	if snap.MarkSeq > w.from.marks {
-		st.Marks = s.scr.MarksSince(w.from.marks)
+		st.Marks, _, _ = s.marksFor(w.from)
 	}
+	st.MarksOnly = s.marksOnly(w)
+	// A prompt at the cursor is no evidence while the shell itself is in front, nor
+	// for a line typed ahead whose command has not started: the prompt on screen may be
+	// an earlier command's, drawn while this line waited (the foreground can change
+	// before the screen has caught up with what the shell printed).
+	st.ShellInFront = s.integrated && !w.keys && !w.startup && snap.MarkSeq > 0 &&
+		(s.shellInFront() || (w.from.owed && !hasKind(st.Marks, 'C')))
+	st.Settle = s.settleWindow()
 	if !s.Alive() {
 		// Output may still be in flight after the exit; EOF says it is all here, and
 		// a short quiet period covers a background job that keeps the terminal open.
@@ -154,7 +142,21 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		w := s.proc.InputWait()
 		fresh := !before.Reading || w.PID != before.PID || w.Wakeups > before.Wakeups
 		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
-		if w.Reading && fresh && w.Unread == 0 && !s.markedShell(w.PID) && s.echoed(ws.from, ws.typed, ws.enter, ws.hidden) {
+		// A wait with a short timeout (vim's escape delay) ends by itself and the
+		// program acts then: not evidence yet, look again soon.
+		short := w.Timeout > 0 && w.Timeout < shortWait
+		taken := w.Unread == 0 && w.PendingInput == 0
+		// Keys echo nothing, and a program that reads raw (vim, less, a REPL's line
+		// editor) echoes as it likes: that it took every byte is the evidence. In line
+		// mode the kernel echoes, and the echo shows the whole line reached the reader.
+		consumed := ws.keys
+		if !consumed && !s.markedShell(w.PID) {
+			canonical, err := s.proc.Canonical()
+			consumed = (err == nil && !canonical) || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
+		}
+		if w.Reading && fresh && short && taken {
+			d.Pending, d.Polling = true, true
+		} else if w.Reading && fresh && taken && consumed {
 			now := time.Now()
 			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
 			if same && now.Sub(cand.at) >= confirmAfter {
@@ -211,6 +213,36 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 	text, _ := s.scr.TextSince(from.pos)
 	return strings.Contains(text, typed)
 }
+
+// shortWait: a reader whose wait times out sooner than this is about to wake by
+// itself and act (vim waits 25 ms after a bare Escape before it leaves insert mode,
+// then up to ttimeoutlen, 100 ms, for a key code that changes nothing visible).
+const shortWait = 50 * time.Millisecond
+
+// marksOnly says the integrated shell's marks are the only evidence that can come
+// for this wait: the shell is editing its command line (its prompt was drawn before
+// the command ran, and its line editor waits between keys), an earlier command's
+// prompt is still owed, or the shell is starting and has not drawn its first prompt
+// (for a grace period: a user's rc file may replace the integration).
+func (s *Session) marksOnly(w waitSpec) bool {
+	if !s.integrated || w.keys {
+		return false
+	}
+	if w.startup {
+		return s.scr.Status().MarkSeq == 0 && time.Since(w.from.at) < startupMarkGrace
+	}
+	return s.shellInFront() && s.markedShell(s.proc.Pid())
+}
+
+// shellInFront reports whether the session's own shell is the foreground group.
+func (s *Session) shellInFront() bool {
+	pgid, err := s.proc.Foreground()
+	return err == nil && pgid == s.proc.Pid()
+}
+
+// startupMarkGrace bounds how long create_session waits for an integrated shell's
+// first mark before other evidence may count.
+const startupMarkGrace = 3 * time.Second
 
 // confirmAfter is how long a reader must stay blocked, with nothing printed, before
 // its waiting counts: long enough for output already read from the terminal to reach

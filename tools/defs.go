@@ -67,7 +67,7 @@ func sendCommandTool() mcp.Tool {
 		mcp.WithString("input", mcp.Required(), mcp.Description("Text to type. Newlines separate lines, each followed by Enter.")),
 		timeoutParam("for the program to be ready again"),
 		maxOutputParam(),
-		mcp.WithBoolean("append_newline", mcp.DefaultBool(true), mcp.Description("Press Enter after the input (default true). false types the text only.")),
+		mcp.WithBoolean("append_newline", mcp.DefaultBool(true), mcp.Description("Press Enter after the input (default true). false types the text only, as keystrokes (vim commands like ixyz or dd, less keys): the reply comes once the program has taken them all and waits for more.")),
 		waitForParam("by this input"),
 		mcp.WithOutputSchema[CommandResult](),
 	)
@@ -75,11 +75,11 @@ func sendCommandTool() mcp.Tool {
 
 func readOutputTool() mcp.Tool {
 	return tool("read_output",
-		"Read a session's visible screen without typing anything (full_screen adds the scrollback). With wait_for and timeout_ms it waits for new output to match: the read-only way to wait for a long job.",
+		"Read a session's visible screen without typing anything (full_screen adds the scrollback). With wait_for and timeout_ms it waits until the output not yet returned by any reply (including what arrived between calls) matches, and returns that output instead of the screen: the read-only way to wait for a long job after a timeout.",
 		hints("Read terminal output", true, false, true, false),
 		sessionIDParam(),
 		mcp.WithBoolean("full_screen", mcp.DefaultBool(false), mcp.Description("Include the scrollback (up to 10000 lines) before the visible screen.")),
-		waitForParam("after this call began"),
+		waitForParam("that no reply has returned yet"),
 		timeoutParam("for wait_for"),
 		maxOutputParam(),
 		mcp.WithOutputSchema[ReadResult](),
@@ -107,11 +107,14 @@ func closeSessionTool() mcp.Tool {
 func sendControlTool() mcp.Tool {
 	return tool("send_control",
 		"Press keys in a session: ctrl+c, ctrl+d, ctrl+z, enter, tab, shift+tab, escape, backspace, delete, insert, up, down, left, right, home, end, pageup, pagedown, f1-f12, "+
-			"or any single character (q, y, :). Several keys separated by spaces: \"down down enter\", \"escape : w q enter\". Returns the output they caused, like send_command.",
+			"or any single character (q, y, :). Several keys separated by spaces: \"down down enter\", \"escape : w q enter\". Returns the output they caused, like send_command. "+
+			"cols and rows resize the terminal first (with or without keys).",
 		hints("Send control keys", false, true, false, true),
 		sessionIDParam(),
-		mcp.WithString("control", mcp.Required(), mcp.Description("Key name or single character, or several separated by spaces.")),
+		mcp.WithString("control", mcp.Description("Key name or single character, or several separated by spaces. May be empty when cols and rows resize the terminal.")),
 		timeoutParam("for the program to be ready again"),
+		mcp.WithNumber("cols", mcp.Min(20), mcp.Max(1000), mcp.Description("New terminal width in columns (give rows too).")),
+		mcp.WithNumber("rows", mcp.Min(5), mcp.Max(500), mcp.Description("New terminal height in rows (give cols too).")),
 		mcp.WithOutputSchema[CommandResult](),
 	)
 }

@@ -61,11 +61,28 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if errRes != nil {
 		return errRes, nil
 	}
-	if strings.TrimSpace(t.in.Text) == "" && t.in.Text != " " {
-		return toolError("send_control: control must name at least one key, e.g. \"ctrl+c\" or \"escape : w q enter\""), nil
+	a := args(req.GetArguments())
+	cols, err := a.integer("cols", 0, 20, 1000)
+	if err == nil {
+		t.in.Rows, err = a.integer("rows", 0, 5, 500)
 	}
-	if _, err := session.Keys(t.in.Text, false); err != nil {
+	if err == nil && (cols == 0) != (t.in.Rows == 0) {
+		err = fmt.Errorf("cols and rows resize together: give both")
+	}
+	if err != nil {
 		return toolError("send_control: %v", err), nil
+	}
+	t.in.Cols = cols
+	resize := cols > 0
+	if strings.TrimSpace(t.in.Text) == "" && t.in.Text != " " && !resize {
+		return toolError("send_control: control must name at least one key, e.g. \"ctrl+c\" or \"escape : w q enter\", or cols and rows must resize the terminal"), nil
+	}
+	if strings.TrimSpace(t.in.Text) != "" || t.in.Text == " " {
+		if _, err := session.Keys(t.in.Text, false); err != nil {
+			return toolError("send_control: %v", err), nil
+		}
+	} else {
+		t.in.Text = ""
 	}
 	t.in.Keys, t.in.Text = t.in.Text, ""
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
@@ -87,7 +104,7 @@ func (s *Server) parseTyped(req mcp.CallToolRequest, toolName, inputKey string) 
 	if t.id, err = a.str("session_id", true); err != nil {
 		return fail(err)
 	}
-	if t.in.Text, err = a.str(inputKey, true); err != nil {
+	if t.in.Text, err = a.str(inputKey, inputKey != "control"); err != nil {
 		return fail(err)
 	}
 	if len(t.in.Text) > s.cfg.MaxInput {
@@ -111,6 +128,14 @@ func (s *Server) parseTyped(req mcp.CallToolRequest, toolName, inputKey string) 
 	if t.sess, err = s.sessions.Get(t.id); err != nil {
 		return t, sessionError(t.id, err)
 	}
+	if inputKey == "input" && t.sess.LineMode() {
+		for i, line := range strings.Split(t.in.Text, "\n") {
+			if len(line) > session.MaxLine {
+				return fail(fmt.Errorf("line %d is %d bytes, but the program reads in line mode, where the kernel keeps at most %d bytes of a line and drops the rest; "+
+					"write long content to a file another way, or split it into shorter lines", i+1, len(line), session.MaxLine))
+			}
+		}
+	}
 	return t, nil
 }
 
@@ -125,7 +150,7 @@ func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
 	cwd := t.sess.Cwd()
 	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
 		s.audit(security.Event{Kind: "blocked", Session: t.id, Input: t.in.Text, Detail: err.Error()})
-		return toolError("refused: %v. Nothing was sent to the session.", err)
+		return toolError("refused: %s. Nothing was sent to the session.", strings.TrimRight(err.Error(), ". "))
 	}
 	if !danger || !s.cfg.DangerDetection {
 		return nil
@@ -134,7 +159,7 @@ func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
 		s.audit(security.Event{Kind: "refused", Session: t.id, Input: t.in.Text, Rule: v.Rule})
 		return toolError("refused: this input matches danger rule %s (%s): %s. Nothing was sent to the session. "+
 			"If it is really intended, call confirm_dangerous_command with the same session_id and input and a justification of at least 10 characters.",
-			v.Rule, v.Category, v.Why)
+			v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
 	}
 	return nil
 }
@@ -160,6 +185,7 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}
 	}
+	began := time.Now()
 	stop := s.progress(ctx, t.token, t.sess)
 	r, err := t.sess.Send(ctx, t.in)
 	stop()
@@ -170,7 +196,7 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	res := CommandResult{
 		Output: out, IsComplete: r.Complete, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
 		Reason: string(r.Reason), Detail: r.Detail, InputHidden: r.Hidden,
-		Truncated: truncated, DurationMS: r.Elapsed.Milliseconds(),
+		Truncated: truncated, DurationMS: time.Since(began).Milliseconds(), // rendering included
 	}
 	if r.Code != nil && r.Alive {
 		res.ExitCode = r.Code
@@ -181,9 +207,23 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 
 func warning(r session.Result, timeout time.Duration) string {
 	var w []string
-	if !r.Complete && r.Alive {
+	switch {
+	case r.Complete || !r.Alive:
+	case r.Reason == "settled":
+		w = append(w, "There is no evidence the program is ready: its output went quiet, nothing more. "+
+			"Check the output; if more is expected, wait with read_output (wait_for a pattern).")
+	case r.Reading:
+		w = append(w, fmt.Sprintf("The program is waiting for input, but there was no evidence within %s that it finished with this one "+
+			"(wait_for did not match, or it asks something unrecognised). Answer it, or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
+	default:
 		w = append(w, fmt.Sprintf("The program did not show it was ready within %s; it is still running. "+
 			"Wait for it with read_output (wait_for a pattern, timeout_ms up to 600000), or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
+	}
+	if r.Owed && !r.Complete {
+		w = append(w, "This input was typed before the previous command's prompt appeared (type-ahead): the reply starts after that prompt, and output of the previous command may still be mixed in.")
+	}
+	if r.Unseen {
+		w = append(w, "Output arrived after the last reply and before this input (an earlier command's); it is not part of this reply: read_output shows the screen.")
 	}
 	if r.Unsent > 0 {
 		w = append(w, fmt.Sprintf("%d later input line(s) were not typed because an earlier line did not finish.", r.Unsent))

@@ -134,8 +134,12 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 		AltScreen: r.Screen.AltScreen, Title: r.Screen.Title, Cols: r.Screen.Cols, Rows: r.Screen.Rows,
 		InputHidden: sess.InputHidden(),
 		Truncated:   truncated,
+		NewOutput:   r.New,
 	}
 	parts := []string{fmt.Sprintf("screen %dx%d", res.Cols, res.Rows), fmt.Sprintf("cursor %d,%d", res.Cursor.Row, res.Cursor.Col)}
+	if r.New {
+		parts = append([]string{"output not returned before"}, parts...)
+	}
 	if res.AltScreen {
 		parts = append(parts, "full-screen program")
 	}
@@ -198,7 +202,9 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest) (*mc
 	if err != nil {
 		return sessionError(id, err), nil
 	}
-	s.audit(security.Event{Kind: "session_close", Session: id, ExitCode: exitCode(&st)})
-	res := CloseResult{Success: true, ExitCode: exitCode(&st), Signal: st.Signal}
+	// A shell ended by the hang-up that closing sends reports 129, as $? would.
+	code := st.ShellCode()
+	s.audit(security.Event{Kind: "session_close", Session: id, ExitCode: &code})
+	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
 }

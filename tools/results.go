@@ -52,6 +52,7 @@ type ReadResult struct {
 	Cols        int    `json:"cols"`
 	Rows        int    `json:"rows"`
 	Matched     *bool  `json:"matched,omitempty" jsonschema:"with wait_for: whether the pattern matched before the timeout"`
+	NewOutput   bool   `json:"new_output,omitempty" jsonschema:"with wait_for: output is what no reply had returned yet (echo removed), not the screen"`
 	Truncated   bool   `json:"truncated"`
 }
 

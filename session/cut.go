@@ -1,0 +1,287 @@
+package session
+
+import (
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/screen"
+)
+
+// Which output belongs to which input.
+//
+// A reply is cut out of the screen's history from positions that survive what programs
+// do to the screen:
+//   - shell integration's C mark (the command's output starts), unless the screen was
+//     erased after it;
+//   - the top of the screen at the last erase (clear, ESC c), when the input caused one:
+//     every older position may point at blank or redrawn rows;
+//   - where a full-screen program put the cursor back when it left the alternate screen;
+//   - otherwise the cursor at the moment the input was written.
+//
+// An input typed while the integrated shell was not at its prompt (the previous command
+// timed out, or its prompt is slow) is "owed": a prompt (D..B marks) that arrives after it
+// is an earlier command's when the shell then reads another command line (a C mark
+// follows), and this input's only when the input was taken by the program that was
+// running, which then ended (no C follows, and the shell waits at its prompt with nothing
+// left unread). The agent is told when a cut cannot be known.
+
+// ignoreClears is a test-only switch (MCP_TERMINAL_TEST_IGNORE_CLEARS=1): cut replies
+// as if screens were never erased, so that the attribution test can show it notices.
+var ignoreClears = os.Getenv("MCP_TERMINAL_TEST_IGNORE_CLEARS") == "1"
+
+// mark is the state of the terminal at the moment an input was written.
+type mark struct {
+	pos     screen.Pos
+	written uint64
+	clears  uint64
+	erases  uint64
+	alt     bool   // a full-screen program held the alternate screen
+	marks   uint64 // newest shell-integration mark
+	owed    bool   // typed while a command ran or a prompt was drawn: the next prompts may be earlier inputs'
+
+	reply   bool   // where a reply ended: what follows is cut by position only
+	reader  pty.Waiting
+	at      time.Time
+}
+
+// markNow records the terminal just before an input is written, including who was
+// waiting to read it: input-wait evidence later must come from a reader that has
+// woken since, or the input may still be unread. keys says the input is keystrokes,
+// not a line of text for whoever reads next.
+func (s *Session) markNow(keys bool) mark {
+	snap := s.scr.Status()
+	m := mark{
+		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
+		written: snap.Written,
+		clears:  snap.Clears,
+		erases:  snap.Erases,
+		alt:     snap.AltScreen,
+		marks:   snap.MarkSeq,
+		reader:  s.proc.InputWait(),
+		at:      time.Now(),
+	}
+	if !s.integrated || keys {
+		return m
+	}
+	m.owed = !m.reader.Reading && s.lastMark(snap.MarkSeq) != 'B'
+	return m
+}
+
+// lastMark is the kind of the newest shell-integration mark, 0 before any.
+func (s *Session) lastMark(seq uint64) byte {
+	if seq == 0 {
+		return 0
+	}
+	if ms := s.scr.MarksSince(seq - 1); len(ms) > 0 {
+		return ms[len(ms)-1].Kind
+	}
+	return 0
+}
+
+// marksFor returns the shell-integration marks that belong to the input written at
+// from. For an owed input, prompt is the last earlier command's prompt (its B mark)
+// that came after the input, and ok says there was one.
+func (s *Session) marksFor(from mark) (ms []screen.Mark, prompt screen.Mark, ok bool) {
+	ms = s.scr.MarksSince(from.marks)
+	if !from.owed {
+		return ms, screen.Mark{}, false
+	}
+	p := 0
+	for i := 0; i < len(ms); i++ {
+		if ms[i].Kind != 'B' {
+			continue
+		}
+		if hasKind(ms[i+1:], 'C') {
+			p, prompt, ok = i+1, ms[i], true // the shell read a command line after this prompt
+			continue
+		}
+		if !s.lineTaken() {
+			return ms[p:i], prompt, ok // the prompt may still be an earlier command's
+		}
+		break
+	}
+	return ms[p:], prompt, ok
+}
+
+// lineTaken reports whether the integrated shell waits at its prompt with nothing left
+// unread: a line typed ahead was taken by the program that ran before, not by the shell.
+func (s *Session) lineTaken() bool {
+	w := s.proc.InputWait()
+	return w.Reading && w.PID == s.proc.Pid() && w.PendingInput == 0 && w.Unread == 0
+}
+
+func hasKind(ms []screen.Mark, kind byte) bool {
+	for _, m := range ms {
+		if m.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
+
+// commandStart finds shell integration's "command output starts" mark for the first
+// command typed since from.
+func (s *Session) commandStart(from mark) (screen.Mark, bool) {
+	ms, _, _ := s.marksFor(from)
+	for _, m := range ms {
+		if m.Kind == 'C' {
+			return m, true
+		}
+	}
+	return screen.Mark{}, false
+}
+
+func (s *Session) outputSince(from mark, echoes []string) string {
+	out, _ := s.outputLost(from, echoes)
+	return out
+}
+
+// outputLost cuts this input's output out of the screen: from where it began to the
+// cursor's line now, echo removed. A full-screen program's answer is its screen.
+func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
+	snap := s.scr.Status()
+	if snap.AltScreen {
+		full := s.scr.Snapshot()
+		return visible(full, len(full.Lines)), false
+	}
+	c, marked := s.commandStart(from)
+	marked = marked && !from.reply
+	if snap.Erases != from.erases && !ignoreClears && (!marked || c.Erases != snap.Erases) {
+		if from.owed && !marked {
+			// Typed ahead: an erase before this line's command started is an earlier
+			// command's, unless a later prompt of that command came after it.
+			if _, prompt, ok := s.marksFor(from); !ok || prompt.Erases != snap.Erases {
+				return "", false
+			}
+		} else {
+			return s.sinceErase(snap, echoes), false
+		}
+	}
+	if marked {
+		// Shell integration marked where the command's own output begins: after the
+		// echo, however the line editor drew it.
+		text, lost := s.scr.TextSince(c.Pos)
+		return padCursorLine(dropEchoLines(text, echoes[1:]), snap), lost
+	}
+	start := from.pos
+	switch {
+	case from.owed:
+		if _, prompt, ok := s.marksFor(from); ok {
+			start = prompt.Pos // our line echoes after the earlier command's prompt
+		}
+	case from.alt:
+		// The program left the alternate screen: what followed starts where the main
+		// screen's cursor was put back, and the keys typed into it echoed nowhere.
+		start, echoes = snap.AltExit, nil
+	}
+	text, lost := s.scr.TextSince(start)
+	return padCursorLine(stripEchoes(text, echoes), snap), lost
+}
+
+// sinceErase is the output after the screen was erased: everything drawn since, from
+// the top of the screen to the cursor or the last row written, whichever is lower (a
+// program that paints a whole screen, like top, parks its cursor anywhere).
+func (s *Session) sinceErase(snap screen.Status, echoes []string) string {
+	text, _ := s.scr.TextSince(screen.Pos{Line: snap.EraseTop})
+	full := s.scr.Snapshot()
+	last := -1
+	for i, l := range full.Lines {
+		if strings.TrimSpace(l) != "" {
+			last = i
+		}
+	}
+	if last > full.Cursor.Row {
+		text += "\n" + visibleFrom(full, full.Cursor.Row+1, last+1)
+	}
+	lines := strings.Split(text, "\n")
+	for len(lines) > 1 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:] // ED 2 leaves the cursor where it was: the rows above are blank
+	}
+	text = strings.Join(lines, "\n")
+	return padCursorLine(dropEchoLines(text, echoes), snap)
+}
+
+// visibleFrom returns rows [from, to) of the screen, soft wraps joined.
+func visibleFrom(snap screen.Snapshot, from, to int) string {
+	var b strings.Builder
+	for i := from; i < to && i < len(snap.Lines); i++ {
+		b.WriteString(snap.Lines[i])
+		if i < len(snap.Wrapped) && snap.Wrapped[i] && i+1 < to {
+			continue
+		}
+		if i+1 < to {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// padCursorLine restores the blanks between the end of the text and the cursor on its
+// line, which the screen trims: a prompt is "$ ", not "$".
+func padCursorLine(text string, snap screen.Status) string {
+	line := detect.CursorLine(&snap)
+	trimmed := strings.TrimRight(line, " ")
+	if len(line) > len(trimmed) && strings.HasSuffix(text, trimmed) {
+		return text + line[len(trimmed):]
+	}
+	return text
+}
+
+// visible returns the first n rows of the screen with soft wraps joined (on the main
+// screen) and trailing blank rows dropped.
+func visible(snap screen.Snapshot, n int) string {
+	var b strings.Builder
+	end := 0
+	for i := 0; i < n && i < len(snap.Lines); i++ {
+		b.WriteString(snap.Lines[i])
+		if i < len(snap.Wrapped) && snap.Wrapped[i] && !snap.AltScreen {
+			continue
+		}
+		if strings.TrimSpace(snap.Lines[i]) != "" || i == snap.Cursor.Row {
+			end = b.Len()
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()[:end]
+}
+
+// stripEchoes removes the terminal's echo of each typed line. The first line of the
+// text is what follows the prompt the input was typed at: the echo of the first line,
+// or nothing when echo was off. Each later input line echoes after a prompt of its own
+// ("$ ", "... ", "> "), and only that exact line is removed, in order.
+func stripEchoes(text string, echoes []string) string {
+	lines := strings.Split(text, "\n")
+	if len(lines) == 0 || len(echoes) == 0 {
+		return text
+	}
+	first := strings.TrimSpace(lines[0])
+	if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(lines[0], echoes[0])) {
+		return text // the program wrote before echoing: keep everything
+	}
+	if len(lines) == 1 {
+		return ""
+	}
+	return dropEchoLines(strings.Join(lines[1:], "\n"), echoes[1:])
+}
+
+// dropEchoLines removes, in order, the lines that show a prompt followed by the next
+// typed line.
+func dropEchoLines(text string, echoes []string) string {
+	if len(echoes) == 0 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	kept := make([]string, 0, len(lines))
+	next := 0
+	for _, line := range lines {
+		if next < len(echoes) && isEcho(line, echoes[next]) {
+			next++
+			continue
+		}
+		kept = append(kept, line)
+	}
+	return strings.Join(kept, "\n")
+}

@@ -1,0 +1,166 @@
+package session
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bashWith starts an integrated bash --norc with extra environment.
+func bashWith(t *testing.T, m *Manager, env map[string]string) *Session {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	e := map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null"}
+	for k, v := range env {
+		e[k] = v
+	}
+	s, err := m.Create(CreateOptions{Command: "bash", Args: []string{"--norc", "--noprofile"}, Env: e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Startup(t.Context(), 10*time.Second); !r.Complete || !strings.HasSuffix(r.Output, "$ ") {
+		t.Fatalf("startup: %+v", r)
+	}
+	return s
+}
+
+// A command typed while the previous one's prompt is still being drawn gets its own
+// output and status, not the previous command's late prompt and exit code.
+func TestLatePromptIsNotTheNextCommands(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.2"})
+	r, err := s.Send(t.Context(), Input{Text: "sleep 0.4; echo la$((0))te; (exit 3)", AppendNewline: true, Timeout: 100 * time.Millisecond})
+	if err != nil || r.Complete {
+		t.Fatalf("first command: %+v %v", r, err)
+	}
+	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "la0te"), Timeout: 5 * time.Second})
+	if !got.Matched {
+		t.Fatalf("read: %+v", got)
+	}
+	// The prompt is 200 ms away: this is typed ahead of it.
+	r = send(t, s, "echo ne$((1))xt")
+	if !r.Complete || r.Reason != "shell_mark" || r.Code == nil || *r.Code != 0 {
+		t.Fatalf("typed-ahead command: %+v", r)
+	}
+	if r.Output != "ne1xt\n$ " {
+		t.Fatalf("typed-ahead command output %q", r.Output)
+	}
+	r = send(t, s, "echo se$((2))cond")
+	if r.Output != "se2cond\n$ " || r.Code == nil || *r.Code != 0 {
+		t.Fatalf("next command: %+v", r)
+	}
+}
+
+// cat typed ahead of a late prompt waits for input: that, not the earlier
+// command's end mark, is what the reply must say.
+func TestTypeAheadIntoLatePromptThenReader(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.2"})
+	if r, _ := s.Send(t.Context(), Input{Text: "sleep 0.3", AppendNewline: true, Timeout: 50 * time.Millisecond}); r.Complete {
+		t.Fatalf("sleep: %+v", r)
+	}
+	r := send(t, s, "cat")
+	if !r.Complete || r.Reason != "input_wait" || r.Code != nil {
+		t.Fatalf("cat typed ahead: %+v", r)
+	}
+	r, err := s.Send(t.Context(), Input{Keys: "ctrl+d", Timeout: 5 * time.Second})
+	if err != nil || !r.Complete || r.Reason != "shell_mark" {
+		t.Fatalf("ctrl+d: %+v %v", r, err)
+	}
+}
+
+func TestClearsKeepTheOutputAfterThem(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, map[string]string{"TERM": "xterm"})
+	tests := []struct{ input, want string }{
+		{"clear; echo af$((0))ter", "af0ter\n$ "},
+		{"echo x; clear; echo y$((1))", "y1\n$ "},
+		{`printf '\033[2J\033[H'; echo z$((2))`, "z2\n$ "},
+		{`printf '\033[2J'; echo w$((3))`, "w3\n$ "},
+		{`printf '\033c'; echo r$((4))`, "r4\n$ "},
+		{`printf '\033[3J'; echo s$((5))`, "s5\n$ "},
+		{"for i in 1 2 3; do clear; echo loop$i; done", "loop3\n$ "},
+		{"echo plain$((6))", "plain6\n$ "},
+	}
+	for _, tt := range tests {
+		send(t, s, "echo before")
+		r := send(t, s, tt.input)
+		if !r.Complete || r.Reason != "shell_mark" || r.Output != tt.want {
+			t.Errorf("%q: %q (%s), want %q", tt.input, r.Output, r.Reason, tt.want)
+		}
+	}
+}
+
+// Keys typed without Enter into a program that echoes nothing complete once the
+// program has taken them and waits again.
+func TestKeysWithoutEnterComplete(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not installed")
+	}
+	m := newManager(t, Config{})
+	s, err := m.Create(CreateOptions{Command: "python3", Args: []string{"-c",
+		"import sys,tty,os\ntty.setraw(0)\nwhile True:\n  c=os.read(0,1)\n  if c==b'q': break\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Startup(t.Context(), 5*time.Second)
+	for range 3 {
+		began := time.Now()
+		r, err := s.Send(t.Context(), Input{Text: "ab", Timeout: 5 * time.Second})
+		if err != nil || !r.Complete || r.Reason != "input_wait" {
+			t.Fatalf("keys with no visible effect: %+v %v", r, err)
+		}
+		if d := time.Since(began); d > 2*time.Second {
+			t.Fatalf("keys took %s", d)
+		}
+	}
+}
+
+// Two lines typed ahead while a command runs: each reply has its own command's output
+// and status, even though both prompts were owed when the second was typed.
+func TestTwoLinesTypedAhead(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.1"})
+	quick := func(text string) Result {
+		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := quick("sleep 0.4; echo o$((1))ne; (exit 1)"); r.Complete {
+		t.Fatalf("first: %+v", r)
+	}
+	if r := quick("sleep 0.2; echo t$((2))wo; (exit 2)"); r.Complete {
+		t.Fatalf("second: %+v", r)
+	}
+	r := send(t, s, "echo th$((3))ree; (exit 3)")
+	if !r.Complete || r.Code == nil || *r.Code != 3 || r.Output != "th3ree\n$ " {
+		t.Fatalf("third: %+v", r)
+	}
+}
+
+// Output that arrived after a reply and before the next input belongs to no reply; a
+// later read waiting for it still finds it.
+func TestReadFindsOutputBetweenReplyAndInput(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	if r, _ := s.Send(t.Context(), Input{Text: "sleep 0.2; echo ga$((1))p", AppendNewline: true, Timeout: 50 * time.Millisecond}); r.Complete {
+		t.Fatalf("first: %+v", r)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.Read(t.Context(), ReadOptions{}).Output, "ga1p") && time.Now().Before(deadline) {
+		<-time.After(10 * time.Millisecond)
+	}
+	r := send(t, s, "echo ow$((2))n")
+	if r.Output != "ow2n\n$ " || !r.Unseen {
+		t.Fatalf("second: %+v", r)
+	}
+	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "ga1p"), Timeout: 2 * time.Second})
+	if !got.Matched || !strings.Contains(got.Output, "ga1p") || strings.Contains(got.Output, "ow2n") {
+		t.Fatalf("read: %+v", got)
+	}
+}
