@@ -1,0 +1,633 @@
+package integration
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Off the happy path: failures seen in the field (clears, programs that read keys
+// without Enter, debuggers, late prompts, startup), each written as the behaviour
+// SPEC.md promises under "Output semantics" and "Completion". Run them with
+// go test -race -run OffPath ./integration/.
+
+// opQuick bounds calls that must come back on evidence rather than at their timeout.
+// It is generous on purpose: BenchmarkOffPath* measure the real latency.
+const opQuick = 4 * time.Second
+
+var opSeq atomic.Uint64
+
+// opToken returns a word that no earlier output can contain (nor be a prefix of).
+func opToken(prefix string) string {
+	return fmt.Sprintf("%s-%d-%06x", prefix, opSeq.Add(1), rand.Uint32()&0xffffff)
+}
+
+// opSplit spells tok for the shell so that the typed line does not contain it: only
+// the program's output does, and a match cannot come from the input's echo.
+func opSplit(tok string) string { return tok[:2] + `""` + tok[2:] }
+
+// opDump renders a whole reply for a failure message.
+func opDump(r result) string {
+	if r.IsError {
+		return "tool error: " + r.Text
+	}
+	keys := make([]string, 0, len(r.S))
+	for k := range r.S {
+		if k != "output" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%v ", k, r.S[k])
+	}
+	fmt.Fprintf(&b, "\n--- output (%d chars) ---\n%s\n--- end ---", len(r.str("output")), r.str("output"))
+	return b.String()
+}
+
+// opMust fails the test with the whole reply unless ok.
+func opMust(t testing.TB, ok bool, r result, format string, args ...any) {
+	t.Helper()
+	if !ok {
+		t.Fatalf(format+"\n%s", append(args, opDump(r))...)
+	}
+}
+
+// opDone asserts the reply is complete on one of the reasons.
+func opDone(t testing.TB, r result, reasons ...string) {
+	t.Helper()
+	opMust(t, r.boolean("is_complete") && slices.Contains(reasons, r.str("reason")), r,
+		"want is_complete with reason %v", reasons)
+}
+
+// opExit0 asserts shell integration reported exit status 0.
+func opExit0(t testing.TB, r result) {
+	t.Helper()
+	code, ok := r.num("exit_code")
+	opMust(t, ok && code == 0, r, "want exit_code 0")
+}
+
+// opFast asserts the server said it took less than within.
+func opFast(t testing.TB, r result, within time.Duration) {
+	t.Helper()
+	ms, ok := r.num("duration_ms")
+	opMust(t, ok && time.Duration(ms)*time.Millisecond < within, r, "want duration_ms < %d", within.Milliseconds())
+}
+
+// opLog records a step's outcome, so a -v run shows the figures.
+func opLog(t testing.TB, step string, r result) {
+	t.Helper()
+	t.Logf("%s: is_complete=%v reason=%v duration_ms=%v", step, r.S["is_complete"], r.S["reason"], r.S["duration_ms"])
+}
+
+// opHasLine reports whether one line of out is exactly want (the screen trims
+// trailing blanks).
+func opHasLine(out, want string) bool {
+	return slices.Contains(strings.Split(out, "\n"), want)
+}
+
+// opHasLinePrefix reports whether a line of out starts with prefix.
+func opHasLinePrefix(out, prefix string) bool {
+	return slices.ContainsFunc(strings.Split(out, "\n"), func(l string) bool { return strings.HasPrefix(l, prefix) })
+}
+
+// opKeys presses keys with send_control and any extra arguments; a tool error
+// fails the test.
+func opKeys(s *server, id, keys string, extra map[string]any) result {
+	s.t.Helper()
+	args := map[string]any{"session_id": id, "control": keys}
+	for k, v := range extra {
+		args[k] = v
+	}
+	r := s.call("send_control", args)
+	if r.IsError {
+		s.t.Fatalf("send_control %v: %s", args, r.Text)
+	}
+	return r
+}
+
+// opCreate is s.create returning the whole create_session result.
+func opCreate(s *server, command string, args map[string]any) result {
+	s.t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
+	args["command"] = command
+	env, _ := args["env"].(map[string]any)
+	if env == nil {
+		env = map[string]any{}
+	}
+	env["MCPT_TEST_MARK"] = s.mark
+	for k, v := range map[string]string{"LESSHISTFILE": "-", "NODE_REPL_HISTORY": "", "PYTHON_HISTORY": os.DevNull, "DEBUGINFOD_URLS": ""} {
+		if _, set := env[k]; !set {
+			env[k] = v
+		}
+	}
+	args["env"] = env
+	r := s.call("create_session", args)
+	if r.IsError || len(r.str("session_id")) != 8 {
+		s.t.Fatalf("create_session %s: %s", command, opDump(r))
+	}
+	return r
+}
+
+// opBashArgs are create_session arguments for the plain bash of s.bash.
+func opBashArgs(extraEnv map[string]any) map[string]any {
+	env := map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null"}
+	for k, v := range extraEnv {
+		env[k] = v
+	}
+	return map[string]any{"args": []any{"--norc", "--noprofile"}, "env": env}
+}
+
+// 1. A screen clear must not swallow the output that follows it, nor the next
+// command's, and earlier commands' output must not come back.
+func TestOffPathClearKeepsOutput(t *testing.T) {
+	need(t, "tput")
+	cases := []struct {
+		name  string
+		input string // %[1]s is the token
+		want  string // the line that must come back
+	}{
+		{"clear", "clear; echo %[1]s", "%[1]s"},
+		{"output before the clear", "echo x; clear; echo %[1]s", "%[1]s"},
+		{"erase display and home", `printf '\033[2J\033[H'; echo %[1]s`, "%[1]s"},
+		{"full reset", `printf '\033c'; echo %[1]s`, "%[1]s"},
+		{"tput clear in a loop", "for i in 1 2 3; do tput clear; echo %[1]s-loop$i; done", "%[1]s-loop3"},
+		{"clear scrollback", `printf '\033[3J'; echo %[1]s`, "%[1]s"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := startServer(t)
+			id := s.bash(nil)
+			before := opToken("before")
+			r := s.send(id, "echo "+before, nil)
+			opDone(t, r, "shell_mark")
+
+			tok := opToken("after")
+			input := fmt.Sprintf(c.input, tok)
+			r = s.send(id, input, map[string]any{"timeout_ms": 5000})
+			opDone(t, r, "shell_mark")
+			opExit0(t, r)
+			out := r.str("output")
+			opMust(t, opHasLine(out, fmt.Sprintf(c.want, tok)), r, "%q: the output after the clear is missing", input)
+			opMust(t, strings.HasSuffix(out, "\n$ "), r, "%q: want the next prompt as the last line", input)
+			opMust(t, !strings.Contains(out, before), r, "%q: the previous command's output came back", input)
+			opMust(t, !strings.Contains(out, input), r, "%q: the input's echo came back", input)
+
+			// The clear was done by the previous command: it must not hide this one.
+			next := opToken("next")
+			r = s.send(id, "echo "+next, map[string]any{"timeout_ms": 5000})
+			opDone(t, r, "shell_mark")
+			opExit0(t, r)
+			opMust(t, r.str("output") == next+"\n$ ", r, "after %q: want exactly %q", input, next+"\n$ ")
+		})
+	}
+}
+
+// 2. top does not use the alternate screen: it clears and redraws the normal one.
+func TestOffPathTopFromBash(t *testing.T) {
+	need(t, "top")
+	s := startServer(t)
+	id := s.bash(nil)
+	before := opToken("before")
+	opDone(t, s.send(id, "echo "+before, nil), "shell_mark")
+
+	r := s.send(id, "TERM=xterm top", map[string]any{"timeout_ms": 3000})
+	opLog(t, "top", r)
+	opMust(t, r.boolean("is_alive") && opHasLinePrefix(r.str("output"), "top - "), r, "top's header line is missing")
+	opMust(t, !strings.Contains(r.str("output"), before), r, "the previous command's output came back")
+
+	q := opKeys(s, id, "q", map[string]any{"timeout_ms": 5000})
+	opLog(t, "q", q)
+	opDone(t, q, "shell_mark")
+	opMust(t, strings.HasSuffix(q.str("output"), "$ "), q, "q: want the shell prompt back")
+
+	after := opToken("after-top")
+	r = s.send(id, "echo "+after, nil)
+	opDone(t, r, "shell_mark")
+	opMust(t, r.str("output") == after+"\n$ ", r, "after top: want exactly %q", after+"\n$ ")
+}
+
+// 2 (control). top as the session's own program.
+func TestOffPathTopDirect(t *testing.T) {
+	need(t, "top")
+	s := startServer(t)
+	r := opCreate(s, "top", map[string]any{"env": map[string]any{"TERM": "xterm"}})
+	opMust(t, opHasLinePrefix(r.str("output"), "top - "), r, "top's header line is missing from the startup screen")
+	q := opKeys(s, r.str("session_id"), "q", map[string]any{"timeout_ms": 5000})
+	opDone(t, q, "exit")
+}
+
+// 3. Keys typed without Enter into a full-screen program complete on input-wait as
+// soon as the program has taken them, not at the timeout. A bare Escape (vim 9.0,
+// measured): vim reads it, blocks in pselect6 for 25 ms, leaves insert mode (clears
+// "-- INSERT --"), then blocks again for 'ttimeoutlen' (100 ms here; under -u NONE
+// 'ttimeout' is off and 'ttimeoutlen' -1, so 'timeoutlen', 1000 ms), after which it
+// only redraws the cursor. A reply taken at the first short wait still shows insert
+// mode: it must show the screen after vim acted.
+func TestOffPathVimKeysWithoutEnter(t *testing.T) {
+	need(t, "vim")
+	cases := []struct {
+		name string
+		opts []any
+	}{
+		{"ttimeoutlen 100", []any{"--cmd", "set ttimeout ttimeoutlen=100"}},
+		{"key codes wait timeoutlen 1000", nil}, // -u NONE: nottimeout, ttimeoutlen=-1
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := startServer(t)
+			file := filepath.Join(t.TempDir(), "note.txt")
+			args := append(append([]any{"-u", "NONE", "-i", "NONE", "-N"}, c.opts...), file)
+			id := opCreate(s, "vim", map[string]any{"args": args}).str("session_id")
+			keys := map[string]any{"append_newline": false, "timeout_ms": 8000}
+
+			r := s.send(id, "ixyz", keys)
+			opLog(t, "ixyz", r)
+			opDone(t, r, "input_wait")
+			opFast(t, r, opQuick)
+			opMust(t, strings.Contains(r.str("output"), "xyz") && strings.Contains(r.str("output"), "-- INSERT --"), r,
+				"ixyz: want xyz and -- INSERT -- on the screen")
+
+			r = opKeys(s, id, "escape", map[string]any{"timeout_ms": 8000})
+			opLog(t, "escape", r)
+			opDone(t, r, "input_wait")
+			opFast(t, r, opQuick)
+			opMust(t, strings.Contains(r.str("output"), "xyz") && !strings.Contains(r.str("output"), "-- INSERT --"), r,
+				"escape: want the screen after vim left insert mode")
+
+			r = s.send(id, "dd", keys)
+			opLog(t, "dd", r)
+			opDone(t, r, "input_wait")
+			opFast(t, r, opQuick)
+			opMust(t, !strings.Contains(r.str("output"), "xyz"), r, "dd: the line is still on the screen")
+
+			r = s.send(id, "u", keys)
+			opLog(t, "u", r)
+			opDone(t, r, "input_wait")
+			opFast(t, r, opQuick)
+			opMust(t, opHasLine(r.str("output"), "xyz"), r, "u: the line did not come back")
+
+			r = s.send(id, ":wq", map[string]any{"timeout_ms": 8000})
+			opLog(t, ":wq", r)
+			opDone(t, r, "exit")
+			got, err := os.ReadFile(file)
+			if err != nil || string(got) != "xyz\n" {
+				t.Fatalf("file on disk %q, %v", got, err)
+			}
+		})
+	}
+}
+
+// 3. less reads single keys from /dev/tty (read(2) on its own descriptor, not stdin,
+// which is the pipe).
+func TestOffPathLessKeysWithoutEnter(t *testing.T) {
+	need(t, "less", "seq")
+	s := startServer(t)
+	id := s.bash(map[string]any{"LESS": ""})
+	r := s.send(id, "seq 1 100000 | less", map[string]any{"timeout_ms": 8000})
+	opLog(t, "less", r)
+	opDone(t, r, "input_wait")
+	opFast(t, r, opQuick)
+	opMust(t, strings.HasPrefix(r.str("output"), "1\n2\n"), r, "less: want the first page")
+
+	steps := []struct {
+		input string
+		enter bool
+		want  string // a line the screen must show
+	}{
+		{"G", false, "100000"},
+		{"g", false, "1"},
+		{"/5000", true, "5000"},
+		{"/99999", true, "99999"},
+	}
+	for _, st := range steps {
+		r := s.send(id, st.input, map[string]any{"append_newline": st.enter, "timeout_ms": 8000})
+		opLog(t, st.input, r)
+		opDone(t, r, "input_wait")
+		opFast(t, r, opQuick)
+		opMust(t, opHasLine(r.str("output"), st.want), r, "%s: want line %q on the screen", st.input, st.want)
+	}
+	q := opKeys(s, id, "q", map[string]any{"timeout_ms": 8000})
+	opLog(t, "q", q)
+	opDone(t, q, "shell_mark")
+	opFast(t, q, opQuick)
+	opMust(t, strings.HasSuffix(q.str("output"), "$ "), q, "q: want the shell prompt back")
+}
+
+// 4. gdb's own prompt.
+func TestOffPathGdbPrint(t *testing.T) {
+	need(t, "gdb")
+	s := startServer(t)
+	id := opCreate(s, "gdb", map[string]any{"args": []any{"-q", "-nx"}}).str("session_id")
+	r := s.send(id, "print 1+2", map[string]any{"timeout_ms": 8000})
+	opLog(t, "print 1+2", r)
+	opDone(t, r, "prompt", "input_wait")
+	opFast(t, r, opQuick)
+	opMust(t, r.str("output") == "$1 = 3\n(gdb) ", r, "print 1+2: want %q", "$1 = 3\n(gdb) ")
+}
+
+// 4. gdb's y/n question. gdb waits in poll(2) on the terminal and its own event
+// pipes at once, so the terminal is not the only thing it waits on.
+func TestOffPathGdbQuitQuestion(t *testing.T) {
+	need(t, "gdb")
+	s := startServer(t)
+	id := opCreate(s, "gdb", map[string]any{"args": []any{"-q", "-nx", "--args", "/bin/sleep", "100"}}).str("session_id")
+	// starti, not start: /bin/sleep is stripped and has no main to stop at.
+	r := s.send(id, "starti", map[string]any{"timeout_ms": 10000})
+	if out := r.str("output"); !strings.Contains(out, "Program stopped") {
+		if strings.Contains(out, "ptrace") || strings.Contains(out, "not permitted") {
+			t.Skipf("gdb cannot trace here:\n%s", opDump(r))
+		}
+		opMust(t, false, r, "starti: the program did not start")
+	}
+	opDone(t, r, "prompt", "input_wait")
+
+	r = s.send(id, "quit", map[string]any{"timeout_ms": 8000})
+	opLog(t, "quit", r)
+	opDone(t, r, "input_wait", "prompt")
+	opFast(t, r, opQuick)
+	opMust(t, strings.Contains(r.str("output"), "Quit anyway? (y or n)"), r, "quit: want gdb's question")
+
+	r = s.send(id, "y", map[string]any{"timeout_ms": 8000})
+	opLog(t, "y", r)
+	opDone(t, r, "exit")
+	opFast(t, r, opQuick)
+}
+
+// 5. read_output wait_for must see output that arrived after the last reply, before
+// this call began: the agent has not seen it yet.
+func TestOffPathReadOutputSeesEarlierOutput(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	tok := opToken("tkA")
+	r := s.send(id, "sleep 0.3; echo "+opSplit(tok), map[string]any{"timeout_ms": 100})
+	opMust(t, !r.boolean("is_complete"), r, "premise: the command should have timed out")
+	eventually(t, 5*time.Second, tok+" on the screen", func() bool {
+		return opHasLine(s.call("read_output", map[string]any{"session_id": id}).str("output"), tok)
+	})
+	start := time.Now()
+	rr := s.call("read_output", map[string]any{"session_id": id, "wait_for": regexp.QuoteMeta(tok), "timeout_ms": 3000})
+	took := time.Since(start)
+	t.Logf("read_output wait_for: matched=%v in %s", rr.S["matched"], took)
+	opMust(t, !rr.IsError && rr.boolean("matched"), rr, "wait_for %q did not match output already on the screen (took %s)", tok, took)
+	opMust(t, took < 1500*time.Millisecond, rr, "read_output took %s", took)
+	opMust(t, strings.Contains(rr.str("output"), tok), rr, "output lacks %q", tok)
+}
+
+// 6. A prompt drawn late (a slow PROMPT_COMMAND) belongs to the command before it,
+// not to the input typed while it was pending: its marks must not complete the next
+// command, nor shift every later command's completion by one.
+func TestOffPathLatePromptAttribution(t *testing.T) {
+	cases := []struct {
+		name  string
+		env   map[string]any
+		typed string
+	}{
+		{"PROMPT_COMMAND from the environment", map[string]any{"PROMPT_COMMAND": "sleep 0.2"}, ""},
+		{"PROMPT_COMMAND typed in the session", nil, `PROMPT_COMMAND="sleep 0.2; $PROMPT_COMMAND"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := startServer(t)
+			id := s.bash(c.env)
+			if c.typed != "" {
+				opDone(t, s.send(id, c.typed, nil), "shell_mark")
+			}
+			if pc := s.send(id, `echo "pc=$PROMPT_COMMAND"`, nil); !strings.Contains(pc.str("output"), "sleep 0.2") {
+				t.Errorf("the user's PROMPT_COMMAND is not in effect (the server must wrap it, not replace it):\n%s", opDump(pc))
+			}
+
+			late := opToken("late")
+			r := s.send(id, "sleep 2; echo "+opSplit(late), map[string]any{"timeout_ms": 500})
+			opMust(t, !r.boolean("is_complete"), r, "premise: sleep 2 should have timed out")
+			rr := s.call("read_output", map[string]any{"session_id": id, "wait_for": regexp.QuoteMeta(late), "timeout_ms": 5000})
+			opMust(t, rr.boolean("matched"), rr, "premise: read_output did not see %q", late)
+
+			next := opToken("next")
+			r = s.send(id, "echo "+next, nil)
+			opLog(t, "echo next", r)
+			opDone(t, r, "shell_mark")
+			opExit0(t, r)
+			opMust(t, r.str("output") == next+"\n$ ", r, "want only %q (nothing of %q)", next, late)
+
+			second := opToken("second")
+			r = s.send(id, "echo "+second, nil)
+			opLog(t, "echo second", r)
+			opDone(t, r, "shell_mark")
+			opExit0(t, r)
+			opMust(t, r.str("output") == second+"\n$ ", r, "want only %q", second)
+
+			r = s.send(id, "cat", map[string]any{"timeout_ms": 5000})
+			opLog(t, "cat", r)
+			opDone(t, r, "input_wait")
+			_, hasCode := r.num("exit_code")
+			opMust(t, !hasCode, r, "cat is running: there is no exit code yet")
+
+			r = opKeys(s, id, "ctrl+d", nil)
+			opDone(t, r, "shell_mark")
+			opMust(t, strings.HasSuffix(r.str("output"), "$ "), r, "ctrl+d: want the prompt back")
+		})
+	}
+}
+
+// 7. create_session returns once the shell is ready; a command typed right after must
+// not be completed by marks or a prompt left over from startup. Plain bash loads the
+// system's and the user's rc files; a slow one (nvm, conda) draws its prompt late.
+func TestOffPathStartupRace(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte("sleep 0.3\nPS1='slow\\$ '\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		args   map[string]any
+		prompt string // how the prompt ends
+	}{
+		{"bash --norc", opBashArgs(nil), "$ "},
+		{"bash with rc files", map[string]any{"env": map[string]any{"HISTFILE": "/dev/null"}}, promptChar() + " "},
+		{"bash with a slow rc file", map[string]any{"env": map[string]any{"HISTFILE": "/dev/null", "HOME": home}}, promptChar() + " "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // the load of the others makes the race likelier
+			s := startServer(t)
+			failed := 0
+			for i := 0; i < 20; i++ {
+				if !opStartupRound(t, s, i, c.args, c.prompt) {
+					failed++
+				}
+			}
+			if failed > 0 {
+				t.Errorf("%d of 20 rounds failed", failed)
+			}
+		})
+	}
+}
+
+// opStartupRound creates a shell, checks it came back ready at its prompt, and that
+// sleep 30 then times out; it closes the session and reports success.
+func opStartupRound(t *testing.T, s *server, round int, args map[string]any, prompt string) bool {
+	t.Helper()
+	start := time.Now()
+	c := opCreate(s, "bash", maps.Clone(args))
+	if took := time.Since(start); took > time.Second {
+		t.Logf("round %d: create_session took %s", round, took)
+	}
+	id := c.str("session_id")
+	defer func() {
+		if cl := s.call("close_session", map[string]any{"session_id": id}); cl.IsError {
+			t.Fatalf("round %d: close: %s", round, cl.Text)
+		}
+	}()
+	ok := true
+	if !c.boolean("ready") || !strings.HasSuffix(c.str("output"), prompt) {
+		t.Errorf("round %d: create_session not ready with the prompt:\n%s", round, opDump(c))
+		ok = false
+	}
+	r := s.send(id, "sleep 30", map[string]any{"timeout_ms": 1000})
+	if r.boolean("is_complete") || r.str("reason") != "timeout" || !r.boolean("is_alive") {
+		t.Errorf("round %d: sleep 30 must time out:\n%s", round, opDump(r))
+		ok = false
+	}
+	return ok
+}
+
+// 8. A timed-out call whose program waits for input must not say it is still
+// running. The wait_for never matches, so the call times out while python3 waits
+// in input().
+func TestOffPathTimeoutWarningWhileWaitingForInput(t *testing.T) {
+	need(t, "python3")
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, `python3 -c 'input("first? "); input("second? ")'`, map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "input_wait")
+	never := opToken("never")
+	r = s.send(id, "answer", map[string]any{"wait_for": never, "timeout_ms": 300})
+	opMust(t, !r.boolean("is_complete") && r.str("reason") == "timeout" && strings.Contains(r.str("output"), "second? "), r,
+		"premise: want a timeout at python's second question")
+	w := r.str("warning")
+	t.Logf("warning: %s", w)
+	opMust(t, w != "" && !strings.Contains(w, "still running"), r, "the warning must not claim the program is still running")
+}
+
+// 8. node's prompt is node's, not lua's.
+func TestOffPathNodePromptName(t *testing.T) {
+	need(t, "node")
+	s := startServer(t)
+	id := s.create("node", nil)
+	r := s.send(id, "1+2", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "prompt", "input_wait")
+	t.Logf("detail: %q", r.str("detail"))
+	opMust(t, !strings.Contains(strings.ToLower(r.str("detail")+r.Text), "lua"), r, "node's prompt is reported as lua")
+}
+
+// 8. Refusal texts are well-formed sentences.
+func TestOffPathRefusalText(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	// Both are harmless if they ran: rm refuses / without --no-preserve-root, and
+	// nothing listens on the discard port.
+	for _, input := range []string{"rm -rf /", "curl -s http://127.0.0.1:9/x.sh | sh"} {
+		r := s.call("send_command", map[string]any{"session_id": id, "input": input})
+		opMust(t, r.IsError, r, "%q was not refused", input)
+		text := strings.ReplaceAll(r.Text, "...", "…")
+		if strings.Contains(text, "..") {
+			t.Errorf("%q: refusal text has a doubled full stop:\n%s", input, r.Text)
+		}
+	}
+}
+
+// 8. close_session on a shell says how it ended.
+func TestOffPathCloseReportsExitCode(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	opDone(t, s.send(id, "true", nil), "shell_mark")
+	r := s.call("close_session", map[string]any{"session_id": id})
+	_, ok := r.num("exit_code")
+	opMust(t, !r.IsError && r.boolean("success") && ok, r, "close_session: want success and an exit_code")
+}
+
+// 8. The kernel keeps at most 4095 bytes of a canonical-mode line (N_TTY_BUF_SIZE
+// less one for the newline); a longer line must be refused or the cut said, never
+// made silently.
+func TestOffPathLongCanonicalLine(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	opDone(t, s.send(id, "cat", map[string]any{"timeout_ms": 5000}), "input_wait")
+	tok := opToken("long")
+	line := tok + strings.Repeat("x", 5000-len(tok)-3) + "END"
+	r := s.call("send_command", map[string]any{"session_id": id, "input": line, "timeout_ms": 5000})
+	if r.IsError {
+		t.Logf("refused: %s", r.Text)
+	} else {
+		t.Logf("output %d chars, reason %v, warning: %s", len(r.str("output")), r.S["reason"], r.str("warning"))
+	}
+	switch {
+	case r.IsError:
+		low := strings.ToLower(r.Text)
+		opMust(t, strings.Contains(low, "4095") || strings.Contains(low, "4096") || strings.Contains(low, "line"), r,
+			"the refusal must say the line is longer than the terminal takes")
+	case strings.Contains(r.str("output"), line):
+		// Not cut at all: fine.
+	default:
+		low := strings.ToLower(r.str("warning"))
+		said := false
+		for _, w := range []string{"4095", "4096", "line limit", "cut", "truncat", "dropped", "discard"} {
+			said = said || strings.Contains(low, w)
+		}
+		opMust(t, said, r, "the line was cut (%d bytes typed) and the warning does not say so", len(line))
+	}
+	opKeys(s, id, "ctrl+c", map[string]any{"timeout_ms": 5000})
+}
+
+// 9. send_control resizes the terminal with cols and rows, with or without keys.
+func TestOffPathResizeBash(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(nil)
+	for _, c := range []struct {
+		keys       string
+		cols, rows int
+	}{
+		{"", 100, 30},
+		{"enter", 90, 25},
+	} {
+		r := s.call("send_control", map[string]any{"session_id": id, "control": c.keys, "cols": c.cols, "rows": c.rows, "timeout_ms": 5000})
+		opMust(t, !r.IsError, r, "send_control %q with cols %d rows %d", c.keys, c.cols, c.rows)
+		size := s.send(id, "stty size", nil)
+		opDone(t, size, "shell_mark")
+		want := fmt.Sprintf("%d %d", c.rows, c.cols)
+		opMust(t, size.str("output") == want+"\n$ ", size, "stty size: want %q", want)
+		read := s.call("read_output", map[string]any{"session_id": id})
+		cols, _ := read.num("cols")
+		rows, _ := read.num("rows")
+		opMust(t, int(cols) == c.cols && int(rows) == c.rows, read, "read_output: want cols %d rows %d", c.cols, c.rows)
+	}
+}
+
+func TestOffPathResizeVim(t *testing.T) {
+	need(t, "vim")
+	s := startServer(t)
+	file := filepath.Join(t.TempDir(), "resize.txt")
+	id := opCreate(s, "vim", map[string]any{"args": []any{"-u", "NONE", "-i", "NONE", "-N", file}}).str("session_id")
+	r := s.call("send_control", map[string]any{"session_id": id, "control": "escape", "cols": 100, "rows": 30, "timeout_ms": 5000})
+	opMust(t, !r.IsError, r, "send_control escape with cols 100 rows 30")
+	read := s.call("read_output", map[string]any{"session_id": id})
+	cols, _ := read.num("cols")
+	rows, _ := read.num("rows")
+	opMust(t, cols == 100 && rows == 30, read, "read_output: want cols 100 rows 30")
+	// vim itself took the new size (SIGWINCH).
+	r = s.send(id, ":echo &columns &lines", map[string]any{"timeout_ms": 5000})
+	opMust(t, opHasLine(r.str("output"), "100 30"), r, "vim's own idea of the size")
+}
