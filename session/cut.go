@@ -40,8 +40,7 @@ type mark struct {
 	erases  uint64
 	alt     bool   // a full-screen program held the alternate screen
 	marks   uint64 // newest shell-integration mark
-	owed    bool   // typed while a command ran or a prompt was drawn: the next prompts may be earlier inputs'
-
+	owed    bool   // typed while a command ran or a prompt was drawn: the next prompts may be earlier inputs
 	reply   bool   // where a reply ended: what follows is cut by position only
 	reader  pty.Waiting
 	at      time.Time
