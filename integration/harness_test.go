@@ -223,22 +223,24 @@ func (s *server) bash(extraEnv map[string]any) string {
 // send runs send_command and fails on a tool error.
 func (s *server) send(id, input string, extra map[string]any) result {
 	s.t.Helper()
-	args := map[string]any{"session_id": id, "input": input}
+	return s.must("send_command", map[string]any{"session_id": id, "input": input}, extra)
+}
+
+// control presses keys with send_control and fails on a tool error.
+func (s *server) control(id, keys string) result {
+	s.t.Helper()
+	return s.must("send_control", map[string]any{"session_id": id, "control": keys}, nil)
+}
+
+// must calls a tool with args plus extra and fails the test on a tool error.
+func (s *server) must(tool string, args, extra map[string]any) result {
+	s.t.Helper()
 	for k, v := range extra {
 		args[k] = v
 	}
-	r := s.call("send_command", args)
+	r := s.call(tool, args)
 	if r.IsError {
-		s.t.Fatalf("send_command %q: %s", input, r.Text)
-	}
-	return r
-}
-
-func (s *server) control(id, keys string) result {
-	s.t.Helper()
-	r := s.call("send_control", map[string]any{"session_id": id, "control": keys})
-	if r.IsError {
-		s.t.Fatalf("send_control %q: %s", keys, r.Text)
+		s.t.Fatalf("%s %v: %s", tool, args, r.Text)
 	}
 	return r
 }

@@ -105,15 +105,7 @@ func opHasLinePrefix(out, prefix string) bool {
 // fails the test.
 func opKeys(s *server, id, keys string, extra map[string]any) result {
 	s.t.Helper()
-	args := map[string]any{"session_id": id, "control": keys}
-	for k, v := range extra {
-		args[k] = v
-	}
-	r := s.call("send_control", args)
-	if r.IsError {
-		s.t.Fatalf("send_control %v: %s", args, r.Text)
-	}
-	return r
+	return s.must("send_control", map[string]any{"session_id": id, "control": keys}, extra)
 }
 
 // opCreate is s.create returning the whole create_session result.

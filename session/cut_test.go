@@ -164,3 +164,22 @@ func TestReadFindsOutputBetweenReplyAndInput(t *testing.T) {
 		t.Fatalf("read: %+v", got)
 	}
 }
+
+// Replacing both PS1 and PROMPT_COMMAND removes the marks; the prompt counts again
+// after a short grace instead of every command waiting out its timeout.
+func TestLostIntegrationFallsBackToPrompts(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	r, err := s.Send(t.Context(), Input{Text: "PROMPT_COMMAND=; PS1='$ '", AppendNewline: true, Timeout: 5 * time.Second})
+	if err != nil || !r.Complete {
+		t.Fatalf("replace: %+v %v", r, err)
+	}
+	began := time.Now()
+	r = send(t, s, "echo st$((1))ill")
+	if !r.Complete || r.Output != "st1ill\n$ " {
+		t.Fatalf("after the marks were lost: %+v", r)
+	}
+	if d := time.Since(began); d > 5*time.Second {
+		t.Fatalf("took %s", d)
+	}
+}

@@ -113,7 +113,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	// for a line typed ahead whose command has not started: the prompt on screen may be
 	// an earlier command's, drawn while this line waited (the foreground can change
 	// before the screen has caught up with what the shell printed).
-	st.ShellInFront = s.integrated && !w.keys && !w.startup && snap.MarkSeq > 0 &&
+	st.ShellInFront = s.integrated && !w.keys && !w.startup && snap.MarkSeq > 0 && !s.marksLost(w) &&
 		(s.shellInFront() || (w.from.owed && !hasKind(st.Marks, 'C')))
 	st.Settle = s.settleWindow()
 	if !s.Alive() {
@@ -150,7 +150,7 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		// editor) echoes as it likes: that it took every byte is the evidence. In line
 		// mode the kernel echoes, and the echo shows the whole line reached the reader.
 		consumed := ws.keys
-		if !consumed && !s.markedShell(w.PID) {
+		if !consumed && (s.marksLost(ws) || !s.markedShell(w.PID)) {
 			canonical, err := s.proc.Canonical()
 			consumed = (err == nil && !canonical) || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
 		}
@@ -231,7 +231,20 @@ func (s *Session) marksOnly(w waitSpec) bool {
 	if w.startup {
 		return s.scr.Status().MarkSeq == 0 && time.Since(w.from.at) < startupMarkGrace
 	}
-	return s.shellInFront() && s.markedShell(s.proc.Pid())
+	return !s.marksLost(w) && s.shellInFront() && s.markedShell(s.proc.Pid())
+}
+
+// marksLostAfter is how long a shell may go without drawing a marked prompt (a B
+// mark) after an input before its integration is taken for lost (the user replaced
+// both PS1 and PROMPT_COMMAND): prompts and input-wait count again. It matters only
+// while the shell edits its command line, which it does at a prompt.
+const marksLostAfter = time.Second
+
+func (s *Session) marksLost(w waitSpec) bool {
+	if w.startup || time.Since(w.from.at) < marksLostAfter {
+		return false
+	}
+	return !hasKind(s.scr.MarksSince(w.from.marks), 'B')
 }
 
 // shellInFront reports whether the session's own shell is the foreground group.
