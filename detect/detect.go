@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mattn/go-runewidth"
-
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
@@ -309,7 +307,7 @@ func CursorLine(s *screen.Status) string {
 	var b strings.Builder
 	width := 0
 	for _, r := range line {
-		w := runewidth.RuneWidth(r)
+		w := screen.RuneWidth(r) // the screen's table: go-runewidth's global one follows the locale
 		if width+w > s.Cursor.Col {
 			break
 		}

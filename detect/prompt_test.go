@@ -1,8 +1,11 @@
 package detect
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
@@ -108,5 +111,22 @@ func TestSettleAsksForRecheck(t *testing.T) {
 	v := New(Options{Settle: 100 * time.Millisecond}).Check(&st)
 	if v.Done || v.Recheck != 70*time.Millisecond {
 		t.Fatalf("verdict %+v, want a recheck in 70ms", v)
+	}
+}
+
+// Under an East Asian locale go-runewidth's global table makes λ, ─ and » two cells
+// wide; the cursor line must be measured as the screen laid it out.
+func TestCursorLineIgnoresLocaleWidths(t *testing.T) {
+	saved := runewidth.DefaultCondition.EastAsianWidth
+	runewidth.DefaultCondition.EastAsianWidth = true
+	t.Cleanup(func() { runewidth.DefaultCondition.EastAsianWidth = saved })
+	for _, p := range []string{"λ ", "─» ", "user ─ » "} {
+		st := screen.Status{Line: strings.TrimRight(p, " "), Cursor: screen.Point{Col: len([]rune(p))}}
+		if got := CursorLine(&st); got != p {
+			t.Errorf("CursorLine(%q) = %q", p, got)
+		}
+		if _, ok := MatchPrompt(CursorLine(&st)); !ok {
+			t.Errorf("%q is not taken for a prompt", p)
+		}
 	}
 }

@@ -29,6 +29,10 @@ const (
 // widths are the same.
 var widths = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
 
+// RuneWidth is how many cells the screen gives r: the same table whatever the
+// locale, so a reader measuring a row agrees with the layout.
+func RuneWidth(r rune) int { return runeWidth(r) }
+
 func runeWidth(r rune) int {
 	if r < 0x7f {
 		if r < 0x20 {
