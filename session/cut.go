@@ -168,8 +168,13 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 	start := from.pos
 	switch {
 	case from.owed:
-		if _, prompt, ok := s.marksFor(from); ok {
+		ours, prompt, ok := s.marksFor(from)
+		switch {
+		case ok:
 			start = prompt.Pos // our line echoes after the earlier command's prompt
+		case !hasKind(ours, 'B'):
+			// Typed ahead, and no prompt since: what came is the earlier command's.
+			return "", false
 		}
 	case from.alt:
 		// The program left the alternate screen: what followed starts where the main

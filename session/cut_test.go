@@ -183,3 +183,24 @@ func TestLostIntegrationFallsBackToPrompts(t *testing.T) {
 		t.Fatalf("took %s", d)
 	}
 }
+
+// A line typed ahead while the earlier command still runs gets none of that command's
+// later output, even when the reply comes before any prompt.
+func TestTypeAheadReplyHoldsNoEarlierOutput(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	quick := func(text string, timeout time.Duration) Result {
+		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	if r := quick("sleep 0.2; echo ea$((1))rly; sleep 0.3", 50*time.Millisecond); r.Complete {
+		t.Fatalf("first: %+v", r)
+	}
+	r := quick("echo la$((2))ter", 300*time.Millisecond)
+	if strings.Contains(r.Output, "ea1rly") {
+		t.Fatalf("typed-ahead reply holds the earlier command's output: %+v", r)
+	}
+}
