@@ -1,6 +1,7 @@
 package session
 
 import (
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ type mark struct {
 	alt     bool   // a full-screen program held the alternate screen
 	marks   uint64 // newest shell-integration mark
 	owed    bool   // typed while a command ran or a prompt was drawn: the next prompts may be earlier inputs
+	ahead   int    // lines typed ahead before this one whose commands had not started
 	reply   bool   // where a reply ended: what follows is cut by position only
 	reader  pty.Waiting
 	at      time.Time
@@ -65,8 +67,41 @@ func (s *Session) markNow(keys bool) mark {
 	if !s.integrated || keys {
 		return m
 	}
-	m.owed = !m.reader.Reading && s.lastMark(snap.MarkSeq) != 'B'
+	atPrompt := s.lastMark(snap.MarkSeq) == 'B'
+	m.owed = !m.reader.Reading && !atPrompt
+	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid())
 	return m
+}
+
+// linesAhead counts the lines typed ahead whose commands have not started (no C mark
+// of theirs yet), forgetting the others, and all of them once the shell waits at its
+// prompt: then every line typed before has been read.
+func (s *Session) linesAhead(idle bool) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if idle {
+		s.ahead = s.ahead[:0]
+		return 0
+	}
+	kept := s.ahead[:0]
+	for _, a := range s.ahead {
+		if countKind(s.scr.MarksSince(a.marks), 'C') <= a.ahead {
+			kept = append(kept, a)
+		}
+	}
+	s.ahead = kept
+	return len(kept)
+}
+
+// typedAhead remembers an owed line once it is written: the lines typed after it
+// must let its command run first.
+func (s *Session) typedAhead(m mark) {
+	if !m.owed {
+		return
+	}
+	s.mu.Lock()
+	s.ahead = append(s.ahead, m)
+	s.mu.Unlock()
 }
 
 // lastMark is the kind of the newest shell-integration mark, 0 before any.
@@ -81,15 +116,32 @@ func (s *Session) lastMark(seq uint64) byte {
 }
 
 // marksFor returns the shell-integration marks that belong to the input written at
-// from. For an owed input, prompt is the last earlier command's prompt (its B mark)
-// that came after the input, and ok says there was one.
-func (s *Session) marksFor(from mark) (ms []screen.Mark, prompt screen.Mark, ok bool) {
+// from, among those up to Seq upto (the screen state being judged). For an owed input,
+// prompt is the last earlier command's prompt (its B mark) that came after the input,
+// and ok says there was one.
+func (s *Session) marksFor(from mark, upto uint64) (ms []screen.Mark, prompt screen.Mark, ok bool) {
 	ms = s.scr.MarksSince(from.marks)
+	for len(ms) > 0 && ms[len(ms)-1].Seq > upto {
+		ms = ms[:len(ms)-1]
+	}
 	if !from.owed {
 		return ms, screen.Mark{}, false
 	}
 	p := 0
-	for i := 0; i < len(ms); i++ {
+	// Lines typed ahead of this one run first: skip each one's command up to the
+	// prompt after it.
+	for range from.ahead {
+		c := indexKind(ms, p, 'C')
+		if c < 0 {
+			return nil, prompt, ok
+		}
+		b := indexKind(ms, c+1, 'B')
+		if b < 0 {
+			return nil, prompt, ok
+		}
+		p, prompt, ok = b+1, ms[b], true
+	}
+	for i := p; i < len(ms); i++ {
 		if ms[i].Kind != 'B' {
 			continue
 		}
@@ -112,6 +164,25 @@ func (s *Session) lineTaken() bool {
 	return w.Reading && w.PID == s.proc.Pid() && w.PendingInput == 0 && w.Unread == 0
 }
 
+func indexKind(ms []screen.Mark, from int, kind byte) int {
+	for i := from; i < len(ms); i++ {
+		if ms[i].Kind == kind {
+			return i
+		}
+	}
+	return -1
+}
+
+func countKind(ms []screen.Mark, kind byte) int {
+	n := 0
+	for _, m := range ms {
+		if m.Kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
 func hasKind(ms []screen.Mark, kind byte) bool {
 	for _, m := range ms {
 		if m.Kind == kind {
@@ -124,7 +195,7 @@ func hasKind(ms []screen.Mark, kind byte) bool {
 // commandStart finds shell integration's "command output starts" mark for the first
 // command typed since from.
 func (s *Session) commandStart(from mark) (screen.Mark, bool) {
-	ms, _, _ := s.marksFor(from)
+	ms, _, _ := s.marksFor(from, math.MaxUint64)
 	for _, m := range ms {
 		if m.Kind == 'C' {
 			return m, true
@@ -152,7 +223,7 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		if from.owed && !marked {
 			// Typed ahead: an erase before this line's command started is an earlier
 			// command's, unless a later prompt of that command came after it.
-			if _, prompt, ok := s.marksFor(from); !ok || prompt.Erases != snap.Erases {
+			if _, prompt, ok := s.marksFor(from, math.MaxUint64); !ok || prompt.Erases != snap.Erases {
 				return "", false
 			}
 		} else {
@@ -168,7 +239,7 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 	start := from.pos
 	switch {
 	case from.owed:
-		ours, prompt, ok := s.marksFor(from)
+		ours, prompt, ok := s.marksFor(from, math.MaxUint64)
 		switch {
 		case ok:
 			start = prompt.Pos // our line echoes after the earlier command's prompt

@@ -204,3 +204,32 @@ func TestTypeAheadReplyHoldsNoEarlierOutput(t *testing.T) {
 		t.Fatalf("typed-ahead reply holds the earlier command's output: %+v", r)
 	}
 }
+
+// Two lines typed ahead of a slow prompt: the second's reply holds neither the first's
+// output nor the earlier command's; what the replies left out is found by a read.
+func TestTypedAheadLinesKeepTheirOwnOutput(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.2"})
+	quick := func(text string) Result {
+		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: 100 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	quick("sleep 0.15; echo ze$((0))ro")
+	one := quick("echo on$((1))e; sleep 0.4")
+	two := quick("echo tw$((2))o; sleep 0.4")
+	for _, r := range []Result{one, two} {
+		if strings.Contains(r.Output, "ze0ro") {
+			t.Fatalf("a typed-ahead reply holds the earlier output: %+v", r)
+		}
+	}
+	if strings.Contains(two.Output, "on1e") {
+		t.Fatalf("the second typed-ahead reply holds the first's output: %+v", two)
+	}
+	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "ze0ro"), Timeout: 3 * time.Second})
+	if !got.Matched {
+		t.Fatalf("the earlier output is lost to reads: %+v", got)
+	}
+}

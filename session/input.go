@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,6 +102,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		_, err := s.proc.Write(wctx, chunk)
 		cancel()
+		if err == nil && bytes.HasSuffix(chunk, []byte(enter)) {
+			s.typedAhead(from)
+		}
 
 		if err != nil {
 			if !s.Alive() {
@@ -132,6 +137,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	}
 	r := s.result(first, echoes, v, began, unsent)
 	r.Unseen = unseen
+	if first.owed {
+		s.keepSkipped(first, echoes)
+	}
 	s.delivered(r.Complete, echoes)
 	return r, nil
 }
@@ -204,7 +212,40 @@ func (s *Session) unseenBefore(from mark) bool {
 		return false
 	}
 	text, _ := s.scr.TextSince(s.seen.pos)
-	text = strings.TrimRight(dropEchoLines(text, s.unseenEchoes), " \n")
+	return s.addGapLocked(dropEchoLines(text, s.unseenEchoes))
+}
+
+// keepSkipped adds to the gap what the reply to an owed input left out because it
+// came before this input's command: an earlier command's late output, never given.
+func (s *Session) keepSkipped(from mark, echoes []string) {
+	full, _ := s.scr.TextSince(from.pos)
+	var rest string
+	if c, ok := s.commandStart(from); ok {
+		rest, _ = s.scr.TextSince(c.Pos)
+	} else if ours, prompt, ok := s.marksFor(from, math.MaxUint64); ok {
+		rest, _ = s.scr.TextSince(prompt.Pos)
+	} else if hasKind(ours, 'B') {
+		return // the running program took the line: all of it is this reply's
+	}
+	skipped, found := strings.CutSuffix(full, rest)
+	if !found {
+		return // an erase moved things: the positions no longer line up
+	}
+	lines := strings.Split(skipped, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if !slices.Contains(echoes, strings.TrimSpace(l)) { // the kernel's echo of the typed-ahead line
+			kept = append(kept, l)
+		}
+	}
+	s.mu.Lock()
+	s.addGapLocked(strings.Join(kept, "\n"))
+	s.mu.Unlock()
+}
+
+// addGapLocked keeps text for the next read waiting for output not given yet.
+func (s *Session) addGapLocked(text string) bool {
+	text = strings.TrimRight(text, " \n")
 	if strings.TrimSpace(text) == "" {
 		return false
 	}

@@ -78,6 +78,7 @@ type Session struct {
 	seen         mark
 	unseenEchoes []string
 	gap          string // output that arrived between a reply and the next input
+	ahead        []mark // lines typed ahead of the shell's prompt whose commands had not started
 
 	readDone chan struct{} // closed when readLoop returns
 }

@@ -106,7 +106,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		InputWait:    s.inputWait(w, snap.Written),
 	}
 	if snap.MarkSeq > w.from.marks {
-		st.Marks, _, _ = s.marksFor(w.from)
+		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
 	st.MarksOnly = s.marksOnly(w)
 	// A prompt at the cursor is no evidence while the shell itself is in front, nor
