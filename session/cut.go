@@ -68,7 +68,10 @@ func (s *Session) markNow(keys bool) mark {
 		return m
 	}
 	atPrompt := s.lastMark(snap.MarkSeq) == 'B'
-	m.owed = !m.reader.Reading && !atPrompt
+	s.mu.Lock()
+	ready := s.seenReady // the last reply showed the program ready (python's >>> before it reads)
+	s.mu.Unlock()
+	m.owed = !m.reader.Reading && !atPrompt && !ready
 	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid())
 	return m
 }

@@ -269,6 +269,7 @@ func (s *Session) delivered(complete bool, echoes []string) {
 	m.reply = true
 	s.mu.Lock()
 	s.seen = m
+	s.seenReady = complete
 	s.unseenEchoes = nil
 	if !complete {
 		s.unseenEchoes = echoes

@@ -76,6 +76,7 @@ type Session struct {
 	// agent. unseenEchoes are the lines the last input typed, when its reply ended
 	// before their echo could show.
 	seen         mark
+	seenReady    bool // that reply had evidence the program was ready for input
 	unseenEchoes []string
 	gap          string // output that arrived between a reply and the next input
 	ahead        []mark // lines typed ahead of the shell's prompt whose commands had not started
