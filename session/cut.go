@@ -152,7 +152,7 @@ func (s *Session) marksFor(from mark, upto uint64) (ms []screen.Mark, prompt scr
 			p, prompt, ok = i+1, ms[i], true // the shell read a command line after this prompt
 			continue
 		}
-		if !s.lineTaken() {
+		if !s.lineTaken(from) {
 			return ms[p:i], prompt, ok // the prompt may still be an earlier command's
 		}
 		break
@@ -161,11 +161,31 @@ func (s *Session) marksFor(from mark, upto uint64) (ms []screen.Mark, prompt scr
 }
 
 // lineTaken reports whether the integrated shell waits at its prompt with nothing left
-// unread: a line typed ahead was taken by the program that ran before, not by the shell.
-func (s *Session) lineTaken() bool {
+// unread, and has for takenAfter: a line typed ahead was taken by the program that ran
+// before, not by the shell. The wait matters: bytes written to the terminal reach its
+// input queue a moment later (the kernel moves them in a worker), and until then an
+// unread line looks taken.
+func (s *Session) lineTaken(from mark) bool {
 	w := s.proc.InputWait()
-	return w.Reading && w.PID == s.proc.Pid() && w.PendingInput == 0 && w.Unread == 0
+	idle := w.Reading && w.PID == s.proc.Pid() && w.PendingInput == 0 && w.Unread == 0
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !idle || s.takenFor != from.at {
+		s.takenFor, s.takenAt = from.at, time.Time{}
+		if idle {
+			s.takenAt = time.Now()
+		}
+		return false
+	}
+	if s.takenAt.IsZero() {
+		s.takenAt = time.Now()
+		return false
+	}
+	return time.Since(s.takenAt) >= takenAfter
 }
+
+// takenAfter is how long the shell must wait idle before a line counts as taken.
+const takenAfter = 10 * time.Millisecond
 
 func indexKind(ms []screen.Mark, from int, kind byte) int {
 	for i := from; i < len(ms); i++ {

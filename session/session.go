@@ -77,6 +77,8 @@ type Session struct {
 	// before their echo could show.
 	seen         mark
 	seenReady    bool // that reply had evidence the program was ready for input
+
+	takenFor, takenAt time.Time // lineTaken's observation: for which input, since when
 	unseenEchoes []string
 	gap          string // output that arrived between a reply and the next input
 	ahead        []mark // lines typed ahead of the shell's prompt whose commands had not started
