@@ -75,13 +75,13 @@ type Session struct {
 	// seen is where the last reply ended: output after it has not been given to the
 	// agent. unseenEchoes are the lines the last input typed, when its reply ended
 	// before their echo could show.
-	seen         mark
-	seenReady    bool // that reply had evidence the program was ready for input
+	seen      mark
+	seenReady bool // that reply had evidence the program was ready for input
 
 	takenFor, takenAt time.Time // lineTaken's observation: for which input, since when
-	unseenEchoes []string
-	gap          string // output that arrived between a reply and the next input
-	ahead        []mark // lines typed ahead of the shell's prompt whose commands had not started
+	unseenEchoes      []string
+	gap               string // output that arrived between a reply and the next input
+	ahead             []mark // lines typed ahead of the shell's prompt whose commands had not started
 
 	readDone chan struct{} // closed when readLoop returns
 }
