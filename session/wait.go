@@ -258,9 +258,11 @@ func (s *Session) shellInFront() bool {
 const startupMarkGrace = 3 * time.Second
 
 // confirmAfter is how long a reader must stay blocked, with nothing printed, before
-// its waiting counts: long enough for output already read from the terminal to reach
-// the screen.
-const confirmAfter = time.Millisecond
+// its waiting counts: long enough for what it printed just before blocking to reach
+// the screen. The kernel moves a program's output to the terminal's other side in a
+// worker, so for a moment it is neither unread there nor on the screen (seen under
+// load: python printing after a sleep was answered without its line at 1 ms).
+const confirmAfter = 3 * time.Millisecond
 
 // candidate is a reader seen waiting, not yet confirmed.
 type candidate struct {
