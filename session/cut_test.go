@@ -233,3 +233,20 @@ func TestTypedAheadLinesKeepTheirOwnOutput(t *testing.T) {
 		t.Fatalf("the earlier output is lost to reads: %+v", got)
 	}
 }
+
+// What an earlier command drew after clearing the screen, while a line typed ahead
+// waited, is still found by a read.
+func TestSkippedOutputAfterAClearIsKept(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.3", "TERM": "xterm"})
+	if r, _ := s.Send(t.Context(), Input{Text: `sleep 0.2; printf '\033[H\033[2J'; echo cl$((1))ear`, AppendNewline: true, Timeout: 100 * time.Millisecond}); r.Complete {
+		t.Fatalf("first: %+v", r)
+	}
+	if r, _ := s.Send(t.Context(), Input{Text: "sleep 0.5; echo ne$((2))xt", AppendNewline: true, Timeout: 200 * time.Millisecond}); strings.Contains(r.Output, "cl1ear") {
+		t.Fatalf("the typed-ahead reply holds the earlier output: %+v", r)
+	}
+	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "cl1ear"), Timeout: 2 * time.Second})
+	if !got.Matched {
+		t.Fatalf("read: %+v", got)
+	}
+}

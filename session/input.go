@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
 	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
 // Input is one call that types into the terminal: either Text (send_command) or Keys
@@ -218,15 +219,24 @@ func (s *Session) unseenBefore(from mark) bool {
 // keepSkipped adds to the gap what the reply to an owed input left out because it
 // came before this input's command: an earlier command's late output, never given.
 func (s *Session) keepSkipped(from mark, echoes []string) {
-	full, _ := s.scr.TextSince(from.pos)
 	var rest string
+	erases := uint64(0)
 	if c, ok := s.commandStart(from); ok {
 		rest, _ = s.scr.TextSince(c.Pos)
+		erases = c.Erases
 	} else if ours, prompt, ok := s.marksFor(from, math.MaxUint64); ok {
 		rest, _ = s.scr.TextSince(prompt.Pos)
+		erases = prompt.Erases
 	} else if hasKind(ours, 'B') {
 		return // the running program took the line: all of it is this reply's
+	} else {
+		erases = s.scr.Status().Erases
 	}
+	start := from.pos
+	if st := s.scr.Status(); erases != from.erases && erases == st.Erases {
+		start = screen.Pos{Line: st.EraseTop} // the earlier command cleared the screen: what it drew since
+	}
+	full, _ := s.scr.TextSince(start)
 	skipped, found := strings.CutSuffix(full, rest)
 	if !found {
 		return // an erase moved things: the positions no longer line up
