@@ -53,27 +53,32 @@ type mark struct {
 // woken since, or the input may still be unread. keys says the input is keystrokes,
 // not a line of text for whoever reads next.
 func (s *Session) markNow(keys bool) mark {
-	snap := s.scr.Status()
-	m := mark{
-		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
-		written: snap.Written,
-		clears:  snap.Clears,
-		erases:  snap.Erases,
-		alt:     snap.AltScreen,
-		marks:   snap.MarkSeq,
-		reader:  s.proc.InputWait(),
-		at:      time.Now(),
-	}
+	m := s.screenMark()
+	m.reader = s.proc.InputWait()
 	if !s.integrated || keys {
 		return m
 	}
-	atPrompt := s.lastMark(snap.MarkSeq) == 'B'
+	atPrompt := s.lastMark(m.marks) == 'B'
 	s.mu.Lock()
 	ready := s.seenReady // the last reply showed the program ready (python's >>> before it reads)
 	s.mu.Unlock()
 	m.owed = !m.reader.Reading && !atPrompt && !ready
 	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid())
 	return m
+}
+
+// screenMark is the screen's part of a mark: where a reply ended needs no reader.
+func (s *Session) screenMark() mark {
+	snap := s.scr.Status()
+	return mark{
+		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
+		written: snap.Written,
+		clears:  snap.Clears,
+		erases:  snap.Erases,
+		alt:     snap.AltScreen,
+		marks:   snap.MarkSeq,
+		at:      time.Now(),
+	}
 }
 
 // linesAhead counts the lines typed ahead whose commands have not started (no C mark

@@ -275,7 +275,7 @@ const maxGap = 64 << 10
 // delivered records that a reply was given up to the cursor now. Echoes of an
 // incomplete input may still show later; a read strips them.
 func (s *Session) delivered(complete bool, echoes []string) {
-	m := s.markNow(true)
+	m := s.screenMark()
 	m.reply = true
 	s.mu.Lock()
 	s.seen = m
