@@ -183,6 +183,13 @@ func decode(t testing.TB, res *mcp.CallToolResult) result {
 // create starts a session and fails the test if it cannot.
 func (s *server) create(command string, args map[string]any) string {
 	s.t.Helper()
+	return s.createResult(command, args).str("session_id")
+}
+
+// createResult is create returning the whole create_session result. The sessions
+// carry the test's mark, and the REPLs and gdb get quiet defaults.
+func (s *server) createResult(command string, args map[string]any) result {
+	s.t.Helper()
 	if args == nil {
 		args = map[string]any{}
 	}
@@ -193,7 +200,7 @@ func (s *server) create(command string, args map[string]any) string {
 	}
 	env["MCPT_TEST_MARK"] = s.mark
 	// Keep the REPLs' history files out of the user's home.
-	for k, v := range map[string]string{"LESSHISTFILE": "-", "NODE_REPL_HISTORY": "", "PYTHON_HISTORY": os.DevNull} {
+	for k, v := range map[string]string{"LESSHISTFILE": "-", "NODE_REPL_HISTORY": "", "PYTHON_HISTORY": os.DevNull, "DEBUGINFOD_URLS": ""} {
 		if _, set := env[k]; !set {
 			env[k] = v
 		}
@@ -203,11 +210,10 @@ func (s *server) create(command string, args map[string]any) string {
 	if r.IsError {
 		s.t.Fatalf("create_session %s: %s", command, r.Text)
 	}
-	id := r.str("session_id")
-	if len(id) != 8 {
+	if id := r.str("session_id"); len(id) != 8 {
 		s.t.Fatalf("session_id %q is not 8 characters", id)
 	}
-	return id
+	return r
 }
 
 // bash starts a bash without startup files and a plain, known prompt.

@@ -108,29 +108,10 @@ func opKeys(s *server, id, keys string, extra map[string]any) result {
 	return s.must("send_control", map[string]any{"session_id": id, "control": keys}, extra)
 }
 
-// opCreate is s.create returning the whole create_session result.
+// opCreate is s.createResult.
 func opCreate(s *server, command string, args map[string]any) result {
 	s.t.Helper()
-	if args == nil {
-		args = map[string]any{}
-	}
-	args["command"] = command
-	env, _ := args["env"].(map[string]any)
-	if env == nil {
-		env = map[string]any{}
-	}
-	env["MCPT_TEST_MARK"] = s.mark
-	for k, v := range map[string]string{"LESSHISTFILE": "-", "NODE_REPL_HISTORY": "", "PYTHON_HISTORY": os.DevNull, "DEBUGINFOD_URLS": ""} {
-		if _, set := env[k]; !set {
-			env[k] = v
-		}
-	}
-	args["env"] = env
-	r := s.call("create_session", args)
-	if r.IsError || len(r.str("session_id")) != 8 {
-		s.t.Fatalf("create_session %s: %s", command, opDump(r))
-	}
-	return r
+	return s.createResult(command, args)
 }
 
 // opBashArgs are create_session arguments for the plain bash of s.bash.
