@@ -211,25 +211,25 @@ func countKind(ms []screen.Mark, kind byte) int {
 	return n
 }
 
-func hasKind(ms []screen.Mark, kind byte) bool {
-	for _, m := range ms {
-		if m.Kind == kind {
-			return true
-		}
-	}
-	return false
+func hasKind(ms []screen.Mark, kind byte) bool { return indexKind(ms, 0, kind) >= 0 }
+
+// origin is what the marks say about where the output of an input begins.
+type origin struct {
+	ours      []screen.Mark
+	cmd       screen.Mark // the C mark of the first command typed since the input
+	hasCmd    bool
+	prompt    screen.Mark // for an owed input: the last earlier command's prompt since
+	hasPrompt bool
 }
 
-// commandStart finds shell integration's "command output starts" mark for the first
-// command typed since from.
-func (s *Session) commandStart(from mark) (screen.Mark, bool) {
-	ms, _, _ := s.marksFor(from, math.MaxUint64)
-	for _, m := range ms {
-		if m.Kind == 'C' {
-			return m, true
-		}
+// originOf reads the marks of the input written at from once, for one reply.
+func (s *Session) originOf(from mark) origin {
+	var o origin
+	o.ours, o.prompt, o.hasPrompt = s.marksFor(from, math.MaxUint64)
+	if i := indexKind(o.ours, 0, 'C'); i >= 0 && !from.reply {
+		o.cmd, o.hasCmd = o.ours[i], true
 	}
-	return screen.Mark{}, false
+	return o
 }
 
 func (s *Session) outputSince(from mark, echoes []string) string {
@@ -243,35 +243,32 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 	snap := s.scr.Status()
 	if snap.AltScreen {
 		full := s.scr.Snapshot()
-		return visible(full, len(full.Lines)), false
+		return visible(full, 0, len(full.Lines)), false
 	}
-	c, marked := s.commandStart(from)
-	marked = marked && !from.reply
-	if snap.Erases != from.erases && !ignoreClears && (!marked || c.Erases != snap.Erases) {
-		if from.owed && !marked {
-			// Typed ahead: an erase before this line's command started is an earlier
-			// command's, unless a later prompt of that command came after it.
-			if _, prompt, ok := s.marksFor(from, math.MaxUint64); !ok || prompt.Erases != snap.Erases {
-				return "", false
-			}
-		} else {
+	o := s.originOf(from)
+	if snap.Erases != from.erases && !ignoreClears && (!o.hasCmd || o.cmd.Erases != snap.Erases) {
+		if !from.owed || o.hasCmd {
 			return s.sinceErase(snap, echoes), false
 		}
+		// Typed ahead: an erase before this line's command started is an earlier
+		// command's, unless a later prompt of that command came after it.
+		if !o.hasPrompt || o.prompt.Erases != snap.Erases {
+			return "", false
+		}
 	}
-	if marked {
+	if o.hasCmd {
 		// Shell integration marked where the command's own output begins: after the
 		// echo, however the line editor drew it.
-		text, lost := s.scr.TextSince(c.Pos)
+		text, lost := s.scr.TextSince(o.cmd.Pos)
 		return padCursorLine(dropEchoLines(text, echoes[1:]), snap), lost
 	}
 	start := from.pos
 	switch {
 	case from.owed:
-		ours, prompt, ok := s.marksFor(from, math.MaxUint64)
 		switch {
-		case ok:
-			start = prompt.Pos // our line echoes after the earlier command's prompt
-		case !hasKind(ours, 'B'):
+		case o.hasPrompt:
+			start = o.prompt.Pos // our line echoes after the earlier command's prompt
+		case indexKind(o.ours, 0, 'B') < 0:
 			// Typed ahead, and no prompt since: what came is the earlier command's.
 			return "", false
 		}
@@ -297,7 +294,7 @@ func (s *Session) sinceErase(snap screen.Status, echoes []string) string {
 		}
 	}
 	if last > full.Cursor.Row {
-		text += "\n" + visibleFrom(full, full.Cursor.Row+1, last+1)
+		text += "\n" + visible(full, full.Cursor.Row+1, last+1)
 	}
 	lines := strings.Split(text, "\n")
 	for len(lines) > 1 && strings.TrimSpace(lines[0]) == "" {
@@ -305,21 +302,6 @@ func (s *Session) sinceErase(snap screen.Status, echoes []string) string {
 	}
 	text = strings.Join(lines, "\n")
 	return padCursorLine(dropEchoLines(text, echoes), snap)
-}
-
-// visibleFrom returns rows [from, to) of the screen, soft wraps joined.
-func visibleFrom(snap screen.Snapshot, from, to int) string {
-	var b strings.Builder
-	for i := from; i < to && i < len(snap.Lines); i++ {
-		b.WriteString(snap.Lines[i])
-		if i < len(snap.Wrapped) && snap.Wrapped[i] && i+1 < to {
-			continue
-		}
-		if i+1 < to {
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }
 
 // padCursorLine restores the blanks between the end of the text and the cursor on its
@@ -333,12 +315,12 @@ func padCursorLine(text string, snap screen.Status) string {
 	return text
 }
 
-// visible returns the first n rows of the screen with soft wraps joined (on the main
-// screen) and trailing blank rows dropped.
-func visible(snap screen.Snapshot, n int) string {
+// visible returns rows [from, to) of the screen with soft wraps joined (on the main
+// screen) and trailing blank rows but the cursor's dropped.
+func visible(snap screen.Snapshot, from, to int) string {
 	var b strings.Builder
 	end := 0
-	for i := 0; i < n && i < len(snap.Lines); i++ {
+	for i := from; i < to && i < len(snap.Lines); i++ {
 		b.WriteString(snap.Lines[i])
 		if i < len(snap.Wrapped) && snap.Wrapped[i] && !snap.AltScreen {
 			continue

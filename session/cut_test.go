@@ -27,6 +27,16 @@ func bashWith(t *testing.T, m *Manager, env map[string]string) *Session {
 	return s
 }
 
+// sendWithin types a line and waits for it at most timeout.
+func sendWithin(t *testing.T, s *Session, text string, timeout time.Duration) Result {
+	t.Helper()
+	r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // A command typed while the previous one's prompt is still being drawn gets its own
 // output and status, not the previous command's late prompt and exit code.
 func TestLatePromptIsNotTheNextCommands(t *testing.T) {
@@ -124,17 +134,10 @@ func TestKeysWithoutEnterComplete(t *testing.T) {
 func TestTwoLinesTypedAhead(t *testing.T) {
 	m := newManager(t, Config{})
 	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.1"})
-	quick := func(text string) Result {
-		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: 50 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	if r := quick("sleep 0.4; echo o$((1))ne; (exit 1)"); r.Complete {
+	if r := sendWithin(t, s, "sleep 0.4; echo o$((1))ne; (exit 1)", 50*time.Millisecond); r.Complete {
 		t.Fatalf("first: %+v", r)
 	}
-	if r := quick("sleep 0.2; echo t$((2))wo; (exit 2)"); r.Complete {
+	if r := sendWithin(t, s, "sleep 0.2; echo t$((2))wo; (exit 2)", 50*time.Millisecond); r.Complete {
 		t.Fatalf("second: %+v", r)
 	}
 	r := send(t, s, "echo th$((3))ree; (exit 3)")
@@ -189,17 +192,10 @@ func TestLostIntegrationFallsBackToPrompts(t *testing.T) {
 func TestTypeAheadReplyHoldsNoEarlierOutput(t *testing.T) {
 	m := newManager(t, Config{})
 	s := bashWith(t, m, nil)
-	quick := func(text string, timeout time.Duration) Result {
-		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: timeout})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	if r := quick("sleep 0.2; echo ea$((1))rly; sleep 0.3", 50*time.Millisecond); r.Complete {
+	if r := sendWithin(t, s, "sleep 0.2; echo ea$((1))rly; sleep 0.3", 50*time.Millisecond); r.Complete {
 		t.Fatalf("first: %+v", r)
 	}
-	r := quick("echo la$((2))ter", 300*time.Millisecond)
+	r := sendWithin(t, s, "echo la$((2))ter", 300*time.Millisecond)
 	if strings.Contains(r.Output, "ea1rly") {
 		t.Fatalf("typed-ahead reply holds the earlier command's output: %+v", r)
 	}
@@ -210,16 +206,9 @@ func TestTypeAheadReplyHoldsNoEarlierOutput(t *testing.T) {
 func TestTypedAheadLinesKeepTheirOwnOutput(t *testing.T) {
 	m := newManager(t, Config{})
 	s := bashWith(t, m, map[string]string{"PROMPT_COMMAND": "sleep 0.2"})
-	quick := func(text string) Result {
-		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: 100 * time.Millisecond})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
-	quick("sleep 0.15; echo ze$((0))ro")
-	one := quick("echo on$((1))e; sleep 0.4")
-	two := quick("echo tw$((2))o; sleep 0.4")
+	sendWithin(t, s, "sleep 0.15; echo ze$((0))ro", 100*time.Millisecond)
+	one := sendWithin(t, s, "echo on$((1))e; sleep 0.4", 100*time.Millisecond)
+	two := sendWithin(t, s, "echo tw$((2))o; sleep 0.4", 100*time.Millisecond)
 	for _, r := range []Result{one, two} {
 		if strings.Contains(r.Output, "ze0ro") {
 			t.Fatalf("a typed-ahead reply holds the earlier output: %+v", r)

@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
 	"github.com/mcp-terminal/mcp-terminal/pty"
-	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
 // Input is one call that types into the terminal: either Text (send_command) or Keys
@@ -100,13 +97,13 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		if in.Typed != nil && in.Keys == "" {
 			in.Typed(echoes[i], hidden)
 		}
+		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		_, err := s.proc.Write(wctx, chunk)
 		cancel()
-		if err == nil && bytes.HasSuffix(chunk, []byte(enter)) {
+		if err == nil && withEnter {
 			s.typedAhead(from)
 		}
-
 		if err != nil {
 			if !s.Alive() {
 				// The program ended before it took this line: report its exit once its
@@ -127,7 +124,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			allowSettle: !last || in.Keys != "" || !in.AppendNewline,
 			output:      func() string { return s.outputSince(from, echoes[i:i+1]) },
 			typed:       echoes[i],
-			enter:       bytes.HasSuffix(chunk, []byte(enter)),
+			enter:       withEnter,
 			hidden:      hidden,
 			keys:        keys && last,
 		})
@@ -201,90 +198,6 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 	}
 	r.Elapsed = time.Since(began)
 	return r
-}
-
-// unseenBefore reports whether output arrived after the last reply and before the
-// input marked at from. It belongs to no reply, so it is kept for the next read that
-// waits for output the agent has not been given.
-func (s *Session) unseenBefore(from mark) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.seen.written == from.written || s.seen.at.IsZero() {
-		return false
-	}
-	text, _ := s.scr.TextSince(s.seen.pos)
-	return s.addGapLocked(dropEchoLines(text, s.unseenEchoes))
-}
-
-// keepSkipped adds to the gap what the reply to an owed input left out because it
-// came before this input's command: an earlier command's late output, never given.
-func (s *Session) keepSkipped(from mark, echoes []string) {
-	var rest string
-	erases := uint64(0)
-	if c, ok := s.commandStart(from); ok {
-		rest, _ = s.scr.TextSince(c.Pos)
-		erases = c.Erases
-	} else if ours, prompt, ok := s.marksFor(from, math.MaxUint64); ok {
-		rest, _ = s.scr.TextSince(prompt.Pos)
-		erases = prompt.Erases
-	} else if hasKind(ours, 'B') {
-		return // the running program took the line: all of it is this reply's
-	} else {
-		erases = s.scr.Status().Erases
-	}
-	start := from.pos
-	if st := s.scr.Status(); erases != from.erases && erases == st.Erases {
-		start = screen.Pos{Line: st.EraseTop} // the earlier command cleared the screen: what it drew since
-	}
-	full, _ := s.scr.TextSince(start)
-	skipped, found := strings.CutSuffix(full, rest)
-	if !found {
-		return // an erase moved things: the positions no longer line up
-	}
-	lines := strings.Split(skipped, "\n")
-	kept := lines[:0]
-	for _, l := range lines {
-		if !slices.Contains(echoes, strings.TrimSpace(l)) { // the kernel's echo of the typed-ahead line
-			kept = append(kept, l)
-		}
-	}
-	s.mu.Lock()
-	s.addGapLocked(strings.Join(kept, "\n"))
-	s.mu.Unlock()
-}
-
-// addGapLocked keeps text for the next read waiting for output not given yet.
-func (s *Session) addGapLocked(text string) bool {
-	text = strings.TrimRight(text, " \n")
-	if strings.TrimSpace(text) == "" {
-		return false
-	}
-	if s.gap != "" {
-		text = s.gap + "\n" + text
-	}
-	if len(text) > maxGap {
-		text = text[len(text)-maxGap:]
-	}
-	s.gap = text
-	return true
-}
-
-// maxGap bounds the output kept between replies for a later read.
-const maxGap = 64 << 10
-
-// delivered records that a reply was given up to the cursor now. Echoes of an
-// incomplete input may still show later; a read strips them.
-func (s *Session) delivered(complete bool, echoes []string) {
-	m := s.screenMark()
-	m.reply = true
-	s.mu.Lock()
-	s.seen = m
-	s.seenReady = complete
-	s.unseenEchoes = nil
-	if !complete {
-		s.unseenEchoes = echoes
-	}
-	s.mu.Unlock()
 }
 
 // InputHidden reports whether what is typed next is a secret: the program reads

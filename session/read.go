@@ -89,7 +89,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) ReadResult {
 		if o.Full {
 			r.Output = s.scr.AllText()
 		} else {
-			r.Output = visible(r.Screen, len(r.Screen.Lines))
+			r.Output = visible(r.Screen, 0, len(r.Screen.Lines))
 		}
 	}
 	r.Alive = s.Alive()

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcp-terminal/mcp-terminal/detect"
 	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
@@ -24,6 +25,9 @@ var (
 
 // ExitStatus is how a session's program ended.
 type ExitStatus = pty.ExitStatus
+
+// Settled is the reason of a wait that ended on quiet output: no evidence at all.
+const Settled = detect.Settled
 
 // Start failures, re-exported so that callers branch on them without knowing the pty
 // package.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
 // waitSpec is one wait for evidence.
@@ -108,13 +109,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	if snap.MarkSeq > w.from.marks {
 		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
-	st.MarksOnly = s.marksOnly(w)
-	// A prompt at the cursor is no evidence while the shell itself is in front, nor
-	// for a line typed ahead whose command has not started: the prompt on screen may be
-	// an earlier command's, drawn while this line waited (the foreground can change
-	// before the screen has caught up with what the shell printed).
-	st.ShellInFront = s.integrated && !w.keys && !w.startup && snap.MarkSeq > 0 && !s.marksLost(w) &&
-		(s.shellInFront() || (w.from.owed && !hasKind(st.Marks, 'C')))
+	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
 	st.Settle = s.settleWindow()
 	if !s.Alive() {
 		// Output may still be in flight after the exit; EOF says it is all here, and
@@ -219,19 +214,29 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 // then up to ttimeoutlen, 100 ms, for a key code that changes nothing visible).
 const shortWait = 50 * time.Millisecond
 
-// marksOnly says the integrated shell's marks are the only evidence that can come
-// for this wait: the shell is editing its command line (its prompt was drawn before
-// the command ran, and its line editor waits between keys), an earlier command's
-// prompt is still owed, or the shell is starting and has not drawn its first prompt
-// (for a grace period: a user's rc file may replace the integration).
-func (s *Session) marksOnly(w waitSpec) bool {
+// shellEvidence says what the integrated shell's marks make of the other evidence.
+//
+// marksOnly: they are the only evidence that can come. The shell is editing its
+// command line (its prompt was drawn before the command ran, and its line editor waits
+// between keys), or it is starting and has not drawn its first prompt (for a grace
+// period: a user's rc file may replace the integration).
+//
+// noPrompt: a prompt at the cursor is no evidence while the shell itself is in front,
+// nor for a line typed ahead whose command has not started: the prompt on screen may
+// be an earlier command's, drawn while this line waited (the foreground can change
+// before the screen has caught up with what the shell printed).
+func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Mark) (marksOnly, noPrompt bool) {
 	if !s.integrated || w.keys {
-		return false
+		return false, false
 	}
 	if w.startup {
-		return s.scr.Status().MarkSeq == 0 && time.Since(w.from.at) < startupMarkGrace
+		return snap.MarkSeq == 0 && time.Since(w.from.at) < startupMarkGrace, false
 	}
-	return !s.marksLost(w) && s.shellInFront() && s.markedShell(s.proc.Pid())
+	if snap.MarkSeq == 0 || s.marksLost(w) {
+		return false, false
+	}
+	front := s.shellInFront()
+	return front && s.markedShell(s.proc.Pid()), front || (w.from.owed && !hasKind(ours, 'C'))
 }
 
 // marksLostAfter is how long a shell may go without drawing a marked prompt (a B

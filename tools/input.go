@@ -73,16 +73,15 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		return toolError("send_control: %v", err), nil
 	}
 	t.in.Cols = cols
-	resize := cols > 0
-	if strings.TrimSpace(t.in.Text) == "" && t.in.Text != " " && !resize {
-		return toolError("send_control: control must name at least one key, e.g. \"ctrl+c\" or \"escape : w q enter\", or cols and rows must resize the terminal"), nil
-	}
-	if strings.TrimSpace(t.in.Text) != "" || t.in.Text == " " {
+	switch hasKeys := strings.TrimSpace(t.in.Text) != "" || t.in.Text == " "; {
+	case hasKeys:
 		if _, err := session.Keys(t.in.Text, false); err != nil {
 			return toolError("send_control: %v", err), nil
 		}
-	} else {
-		t.in.Text = ""
+	case cols == 0:
+		return toolError("send_control: control must name at least one key, e.g. \"ctrl+c\" or \"escape : w q enter\", or cols and rows must resize the terminal"), nil
+	default:
+		t.in.Text = "" // a resize alone
 	}
 	t.in.Keys, t.in.Text = t.in.Text, ""
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
@@ -209,7 +208,7 @@ func warning(r session.Result, timeout time.Duration) string {
 	var w []string
 	switch {
 	case r.Complete || !r.Alive:
-	case r.Reason == "settled":
+	case r.Reason == session.Settled:
 		w = append(w, "There is no evidence the program is ready: its output went quiet, nothing more. "+
 			"Check the output; if more is expected, wait with read_output (wait_for a pattern).")
 	case r.Reading:
