@@ -604,3 +604,27 @@ func TestOffPathResizeVim(t *testing.T) {
 	r = s.send(id, ":echo &columns &lines", map[string]any{"timeout_ms": 5000})
 	opMust(t, opHasLine(r.str("output"), "100 30"), r, "vim's own idea of the size")
 }
+
+// 17. Output printed after a clear, between two replies (the command timed out, the
+// next line was typed ahead of its prompt and timed out too), belongs to no reply
+// yet: a read waiting for it must find it, although the clear moved the cursor above
+// where the last reply ended.
+func TestOffPathTypedAheadAfterLateClear(t *testing.T) {
+	s := startServer(t)
+	id := s.bash(map[string]any{"PROMPT_COMMAND": "sleep 0.5"})
+	cleared, ahead := opToken("cleared"), opToken("ahead")
+	r := s.send(id, "sleep 0.5; clear; echo "+opSplit(cleared)+"; (exit 7)", map[string]any{"timeout_ms": 250})
+	opMust(t, !r.boolean("is_complete"), r, "premise: the command should have timed out")
+	// The agent looks at the screen (which gives nothing) while the clear and the echo
+	// happen, and types the next line while PROMPT_COMMAND still runs.
+	eventually(t, 5*time.Second, cleared+" on the screen", func() bool {
+		return opHasLine(s.call("read_output", map[string]any{"session_id": id}).str("output"), cleared)
+	})
+	r = s.send(id, "sleep 0.02; echo "+opSplit(ahead)+"; sleep 0.3; (exit 3)", map[string]any{"timeout_ms": 250})
+	opLog(t, "typed ahead", r)
+	opMust(t, !strings.Contains(r.str("output"), ahead), r, "premise: the typed-ahead command cannot have printed yet")
+	rr := s.call("read_output", map[string]any{"session_id": id, "wait_for": regexp.QuoteMeta(cleared), "timeout_ms": 3000})
+	opLog(t, "read_output", rr)
+	opMust(t, rr.boolean("matched"), rr, "read_output wait_for %q did not match output printed after the clear", cleared)
+	opMust(t, opHasLine(rr.str("output"), cleared), rr, "output lacks %q", cleared)
+}

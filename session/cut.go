@@ -211,6 +211,16 @@ func countKind(ms []screen.Mark, kind byte) int {
 	return n
 }
 
+// lastKind is the index of the last mark of kind in ms, or -1.
+func lastKind(ms []screen.Mark, kind byte) int {
+	for i := len(ms) - 1; i >= 0; i-- {
+		if ms[i].Kind == kind {
+			return i
+		}
+	}
+	return -1
+}
+
 func hasKind(ms []screen.Mark, kind byte) bool { return indexKind(ms, 0, kind) >= 0 }
 
 // origin is what the marks say about where the output of an input begins.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-terminal/mcp-terminal/detect"
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
@@ -14,41 +15,71 @@ import (
 // unseenBefore reports whether output arrived after the last reply and before the
 // input marked at from. It belongs to no reply, so it is kept for the next read that
 // waits for output the agent has not been given.
+//
+// It is cut as a read would cut it: after a clear, what was drawn since the clear (the
+// cursor may now be above where the last reply ended).
 func (s *Session) unseenBefore(from mark) bool {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.seen.written == from.written || s.seen.at.IsZero() {
+	seen, echoes := s.seen, s.unseenEchoes
+	s.mu.Unlock()
+	if seen.written == from.written || seen.at.IsZero() {
 		return false
 	}
-	text, _ := s.scr.TextSince(s.seen.pos)
-	return s.addGapLocked(dropEchoLines(text, s.unseenEchoes))
+	text := s.dropPromptLine(dropEchoLines(s.outputSince(seen, nil), echoes))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addGapLocked(text)
+}
+
+// dropPromptLine drops the cursor's line, the last of text, when it is a prompt: the
+// next input is typed on it and nothing in it is output to keep.
+func (s *Session) dropPromptLine(text string) string {
+	i := strings.LastIndexByte(text, '\n')
+	last := text[i+1:]
+	if _, ok := detect.MatchPrompt(last); !ok {
+		// A prompt the patterns do not know: the shell's marks say it ends at the cursor.
+		seq := s.scr.Status().MarkSeq
+		ms := s.scr.MarksSince(max(seq, 1) - 1)
+		if len(ms) == 0 || ms[len(ms)-1].Kind != 'B' || ms[len(ms)-1].Pos.Line != s.scr.Cursor().Line {
+			return text
+		}
+	}
+	return text[:max(i, 0)]
 }
 
 // keepSkipped adds to the gap what the reply to an owed input left out because it
 // came before this input's command: an earlier command's late output, never given.
+// It lies between where the input was written (or the top of an earlier command's
+// clear) and the anchor the reply begins at; when this input's own command has
+// cleared the screen since, it is gone and nothing is kept.
 func (s *Session) keepSkipped(from mark, echoes []string) {
-	var rest string
+	st := s.scr.Status()
+	var anchor screen.Pos
 	var erases uint64
 	switch o := s.originOf(from); {
 	case o.hasCmd:
-		rest, _ = s.scr.TextSince(o.cmd.Pos)
-		erases = o.cmd.Erases
+		anchor, erases = o.cmd.Pos, o.cmd.Erases
 	case o.hasPrompt:
-		rest, _ = s.scr.TextSince(o.prompt.Pos)
-		erases = o.prompt.Erases
+		anchor, erases = o.prompt.Pos, o.prompt.Erases
 	case hasKind(o.ours, 'B'):
 		return // the running program took the line: all of it is this reply's
 	default:
-		erases = s.scr.Status().Erases
+		anchor, erases = s.scr.Cursor(), st.Erases
+		anchor.Line++ // nothing of this reply yet: all of it, the cursor's line too
+		anchor.Col = 0
+	}
+	if erases != st.Erases {
+		return // erased after the anchor: the positions no longer show what was there
 	}
 	start := from.pos
-	if st := s.scr.Status(); erases != from.erases && erases == st.Erases {
-		start = screen.Pos{Line: st.EraseTop} // the earlier command cleared the screen: what it drew since
+	if erases != from.erases {
+		start = screen.Pos{Line: st.EraseTop} // an earlier command cleared the screen: what it drew since
 	}
 	full, _ := s.scr.TextSince(start)
+	rest, _ := s.scr.TextSince(anchor)
 	skipped, found := strings.CutSuffix(full, rest)
 	if !found {
-		return // an erase moved things: the positions no longer line up
+		return
 	}
 	lines := strings.Split(skipped, "\n")
 	kept := lines[:0]

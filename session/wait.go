@@ -226,8 +226,16 @@ const shortWait = 50 * time.Millisecond
 // be an earlier command's, drawn while this line waited (the foreground can change
 // before the screen has caught up with what the shell printed).
 func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Mark) (marksOnly, noPrompt bool) {
-	if !s.integrated || w.keys {
+	if !s.integrated {
 		return false, false
+	}
+	if w.keys {
+		// Keys echo nothing and draw no marks while the shell edits its line, so its
+		// blocking again is their evidence. Keys that end the line (Enter) make the
+		// shell run it: once its C mark shows, the shell reading again is no evidence
+		// until the next prompt's B, which may still be in flight to the screen.
+		running := indexKind(ours, lastKind(ours, 'B')+1, 'C') >= 0
+		return running && s.shellInFront() && s.markedShell(s.proc.Pid()), false
 	}
 	if w.startup {
 		return snap.MarkSeq == 0 && time.Since(w.from.at) < startupMarkGrace, false
