@@ -246,6 +246,12 @@ func (p *Process) Canonical() (bool, error) {
 	return canonical, err
 }
 
+// Wrote returns how many bytes pid has written, to any file, in all its life; ok is
+// false where the kernel does not say. A reader that wrote more since an input than
+// has come out of the terminal has output on its way to the screen: the kernel moves
+// it to the master's side in a worker.
+func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(pid) }
+
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }
 

@@ -45,6 +45,10 @@ type mark struct {
 	ahead   int    // lines typed ahead before this one whose commands had not started
 	reply   bool   // where a reply ended: what follows is cut by position only
 	reader  pty.Waiting
+	// wrote is the reader's lifetime count of bytes written (wroteOK: known): what it
+	// writes after the input must reach the screen before its waiting counts.
+	wrote   uint64
+	wroteOK bool
 	at      time.Time
 }
 
@@ -55,6 +59,9 @@ type mark struct {
 func (s *Session) markNow(keys bool) mark {
 	m := s.screenMark()
 	m.reader = s.proc.InputWait()
+	if m.reader.Reading {
+		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
+	}
 	if !s.integrated || keys {
 		return m
 	}

@@ -136,6 +136,24 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		}
 		w := s.proc.InputWait()
 		fresh := !before.Reading || w.PID != before.PID || w.Wakeups > before.Wakeups
+		if w.Reading && cand.firstPID != w.PID {
+			cand.firstPID, cand.firstWakeups = w.PID, w.Wakeups
+		}
+		// Proof the input reached the reader: it woke since the input was written, or
+		// something was drawn since. A reader that was busy then and blocks now without
+		// drawing anything may not have it yet: the kernel moves written bytes to the
+		// terminal's input queue in a worker, so for a moment they are neither pending
+		// there nor read (seen under load: python's prompt answered before its echo).
+		woke := (before.Reading && w.PID == before.PID && w.Wakeups > before.Wakeups) ||
+			(w.PID == cand.firstPID && w.Wakeups > cand.firstWakeups)
+		proven := woke || written > ws.from.written
+		if proven && ws.from.wroteOK && w.PID == before.PID {
+			// It wrote more since the input than has reached the screen: the rest is
+			// on its way (the kernel moves it in a worker), or went to a file.
+			if n, ok := s.proc.Wrote(w.PID); ok && n-ws.from.wrote > written-ws.from.written {
+				proven = false
+			}
+		}
 		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
 		// A wait with a short timeout (vim's escape delay) ends by itself and the
 		// program acts then: not evidence yet, look again soon.
@@ -154,13 +172,17 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		} else if w.Reading && fresh && taken && consumed {
 			now := time.Now()
 			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
-			if same && now.Sub(cand.at) >= confirmAfter {
+			confirm := confirmAfter
+			if !proven {
+				confirm = unprovenAfter
+			}
+			if same && now.Sub(cand.at) >= confirm {
 				d.Ready = true
 				s.log.Debug("input wait", "pid", w.PID, "syscall", w.Syscall, "wakeups", w.Wakeups,
 					"before_pid", before.PID, "before_wakeups", before.Wakeups, "before_reading", before.Reading)
 			} else {
 				if !same {
-					*cand = candidate{at: now, pid: w.PID, wakeups: w.Wakeups, written: written}
+					cand.at, cand.pid, cand.wakeups, cand.written = now, w.PID, w.Wakeups, written
 				}
 				d.Pending = true
 			}
@@ -277,12 +299,21 @@ const startupMarkGrace = 3 * time.Second
 // load: python printing after a sleep was answered without its line at 1 ms).
 const confirmAfter = 3 * time.Millisecond
 
+// unprovenAfter is how long a reader with no proof that it took the input (it woke,
+// or something was drawn, since the input) must stay blocked: long enough for the
+// kernel's worker to deliver the bytes, after which it wakes.
+const unprovenAfter = 30 * time.Millisecond
+
 // candidate is a reader seen waiting, not yet confirmed.
 type candidate struct {
 	at      time.Time
 	pid     int
 	wakeups uint64
 	written uint64
+	// The first reader seen since the input, and its wakeups then: waking after that
+	// is waking since the input.
+	firstPID     int
+	firstWakeups uint64
 }
 
 func (s *Session) setPrompted() {

@@ -1,0 +1,23 @@
+package pty
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+)
+
+// wrote reads the bytes pid has passed to write(2) and its kind in all its life
+// (wchar in /proc/pid/io): to every file, the terminal included.
+func wrote(pid int) (uint64, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/io")
+	if err != nil {
+		return 0, false
+	}
+	_, rest, ok := bytes.Cut(b, []byte("wchar:"))
+	if !ok {
+		return 0, false
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	n, err := strconv.ParseUint(string(bytes.TrimSpace(line)), 10, 64)
+	return n, err == nil
+}
