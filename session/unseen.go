@@ -88,8 +88,10 @@ func (s *Session) keepSkipped(from mark, echoes []string) {
 			kept = append(kept, l)
 		}
 	}
+	// and the line editor's redraw of it after the earlier command's prompt
+	text := dropEchoLines(strings.Join(kept, "\n"), echoes)
 	s.mu.Lock()
-	s.addGapLocked(strings.Join(kept, "\n"))
+	s.addGapLocked(text)
 	s.mu.Unlock()
 }
 
