@@ -52,7 +52,7 @@ func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest) 
 		return res, nil
 	}
 	v := security.Classify(s.contextOf(t.sess), t.in.Text)
-	s.audit(security.Event{Kind: "confirmed", Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: why})
+	s.audit(security.Event{Kind: security.EventConfirmed, Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: why})
 	return s.run(ctx, t), nil
 }
 
@@ -85,7 +85,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	}
 	t.in.Keys, t.in.Text = t.in.Text, ""
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.audit(security.Event{Kind: "control", Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	s.audit(security.Event{Kind: security.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
 	return s.run(ctx, t), nil
 }
 
@@ -148,14 +148,14 @@ func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
 	ctx := s.contextOf(t.sess)
 	cwd := t.sess.Cwd()
 	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
-		s.audit(security.Event{Kind: "blocked", Session: t.id, Input: t.in.Text, Detail: err.Error()})
+		s.audit(security.Event{Kind: security.EventBlocked, Session: t.id, Input: t.in.Text, Detail: err.Error()})
 		return toolError("refused: %s. Nothing was sent to the session.", strings.TrimRight(err.Error(), ". "))
 	}
 	if !danger || !s.cfg.DangerDetection {
 		return nil
 	}
 	if v := security.Classify(ctx, t.in.Text); v.Dangerous {
-		s.audit(security.Event{Kind: "refused", Session: t.id, Input: t.in.Text, Rule: v.Rule})
+		s.audit(security.Event{Kind: security.EventRefused, Session: t.id, Input: t.in.Text, Rule: v.Rule})
 		return toolError("refused: this input matches danger rule %s (%s): %s. Nothing was sent to the session. "+
 			"If it is really intended, call confirm_dangerous_command with the same session_id and input and a justification of at least 10 characters.",
 			v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
@@ -179,7 +179,7 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 		if hidden {
 			gd.remember(line)
 		}
-		s.audit(security.Event{Kind: "input", Session: t.id, Input: line, Hidden: hidden})
+		s.audit(security.Event{Kind: security.EventInput, Session: t.id, Input: line, Hidden: hidden})
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}

@@ -21,19 +21,19 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest) (*m
 	}
 	s.guards.prune(s.sessions)
 	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
-		s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
+		s.audit(security.Event{Kind: security.EventBlocked, Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
 	}
 	if o.Dir != "" {
 		if err := s.cfg.Policy.CheckDir(o.Dir); err != nil {
-			s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
+			s.audit(security.Event{Kind: security.EventBlocked, Command: o.Command, Detail: err.Error()})
 			return toolError("refused cwd %q: %v", o.Dir, err), nil
 		}
 	}
 	if s.cfg.DangerDetection {
 		line := strings.Join(append([]string{o.Command}, o.Args...), " ")
 		if v := security.Classify(security.Shell, line); v.Dangerous {
-			s.audit(security.Event{Kind: "refused", Command: line, Rule: v.Rule})
+			s.audit(security.Event{Kind: security.EventRefused, Command: line, Rule: v.Rule})
 			return toolError("refused to start %q: it matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended.",
 				line, v.Rule, v.Category, v.Why), nil
 		}
@@ -42,7 +42,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest) (*m
 	if err != nil {
 		return startError(o.Command, err), nil
 	}
-	s.audit(security.Event{Kind: "session_create", Session: sess.ID, Command: o.Command})
+	s.audit(security.Event{Kind: security.EventSessionCreate, Session: sess.ID, Command: o.Command})
 	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
 
 	r := sess.Startup(ctx, s.cfg.StartupTimeout)
@@ -204,7 +204,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest) (*mc
 	}
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
-	s.audit(security.Event{Kind: "session_close", Session: id, ExitCode: &code})
+	s.audit(security.Event{Kind: security.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
 }
