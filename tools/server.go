@@ -64,16 +64,20 @@ func New(cfg Config, sessions *session.Manager) *Server {
 	return &Server{cfg: cfg, sessions: sessions}
 }
 
-// Tools lists every tool with its handler, in one place.
+// Tools lists every tool with its handler, in one place. Each tool's input schema is
+// derived from its handler's argument struct (args.go) and states this server's
+// configured defaults; each handler checks its calls against that schema (see
+// typedTool), so the tools need no input validation from the server around them.
 func (s *Server) Tools() []server.ServerTool {
+	vars := s.schemaVars()
 	return []server.ServerTool{
-		{Tool: createSessionTool(), Handler: s.createSession},
-		{Tool: sendCommandTool(), Handler: s.sendCommand},
-		{Tool: readOutputTool(), Handler: s.readOutput},
-		{Tool: listSessionsTool(), Handler: s.listSessions},
-		{Tool: closeSessionTool(), Handler: s.closeSession},
-		{Tool: sendControlTool(), Handler: s.sendControl},
-		{Tool: confirmDangerousTool(), Handler: s.confirmDangerous},
+		typedTool(vars, createSessionTool(), s.createSession),
+		typedTool(vars, sendCommandTool(), s.sendCommand),
+		typedTool(vars, readOutputTool(), s.readOutput),
+		typedTool(vars, listSessionsTool(), s.listSessions),
+		typedTool(vars, closeSessionTool(), s.closeSession),
+		typedTool(vars, sendControlTool(), s.sendControl),
+		typedTool(vars, confirmDangerousTool(), s.confirmDangerous),
 	}
 }
 
