@@ -5,9 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -59,36 +57,6 @@ func TestAnnotationsAreExplicit(t *testing.T) {
 		if st.Tool.OutputSchema.Type != "object" {
 			t.Errorf("%s: no output schema", st.Tool.Name)
 		}
-	}
-}
-
-func TestTruncate(t *testing.T) {
-	var lines []string
-	for i := 0; i < 5000; i++ {
-		lines = append(lines, strings.Repeat("x", 20)+" line")
-	}
-	long := strings.Join(lines, "\n")
-	out, cut := truncate(long, 2000)
-	if !cut {
-		t.Fatal("not truncated")
-	}
-	if n := utf8.RuneCountInString(out); n > 2000 {
-		t.Fatalf("%d characters, limit 2000", n)
-	}
-	if !strings.HasPrefix(out, lines[0]+"\n") || !strings.HasSuffix(out, "\n"+lines[len(lines)-1]) {
-		t.Fatal("head or tail not kept")
-	}
-	if !strings.Contains(out, "lines (") || !strings.Contains(out, "full_screen") {
-		t.Fatalf("marker missing: %q", out)
-	}
-	if same, cut := truncate("short", 2000); cut || same != "short" {
-		t.Fatal("short output changed")
-	}
-	// One huge line keeps both of its ends.
-	huge := "A" + strings.Repeat("é", 100000) + "Z"
-	out, _ = truncate(huge, 1000)
-	if !strings.HasPrefix(out, "A") || !strings.HasSuffix(out, "Z") || utf8.RuneCountInString(out) > 1000 || !utf8.ValidString(out) {
-		t.Fatalf("huge line: %d chars, valid %v", utf8.RuneCountInString(out), utf8.ValidString(out))
 	}
 }
 
