@@ -14,8 +14,9 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
-// Config holds what the handlers need besides the sessions. Zero values mean the
-// SPEC.md defaults.
+// Config holds what the handlers need besides the sessions. A zero number or
+// duration means the default given beside it; the flags are off unless set, and a
+// nil Redactor or Audit redacts or records nothing.
 type Config struct {
 	MaxOutput       int           // characters per reply; default 20000
 	DefaultTimeout  time.Duration // timeout_ms when the call gives none; default 10 s
