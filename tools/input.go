@@ -168,11 +168,13 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	if r.Code != nil && r.Alive {
 		res.ExitCode = r.Code
 	}
-	res.Warning = warning(r, t.in.Timeout)
+	res.Warning = warning(r, t.in.Timeout, s.cfg.MaxTimeout)
 	return mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
 }
 
-func warning(r session.Result, timeout time.Duration) string {
+// warning says what a reply leaves undone and what to do about it; maxTimeout is
+// the longest timeout_ms the agent may ask for.
+func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	var w []string
 	switch {
 	case r.Complete || !r.Alive:
@@ -184,7 +186,7 @@ func warning(r session.Result, timeout time.Duration) string {
 			"(wait_for did not match, or it asks something unrecognised). Answer it, or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
 	default:
 		w = append(w, fmt.Sprintf("The program did not show it was ready within %s; it is still running. "+
-			"Wait for it with read_output (wait_for a pattern, timeout_ms up to 600000), or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
+			"Wait for it with read_output (wait_for a pattern, timeout_ms up to %d), or interrupt it with send_control ctrl+c.", fmtDuration(timeout), maxTimeout.Milliseconds()))
 	}
 	if r.Owed && !r.Complete {
 		w = append(w, "This input was typed before the previous command's prompt appeared (type-ahead): the reply starts after that prompt, and output of the previous command may still be mixed in.")
