@@ -34,7 +34,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 		if v := security.Classify(security.Shell, line); v.Dangerous {
 			s.audit(security.Event{Kind: security.EventRefused, Command: line, Rule: v.Rule})
 			return toolError("refused to start %q: it matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended.",
-				line, v.Rule, v.Category, v.Why), nil
+				line, v.Rule, v.Category, strings.TrimRight(v.Why, ". ")), nil
 		}
 	}
 	sess, err := s.sessions.Create(o)
