@@ -26,7 +26,8 @@ type harness struct {
 	t        *testing.T
 	c        *client.Client
 	sessions *session.Manager
-	dir      string // a temporary working directory for the sessions
+	dir      string   // a temporary working directory for the sessions
+	paths    []string // more paths for normalise to hide, e.g. where python3 is
 }
 
 // newHarness serves the tools with cfg (zero values mean the defaults, as for New).
@@ -96,11 +97,8 @@ type reply struct {
 	S       map[string]any // structuredContent
 }
 
-func (r reply) str(key string) string { s, _ := r.S[key].(string); return s }
-func (r reply) boolean(key string) bool {
-	b, _ := r.S[key].(bool)
-	return b
-}
+func (r reply) str(key string) string   { s, _ := r.S[key].(string); return s }
+func (r reply) boolean(key string) bool { b, _ := r.S[key].(bool); return b }
 
 // call runs a tool; a protocol error fails the test (tool errors are replies).
 func (h *harness) call(name string, args map[string]any) reply {
@@ -157,24 +155,20 @@ func (h *harness) refused(name string, args map[string]any) reply {
 	return r
 }
 
-// bash starts a plain bash with a "$ " prompt in the harness's directory.
+// bash starts a plain bash with a "$ " prompt in the harness's directory, ready
+// when create_session returns, and gives its session id.
 func (h *harness) bash() string {
 	h.t.Helper()
-	return h.start("bash", "--norc", "--noprofile")
-}
-
-// start runs a program in the harness's directory, ready when create_session
-// returns, and gives its session id.
-func (h *harness) start(command string, args ...string) string {
-	h.t.Helper()
-	r := h.must("create_session", map[string]any{"command": command, "args": args, "cwd": h.dir,
-		"env": map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null", "PYTHONSTARTUP": ""}})
+	r := h.must("create_session", map[string]any{"command": "bash", "args": []any{"--norc", "--noprofile"}, "cwd": h.dir,
+		"env": map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null"}})
 	if !r.boolean("ready") {
-		h.t.Fatalf("%s not ready: %s", command, r.Text)
+		h.t.Fatalf("bash not ready: %s", r.Text)
 	}
 	return r.str("session_id")
 }
 
+// send runs send_command with input and any extra arguments, and fails the test on
+// a tool error.
 func (h *harness) send(id, input string, extra map[string]any) reply {
 	h.t.Helper()
 	args := map[string]any{"session_id": id, "input": input}
@@ -187,12 +181,13 @@ func (h *harness) send(id, input string, extra map[string]any) reply {
 var (
 	sessionIDs = regexp.MustCompile(`\b[0-9a-f]{8}\b`)
 	durations  = regexp.MustCompile(`\b\d+(\.\d)? (ms|s)\b`)
-	pids       = regexp.MustCompile(`("pid": |pid )\d+`)
+	jsonPIDs   = regexp.MustCompile(`"pid": \d+`)
+	textPIDs   = regexp.MustCompile(`pid \d+ *`) // list_sessions pads the pid
 	volatile   = regexp.MustCompile(`"(duration_ms|created_at|last_activity)": [^,\n]+`)
 )
 
 // golden compares r with testdata/results/<name>.golden, after replacing what
-// changes from run to run (see normalise). go test ./tools -update rewrites the file.
+// changes from run to run (see normalise).
 func (h *harness) golden(name string, r reply) {
 	h.t.Helper()
 	var b strings.Builder
@@ -217,23 +212,29 @@ func (h *harness) golden(name string, r reply) {
 // goldenText compares text, normalised, with testdata/results/<name>.golden.
 func (h *harness) goldenText(name, text string) {
 	h.t.Helper()
-	got := h.normalise(text)
+	golden(h.t, name, h.normalise(text))
+}
+
+// golden compares got with testdata/results/<name>.golden; go test ./tools -update
+// rewrites the file.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
 	path := filepath.Join("testdata", "results", name+".golden")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			h.t.Fatal(err)
+			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			h.t.Fatal(err)
+			t.Fatal(err)
 		}
 		return
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		h.t.Fatalf("no golden result %s (run go test ./tools -update): %v", path, err)
+		t.Fatalf("no golden result %s (run go test ./tools -update): %v", path, err)
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
-		h.t.Errorf("%s differs (-golden +now); run go test ./tools -update if intended:\n%s", path, diff)
+		t.Errorf("%s differs (-golden +now); run go test ./tools -update if intended:\n%s", path, diff)
 	}
 }
 
@@ -241,9 +242,13 @@ func (h *harness) goldenText(name, text string) {
 // times and the temporary directory.
 func (h *harness) normalise(s string) string {
 	s = strings.ReplaceAll(s, h.dir, "<dir>")
+	for _, p := range h.paths {
+		s = strings.ReplaceAll(s, p, "<path>")
+	}
 	s = sessionIDs.ReplaceAllString(s, "<id>")
 	s = durations.ReplaceAllString(s, "<duration>")
-	s = pids.ReplaceAllString(s, "${1}<pid>")
+	s = jsonPIDs.ReplaceAllString(s, `"pid": "<pid>"`)
+	s = textPIDs.ReplaceAllString(s, "pid <pid> ")
 	return volatile.ReplaceAllString(s, `"$1": "<volatile>"`)
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the tool schema snapshots in testdata")
+var update = flag.Bool("update", false, "rewrite the schema snapshots and golden results in testdata")
 
 // TestToolSnapshots fails when a tool's schema drifts from its snapshot, so a change
 // to what clients see is always deliberate (go test ./tools -update to accept it).

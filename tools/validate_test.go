@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
@@ -32,6 +33,7 @@ func TestArgumentErrors(t *testing.T) {
 		{"send_command", map[string]any{"session_id": id, "input": "ls", "timeout_ms": 1e12}},
 		{"send_command", map[string]any{"session_id": id, "input": "ls", "timeout_ms": 0.5}},
 		{"send_command", map[string]any{"session_id": id, "input": "ls", "max_output_chars": "many"}},
+		{"send_command", map[string]any{"session_id": id, "input": "ls", "max_output_chars": strings.Repeat("9", 60)}},
 		{"send_command", map[string]any{"session_id": id, "input": "ls", "append_newline": "yes"}},
 		{"send_command", map[string]any{"session_id": id, "input": "ls", "timeout": 500}},
 		{"send_command", map[string]any{"session_id": 12345, "input": "ls", "timeout_ms": 0}},
@@ -154,5 +156,35 @@ func TestInputSchemaPanicsOnABrokenStruct(t *testing.T) {
 			tool := mcp.NewTool("broken")
 			bad(&tool)
 		})
+	}
+}
+
+// TestArgumentsInProcess: a client in the same process (mcp-go's in-process client,
+// as mcp-terminal doctor uses) hands the handler a Go map rather than JSON; it is
+// checked and bound the same way, and arguments that are not an object are refused.
+func TestArgumentsInProcess(t *testing.T) {
+	t.Parallel()
+	handlers := map[string]server.ToolHandlerFunc{}
+	for _, st := range New(Config{}, newManager(t)).Tools() {
+		handlers[st.Tool.Name] = st.Handler
+	}
+	call := func(args any) *mcp.CallToolResult {
+		req := mcp.CallToolRequest{}
+		req.Params.Name, req.Params.Arguments = "list_sessions", args
+		res, err := handlers["list_sessions"](t.Context(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := call(map[string]any{}); res.IsError {
+		t.Fatalf("list_sessions with a map: %v", res.Content)
+	}
+	if res := call(nil); res.IsError {
+		t.Fatalf("list_sessions without arguments: %v", res.Content)
+	}
+	res := call([]any{"session_id"})
+	if text := res.Content[0].(mcp.TextContent).Text; !res.IsError || !strings.Contains(text, "must be a JSON object") {
+		t.Fatalf("arguments as an array: %v", res.Content)
 	}
 }
