@@ -9,13 +9,14 @@ import (
 )
 
 // The argument structs below are the tools' input schemas: inputSchema derives each
-// schema from its struct. The json tag names the argument (omitempty: optional), the
-// jsonschema tag describes it, and the minimum, maximum, minLength and default tags say
-// what jsonschema-go cannot read from a struct. A value in braces, such as
+// schema from its struct. The json tag names the argument (omitempty: optional),
+// the jsonschema tag describes it, and the minimum, maximum, minLength and default
+// tags say what jsonschema-go cannot read from a struct. A value in braces, such as
 // {default_timeout_ms}, is the server's configured value (see schemaVars).
 //
 // Handlers get arguments that already satisfy the schema (see typedTool), so a zero
-// number or an empty string means the argument was not given.
+// number or an empty string means the argument was not given; append_newline,
+// true by default, is a pointer to tell false from not given.
 
 // defaultCols and defaultRows are the terminal size CreateArgs' tags publish.
 const defaultCols, defaultRows = 120, 40

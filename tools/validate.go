@@ -16,10 +16,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// typedTool joins a tool to the handler of its argument struct T: the tool's input schema
-// is derived from T, each call's arguments are checked against that schema and then
-// bound to T, and a call that does not fit is answered with a tool error that says
-// which argument is wrong, what it must be, and to call again.
+// typedTool joins a tool to the handler of its argument struct T: the tool's input
+// schema is derived from T, each call's arguments are checked against that schema
+// and then bound to T, and a call that does not fit is answered with a tool error
+// that says which argument is wrong, what it must be, and to call again.
 //
 // The check is the one server.WithInputSchemaValidation makes (the same schema, the
 // same validator), done here because mcp-go v1.2.1 words its failures as Go values,
