@@ -9,10 +9,27 @@ import (
 	"time"
 )
 
+// EventKind names what an audit record is about. The values are the "event" field
+// of the audit log's lines, which people and their tools read: they never change.
+type EventKind string
+
+const (
+	EventServerStart   EventKind = "server_start"   // the server began serving; Detail is its version
+	EventServerStop    EventKind = "server_stop"    // the server ended every session and stopped
+	EventSessionCreate EventKind = "session_create" // a program started in a new session
+	EventSessionClose  EventKind = "session_close"  // close_session ended a session
+	EventSessionExit   EventKind = "session_exit"   // a session's program exited, on its own or closed
+	EventInput         EventKind = "input"          // a line was typed into a session
+	EventControl       EventKind = "control"        // keys were pressed in a session
+	EventRefused       EventKind = "refused"        // input matched a danger rule and was not sent
+	EventConfirmed     EventKind = "confirmed"      // refused input was confirmed with a justification
+	EventBlocked       EventKind = "blocked"        // the policy (allow and block lists, paths) refused a program or input
+)
+
 // Event is one audit record, written as one JSON object per line.
 type Event struct {
 	Time          time.Time `json:"time"`
-	Kind          string    `json:"event"` // server_start, server_stop, session_create, session_close, session_exit, input, control, refused, confirmed, blocked
+	Kind          EventKind `json:"event"`
 	Session       string    `json:"session_id,omitempty"`
 	Command       string    `json:"command,omitempty"`
 	Input         string    `json:"input,omitempty"`  // Record redacts it (and Justification) with a default-on Redactor it owns

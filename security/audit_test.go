@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func openTestAudit(t *testing.T, path string) *Audit {
@@ -45,7 +46,7 @@ func TestOpenAuditEmptyPath(t *testing.T) {
 	if a != nil || err != nil {
 		t.Fatalf("OpenAudit(\"\") = %v, %v; want nil, nil", a, err)
 	}
-	a.Record(Event{Kind: "input"}) // nil-safe
+	a.Record(Event{Kind: EventInput}) // nil-safe
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestAuditFileMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{fresh, existing} {
-		openTestAudit(t, p).Record(Event{Kind: "server_start"})
+		openTestAudit(t, p).Record(Event{Kind: EventServerStart})
 		st, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)
@@ -77,10 +78,10 @@ func TestAuditRecordRedactsAndHides(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.log")
 	a := openTestAudit(t, path)
 	code := 3
-	a.Record(Event{Kind: "input", Session: "abcd1234", Input: "export GH=" + fakeGitHub})
-	a.Record(Event{Kind: "confirmed", Rule: "rm-recursive-force", Justification: "use password=hunter2 to clean"})
-	a.Record(Event{Kind: "input", Input: "hunter2", Hidden: true})
-	a.Record(Event{Kind: "session_exit", ExitCode: &code})
+	a.Record(Event{Kind: EventInput, Session: "abcd1234", Input: "export GH=" + fakeGitHub})
+	a.Record(Event{Kind: EventConfirmed, Rule: "rm-recursive-force", Justification: "use password=hunter2 to clean"})
+	a.Record(Event{Kind: EventInput, Input: "hunter2", Hidden: true})
+	a.Record(Event{Kind: EventSessionExit, ExitCode: &code})
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestAuditConcurrentRecord(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
-				a.Record(Event{Kind: "input", Session: "s", Input: strings.Repeat("x", w*i%500)})
+				a.Record(Event{Kind: EventInput, Session: "s", Input: strings.Repeat("x", w*i%500)})
 			}
 		})
 	}
@@ -129,11 +130,11 @@ func TestAuditConcurrentRecord(t *testing.T) {
 func TestAuditWriteErrorRemembered(t *testing.T) {
 	a := openTestAudit(t, filepath.Join(t.TempDir(), "audit.log"))
 	a.f.Close() // make the next write fail
-	a.Record(Event{Kind: "input"})
+	a.Record(Event{Kind: EventInput})
 	if err := a.Close(); err == nil {
 		t.Error("Close after a failed write returned nil")
 	}
-	a.Record(Event{Kind: "input"}) // after Close: no panic
+	a.Record(Event{Kind: EventInput}) // after Close: no panic
 }
 
 // TestAuditHiddenOnlyAsHidden: a hidden input leaves no trace of its text in
@@ -141,7 +142,7 @@ func TestAuditWriteErrorRemembered(t *testing.T) {
 func TestAuditHiddenOnlyAsHidden(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "audit.log")
 	a := openTestAudit(t, path)
-	for _, kind := range []string{"input", "confirmed"} {
+	for _, kind := range []EventKind{EventInput, EventConfirmed} {
 		a.Record(Event{Kind: kind, Session: "s", Input: "correct horse battery staple", Hidden: true, Rule: "r", Justification: "typing the sudo password"})
 	}
 	if err := a.Close(); err != nil {
@@ -151,6 +152,25 @@ func TestAuditHiddenOnlyAsHidden(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
 		if strings.Contains(line, "horse") || strings.Contains(line, `"input":`) || !strings.Contains(line, `"hidden":true`) {
 			t.Errorf("hidden input not recorded as hidden only: %s", line)
+		}
+	}
+}
+
+// TestEventKindsOnDisk pins the "event" values: the audit log is read by people and
+// their tools, so a renamed constant must not rename what is written.
+func TestEventKindsOnDisk(t *testing.T) {
+	want := map[EventKind]string{
+		EventServerStart: "server_start", EventServerStop: "server_stop",
+		EventSessionCreate: "session_create", EventSessionClose: "session_close", EventSessionExit: "session_exit",
+		EventInput: "input", EventControl: "control", EventRefused: "refused", EventConfirmed: "confirmed", EventBlocked: "blocked",
+	}
+	for kind, name := range want {
+		line, err := json.Marshal(Event{Time: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC), Kind: kind, Session: "abcd1234"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, exp := string(line), `{"time":"2025-01-02T03:04:05Z","event":"`+name+`","session_id":"abcd1234"}`; got != exp {
+			t.Errorf("%s is written as %s, want %s", name, got, exp)
 		}
 	}
 }

@@ -23,10 +23,15 @@ type typed struct {
 	token   mcp.ProgressToken
 }
 
-func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	t, errRes := s.parseTyped(req, "send_command", "input")
-	if errRes != nil {
-		return errRes, nil
+func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest, a CommandArgs) (*mcp.CallToolResult, error) {
+	t := typed{id: a.SessionID, limit: s.maxOutput(a.MaxOutputChars), token: progressToken(req)}
+	t.in = session.Input{Text: a.Input, AppendNewline: a.AppendNewline == nil || *a.AppendNewline, Timeout: s.timeout(a.TimeoutMS)}
+	var err error
+	if t.in.WaitFor, err = pattern(a.WaitFor); err != nil {
+		return toolError("send_command: %v", err), nil
+	}
+	if res := s.open(&t, "send_command", "input"); res != nil {
+		return res, nil
 	}
 	if res := s.check(&t, true); res != nil {
 		return res, nil
@@ -34,108 +39,71 @@ func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	return s.run(ctx, t), nil
 }
 
-func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	t, errRes := s.parseTyped(req, "confirm_dangerous_command", "input")
-	if errRes != nil {
-		return errRes, nil
-	}
-	a := args(req.GetArguments())
-	why, err := a.str("justification", true)
-	if err != nil {
-		return toolError("confirm_dangerous_command: %v", err), nil
-	}
-	if len([]rune(strings.TrimSpace(why))) < 10 {
+func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, a ConfirmArgs) (*mcp.CallToolResult, error) {
+	if len([]rune(strings.TrimSpace(a.Justification))) < 10 {
 		return toolError("confirm_dangerous_command: justification must say in at least 10 characters why this input is necessary and safe here"), nil
 	}
-	t.confirm = why
+	t := typed{id: a.SessionID, limit: s.cfg.MaxOutput, confirm: a.Justification, token: progressToken(req)}
+	t.in = session.Input{Text: a.Input, AppendNewline: true, Timeout: s.timeout(a.TimeoutMS)}
+	if res := s.open(&t, "confirm_dangerous_command", "input"); res != nil {
+		return res, nil
+	}
 	if res := s.check(&t, false); res != nil {
 		return res, nil
 	}
 	v := security.Classify(s.contextOf(t.sess), t.in.Text)
-	s.audit(security.Event{Kind: "confirmed", Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: why})
+	s.audit(security.Event{Kind: security.EventConfirmed, Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: a.Justification})
 	return s.run(ctx, t), nil
 }
 
-func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	t, errRes := s.parseTyped(req, "send_control", "control")
-	if errRes != nil {
-		return errRes, nil
+func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a ControlArgs) (*mcp.CallToolResult, error) {
+	if (a.Cols == 0) != (a.Rows == 0) {
+		return toolError("send_control: cols and rows resize together: give both"), nil
 	}
-	a := args(req.GetArguments())
-	cols, err := a.integer("cols", 0, 20, 1000)
-	if err == nil {
-		t.in.Rows, err = a.integer("rows", 0, 5, 500)
+	t := typed{id: a.SessionID, limit: s.cfg.MaxOutput, token: progressToken(req)}
+	t.in = session.Input{Keys: a.Control, Timeout: s.timeout(a.TimeoutMS), Cols: a.Cols, Rows: a.Rows}
+	if res := s.open(&t, "send_control", "control"); res != nil {
+		return res, nil
 	}
-	if err == nil && (cols == 0) != (t.in.Rows == 0) {
-		err = fmt.Errorf("cols and rows resize together: give both")
-	}
-	if err != nil {
-		return toolError("send_control: %v", err), nil
-	}
-	t.in.Cols = cols
-	switch hasKeys := strings.TrimSpace(t.in.Text) != "" || t.in.Text == " "; {
+	switch hasKeys := strings.TrimSpace(a.Control) != "" || a.Control == " "; {
 	case hasKeys:
-		if _, err := session.Keys(t.in.Text, false); err != nil {
+		if _, err := session.Keys(a.Control, false); err != nil {
 			return toolError("send_control: %v", err), nil
 		}
-	case cols == 0:
+	case a.Cols == 0:
 		return toolError("send_control: control must name at least one key, e.g. \"ctrl+c\" or \"escape : w q enter\", or cols and rows must resize the terminal"), nil
 	default:
-		t.in.Text = "" // a resize alone
+		t.in.Keys = "" // a resize alone
 	}
-	t.in.Keys, t.in.Text = t.in.Text, ""
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.audit(security.Event{Kind: "control", Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	s.audit(security.Event{Kind: security.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
 	return s.run(ctx, t), nil
 }
 
-// parseTyped reads the arguments the typing tools share.
-func (s *Server) parseTyped(req mcp.CallToolRequest, toolName, inputKey string) (typed, *mcp.CallToolResult) {
-	a := args(req.GetArguments())
-	var t typed
+// open checks what the typing tools share and finds the session: the typed text
+// (Text, or Keys for send_control) is within the input limit and holds no NUL, and a
+// program reading whole lines gets none longer than the kernel keeps.
+func (s *Server) open(t *typed, toolName, inputKey string) *mcp.CallToolResult {
+	text := t.in.Text + t.in.Keys
+	if len(text) > s.cfg.MaxInput {
+		return toolError("%s: %s is %d bytes, more than the limit of %d; write large content to a file another way, or send it in parts", toolName, inputKey, len(text), s.cfg.MaxInput)
+	}
+	if strings.ContainsRune(text, 0) {
+		return toolError("%s: %s contains a NUL byte; use send_control ctrl+@ to type one", toolName, inputKey)
+	}
 	var err error
-	if req.Params.Meta != nil {
-		t.token = req.Params.Meta.ProgressToken
-	}
-	fail := func(err error) (typed, *mcp.CallToolResult) {
-		return t, toolError("%s: %v", toolName, err)
-	}
-	if t.id, err = a.str("session_id", true); err != nil {
-		return fail(err)
-	}
-	if t.in.Text, err = a.str(inputKey, inputKey != "control"); err != nil {
-		return fail(err)
-	}
-	if len(t.in.Text) > s.cfg.MaxInput {
-		return fail(fmt.Errorf("%s is %d bytes, more than the limit of %d; write large content to a file another way, or send it in parts", inputKey, len(t.in.Text), s.cfg.MaxInput))
-	}
-	if strings.ContainsRune(t.in.Text, 0) {
-		return fail(fmt.Errorf("%s contains a NUL byte; use send_control ctrl+@ to type one", inputKey))
-	}
-	if t.in.Timeout, err = s.timeout(a); err != nil {
-		return fail(err)
-	}
-	if t.limit, err = a.integer("max_output_chars", s.cfg.MaxOutput, 200, 1000000); err != nil {
-		return fail(err)
-	}
-	if t.in.AppendNewline, err = a.boolean("append_newline", true); err != nil {
-		return fail(err)
-	}
-	if t.in.WaitFor, err = a.pattern("wait_for"); err != nil {
-		return fail(err)
-	}
 	if t.sess, err = s.sessions.Get(t.id); err != nil {
-		return t, sessionError(t.id, err)
+		return sessionError(t.id, err)
 	}
 	if inputKey == "input" && t.sess.LineMode() {
 		for i, line := range strings.Split(t.in.Text, "\n") {
 			if len(line) > session.MaxLine {
-				return fail(fmt.Errorf("line %d is %d bytes, but the program reads in line mode, where the kernel keeps at most %d bytes of a line and drops the rest; "+
-					"write long content to a file another way, or split it into shorter lines", i+1, len(line), session.MaxLine))
+				return toolError("%s: line %d is %d bytes, but the program reads in line mode, where the kernel keeps at most %d bytes of a line and drops the rest; "+
+					"write long content to a file another way, or split it into shorter lines", toolName, i+1, len(line), session.MaxLine)
 			}
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // check applies the security policy to typed text: allow and block lists and allowed
@@ -148,14 +116,14 @@ func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
 	ctx := s.contextOf(t.sess)
 	cwd := t.sess.Cwd()
 	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
-		s.audit(security.Event{Kind: "blocked", Session: t.id, Input: t.in.Text, Detail: err.Error()})
+		s.audit(security.Event{Kind: security.EventBlocked, Session: t.id, Input: t.in.Text, Detail: err.Error()})
 		return toolError("refused: %s. Nothing was sent to the session.", strings.TrimRight(err.Error(), ". "))
 	}
 	if !danger || !s.cfg.DangerDetection {
 		return nil
 	}
 	if v := security.Classify(ctx, t.in.Text); v.Dangerous {
-		s.audit(security.Event{Kind: "refused", Session: t.id, Input: t.in.Text, Rule: v.Rule})
+		s.audit(security.Event{Kind: security.EventRefused, Session: t.id, Input: t.in.Text, Rule: v.Rule})
 		return toolError("refused: this input matches danger rule %s (%s): %s. Nothing was sent to the session. "+
 			"If it is really intended, call confirm_dangerous_command with the same session_id and input and a justification of at least 10 characters.",
 			v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
@@ -179,7 +147,7 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 		if hidden {
 			gd.remember(line)
 		}
-		s.audit(security.Event{Kind: "input", Session: t.id, Input: line, Hidden: hidden})
+		s.audit(security.Event{Kind: security.EventInput, Session: t.id, Input: line, Hidden: hidden})
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}
@@ -200,11 +168,13 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	if r.Code != nil && r.Alive {
 		res.ExitCode = r.Code
 	}
-	res.Warning = warning(r, t.in.Timeout)
+	res.Warning = warning(r, t.in.Timeout, s.cfg.MaxTimeout)
 	return mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
 }
 
-func warning(r session.Result, timeout time.Duration) string {
+// warning says what a reply leaves undone and what to do about it; maxTimeout is
+// the longest timeout_ms the agent may ask for.
+func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	var w []string
 	switch {
 	case r.Complete || !r.Alive:
@@ -216,7 +186,7 @@ func warning(r session.Result, timeout time.Duration) string {
 			"(wait_for did not match, or it asks something unrecognised). Answer it, or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
 	default:
 		w = append(w, fmt.Sprintf("The program did not show it was ready within %s; it is still running. "+
-			"Wait for it with read_output (wait_for a pattern, timeout_ms up to 600000), or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
+			"Wait for it with read_output (wait_for a pattern, timeout_ms up to %d), or interrupt it with send_control ctrl+c.", fmtDuration(timeout), maxTimeout.Milliseconds()))
 	}
 	if r.Owed && !r.Complete {
 		w = append(w, "This input was typed before the previous command's prompt appeared (type-ahead): the reply starts after that prompt, and output of the previous command may still be mixed in.")

@@ -13,36 +13,35 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
-func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := args(req.GetArguments())
+func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a CreateArgs) (*mcp.CallToolResult, error) {
 	o, err := createOptions(a)
 	if err != nil {
 		return toolError("create_session: %v", err), nil
 	}
 	s.guards.prune(s.sessions)
 	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
-		s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
+		s.audit(security.Event{Kind: security.EventBlocked, Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
 	}
 	if o.Dir != "" {
 		if err := s.cfg.Policy.CheckDir(o.Dir); err != nil {
-			s.audit(security.Event{Kind: "blocked", Command: o.Command, Detail: err.Error()})
+			s.audit(security.Event{Kind: security.EventBlocked, Command: o.Command, Detail: err.Error()})
 			return toolError("refused cwd %q: %v", o.Dir, err), nil
 		}
 	}
 	if s.cfg.DangerDetection {
 		line := strings.Join(append([]string{o.Command}, o.Args...), " ")
 		if v := security.Classify(security.Shell, line); v.Dangerous {
-			s.audit(security.Event{Kind: "refused", Command: line, Rule: v.Rule})
+			s.audit(security.Event{Kind: security.EventRefused, Command: line, Rule: v.Rule})
 			return toolError("refused to start %q: it matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended.",
-				line, v.Rule, v.Category, v.Why), nil
+				line, v.Rule, v.Category, strings.TrimRight(v.Why, ". ")), nil
 		}
 	}
 	sess, err := s.sessions.Create(o)
 	if err != nil {
 		return startError(o.Command, err), nil
 	}
-	s.audit(security.Event{Kind: "session_create", Session: sess.ID, Command: o.Command})
+	s.audit(security.Event{Kind: security.EventSessionCreate, Session: sess.ID, Command: o.Command})
 	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
 
 	r := sess.Startup(ctx, s.cfg.StartupTimeout)
@@ -66,65 +65,44 @@ func readiness(ready bool) string {
 	return "not ready yet"
 }
 
-func createOptions(a args) (session.CreateOptions, error) {
-	var o session.CreateOptions
-	var err error
-	if o.Command, err = a.str("command", true); err != nil {
-		return o, err
-	}
+// createOptions checks what the schema cannot: names and values a program can be
+// given (no NUL bytes, environment names without '=').
+func createOptions(a CreateArgs) (session.CreateOptions, error) {
+	o := session.CreateOptions{Command: a.Command, Args: a.Args, Name: a.Name, Dir: a.Cwd, Env: a.Env, Cols: a.Cols, Rows: a.Rows}
 	if strings.TrimSpace(o.Command) == "" || strings.ContainsRune(o.Command, 0) {
 		return o, fmt.Errorf("command must name a program, e.g. \"bash\"")
 	}
-	if o.Args, err = a.strings("args"); err != nil {
-		return o, err
+	for i, arg := range o.Args {
+		if strings.ContainsRune(arg, 0) {
+			return o, fmt.Errorf("args[%d] contains a NUL byte, which no program argument can hold", i)
+		}
 	}
-	if o.Name, err = a.str("name", false); err != nil {
-		return o, err
+	for k, v := range o.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") || strings.ContainsRune(v, 0) {
+			return o, fmt.Errorf("env[%q]: a variable's name must be non-empty without '=' or NUL, and its value without NUL", k)
+		}
 	}
-	if o.Dir, err = a.str("cwd", false); err != nil {
-		return o, err
+	if o.Cols == 0 {
+		o.Cols = defaultCols
 	}
-	if o.Env, err = a.stringMap("env"); err != nil {
-		return o, err
-	}
-	if o.Cols, err = a.integer("cols", 120, 20, 1000); err != nil {
-		return o, err
-	}
-	if o.Rows, err = a.integer("rows", 40, 5, 500); err != nil {
-		return o, err
+	if o.Rows == 0 {
+		o.Rows = defaultRows
 	}
 	return o, nil
 }
 
-func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := args(req.GetArguments())
-	id, err := a.str("session_id", true)
-	if err != nil {
-		return toolError("read_output: %v", err), nil
-	}
-	var o session.ReadOptions
-	if o.Full, err = a.boolean("full_screen", false); err != nil {
-		return toolError("read_output: %v", err), nil
-	}
-	if o.WaitFor, err = a.pattern("wait_for"); err != nil {
-		return toolError("read_output: %v", err), nil
-	}
-	if o.Timeout, err = s.timeout(a); err != nil {
-		return toolError("read_output: %v", err), nil
-	}
-	limit, err := a.integer("max_output_chars", s.cfg.MaxOutput, 200, 1000000)
-	if err != nil {
+func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, error) {
+	id, limit := a.SessionID, s.maxOutput(a.MaxOutputChars)
+	o := session.ReadOptions{Full: a.FullScreen, Timeout: s.timeout(a.TimeoutMS)}
+	var err error
+	if o.WaitFor, err = pattern(a.WaitFor); err != nil {
 		return toolError("read_output: %v", err), nil
 	}
 	sess, err := s.sessions.Get(id)
 	if err != nil {
 		return sessionError(id, err), nil
 	}
-	var token mcp.ProgressToken
-	if req.Params.Meta != nil {
-		token = req.Params.Meta.ProgressToken
-	}
-	stop := s.progress(ctx, token, sess)
+	stop := s.progress(ctx, progressToken(req), sess)
 	r := sess.Read(ctx, o)
 	stop()
 	out, truncated := s.render(id, r.Output, limit)
@@ -158,7 +136,7 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 	return mcp.NewToolResultStructured(res, textWith(out, "["+strings.Join(parts, " · ")+"]", "")), nil
 }
 
-func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest, _ ListArgs) (*mcp.CallToolResult, error) {
 	infos := s.sessions.List()
 	res := ListResult{Sessions: make([]SessionInfo, 0, len(infos))}
 	var b strings.Builder
@@ -179,19 +157,12 @@ func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest) (*mc
 	return mcp.NewToolResultStructured(res, textWith(b.String(), status, "")), nil
 }
 
-func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a := args(req.GetArguments())
-	id, err := a.str("session_id", true)
-	if err != nil {
-		return toolError("close_session: %v", err), nil
-	}
-	name, err := a.str("signal", false)
-	if err != nil {
-		return toolError("close_session: %v", err), nil
-	}
+func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a CloseArgs) (*mcp.CallToolResult, error) {
+	id := a.SessionID
 	var sig syscall.Signal
-	if name != "" {
-		if sig, err = parseSignal(name); err != nil {
+	if a.Signal != "" {
+		var err error
+		if sig, err = parseSignal(a.Signal); err != nil {
 			return toolError("close_session: %v", err), nil
 		}
 	}
@@ -204,7 +175,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest) (*mc
 	}
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
-	s.audit(security.Event{Kind: "session_close", Session: id, ExitCode: &code})
+	s.audit(security.Event{Kind: security.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/security"
 	"github.com/mcp-terminal/mcp-terminal/session"
@@ -15,11 +14,6 @@ import (
 // truncation can never leave half a secret), then head and tail kept within limit.
 func (s *Server) render(id, output string, limit int) (string, bool) {
 	return truncate(s.guards.get(id, s.cfg.Redactor).clean(output), limit)
-}
-
-func (s *Server) timeout(a args) (time.Duration, error) {
-	ms, err := a.integer("timeout_ms", int(s.cfg.DefaultTimeout.Milliseconds()), 1, int(s.cfg.MaxTimeout.Milliseconds()))
-	return time.Duration(ms) * time.Millisecond, err
 }
 
 func (s *Server) audit(e security.Event) { s.cfg.Audit.Record(e) }

@@ -14,8 +14,9 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
-// Config holds what the handlers need besides the sessions. Zero values mean the
-// SPEC.md defaults.
+// Config holds what the handlers need besides the sessions. A zero number or
+// duration means the default given beside it; the flags are off unless set, and a
+// nil Redactor or Audit redacts or records nothing.
 type Config struct {
 	MaxOutput       int           // characters per reply; default 20000
 	DefaultTimeout  time.Duration // timeout_ms when the call gives none; default 10 s
@@ -64,16 +65,20 @@ func New(cfg Config, sessions *session.Manager) *Server {
 	return &Server{cfg: cfg, sessions: sessions}
 }
 
-// Tools lists every tool with its handler, in one place.
+// Tools lists every tool with its handler, in one place. Each tool's input schema is
+// derived from its handler's argument struct (args.go) and states this server's
+// configured defaults; each handler checks its calls against that schema (see
+// typedTool), so the tools need no input validation from the server around them.
 func (s *Server) Tools() []server.ServerTool {
+	vars := s.schemaVars()
 	return []server.ServerTool{
-		{Tool: createSessionTool(), Handler: s.createSession},
-		{Tool: sendCommandTool(), Handler: s.sendCommand},
-		{Tool: readOutputTool(), Handler: s.readOutput},
-		{Tool: listSessionsTool(), Handler: s.listSessions},
-		{Tool: closeSessionTool(), Handler: s.closeSession},
-		{Tool: sendControlTool(), Handler: s.sendControl},
-		{Tool: confirmDangerousTool(), Handler: s.confirmDangerous},
+		typedTool(vars, createSessionTool(), s.createSession),
+		typedTool(vars, sendCommandTool(), s.sendCommand),
+		typedTool(vars, readOutputTool(), s.readOutput),
+		typedTool(vars, listSessionsTool(), s.listSessions),
+		typedTool(vars, closeSessionTool(), s.closeSession),
+		typedTool(vars, sendControlTool(), s.sendControl),
+		typedTool(vars, confirmDangerousTool(), s.confirmDangerous),
 	}
 }
 

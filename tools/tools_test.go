@@ -5,19 +5,17 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-var update = flag.Bool("update", false, "rewrite the tool schema snapshots in testdata")
+var update = flag.Bool("update", false, "rewrite the schema snapshots and golden results in testdata")
 
 // TestToolSnapshots fails when a tool's schema drifts from its snapshot, so a change
 // to what clients see is always deliberate (go test ./tools -update to accept it).
 func TestToolSnapshots(t *testing.T) {
-	s := New(Config{}, nil)
+	s := New(Config{}, newManager(t))
 	names := map[string]bool{}
 	for _, st := range s.Tools() {
 		names[st.Tool.Name] = true
@@ -51,7 +49,7 @@ func TestToolSnapshots(t *testing.T) {
 }
 
 func TestAnnotationsAreExplicit(t *testing.T) {
-	for _, st := range New(Config{}, nil).Tools() {
+	for _, st := range New(Config{}, newManager(t)).Tools() {
 		a := st.Tool.Annotations
 		if a.ReadOnlyHint == nil || a.DestructiveHint == nil || a.IdempotentHint == nil || a.OpenWorldHint == nil {
 			t.Errorf("%s: every annotation hint must be set explicitly: %+v", st.Tool.Name, a)
@@ -59,66 +57,6 @@ func TestAnnotationsAreExplicit(t *testing.T) {
 		if st.Tool.OutputSchema.Type != "object" {
 			t.Errorf("%s: no output schema", st.Tool.Name)
 		}
-	}
-}
-
-func TestTruncate(t *testing.T) {
-	var lines []string
-	for i := 0; i < 5000; i++ {
-		lines = append(lines, strings.Repeat("x", 20)+" line")
-	}
-	long := strings.Join(lines, "\n")
-	out, cut := truncate(long, 2000)
-	if !cut {
-		t.Fatal("not truncated")
-	}
-	if n := utf8.RuneCountInString(out); n > 2000 {
-		t.Fatalf("%d characters, limit 2000", n)
-	}
-	if !strings.HasPrefix(out, lines[0]+"\n") || !strings.HasSuffix(out, "\n"+lines[len(lines)-1]) {
-		t.Fatal("head or tail not kept")
-	}
-	if !strings.Contains(out, "lines (") || !strings.Contains(out, "full_screen") {
-		t.Fatalf("marker missing: %q", out)
-	}
-	if same, cut := truncate("short", 2000); cut || same != "short" {
-		t.Fatal("short output changed")
-	}
-	// One huge line keeps both of its ends.
-	huge := "A" + strings.Repeat("é", 100000) + "Z"
-	out, _ = truncate(huge, 1000)
-	if !strings.HasPrefix(out, "A") || !strings.HasSuffix(out, "Z") || utf8.RuneCountInString(out) > 1000 || !utf8.ValidString(out) {
-		t.Fatalf("huge line: %d chars, valid %v", utf8.RuneCountInString(out), utf8.ValidString(out))
-	}
-}
-
-func TestArgs(t *testing.T) {
-	a := args{"n": 5.0, "f": 1.5, "neg": -1.0, "s": "x", "b": true, "list": []any{"a", 1.0}, "m": map[string]any{"K": "v"}}
-	if n, err := a.integer("n", 0, 1, 10); err != nil || n != 5 {
-		t.Errorf("integer: %v %v", n, err)
-	}
-	for _, key := range []string{"f", "neg", "s"} {
-		if _, err := a.integer(key, 0, 1, 10); err == nil {
-			t.Errorf("integer(%s) accepted", key)
-		}
-	}
-	if n, _ := a.integer("missing", 7, 1, 10); n != 7 {
-		t.Error("default not used")
-	}
-	if _, err := a.str("missing", true); err == nil || !strings.Contains(err.Error(), "missing required") {
-		t.Errorf("required: %v", err)
-	}
-	if _, err := a.strings("list"); err == nil {
-		t.Error("non-string list item accepted")
-	}
-	if m, err := a.stringMap("m"); err != nil || m["K"] != "v" {
-		t.Errorf("stringMap: %v %v", m, err)
-	}
-	if _, err := a.boolean("s", false); err == nil {
-		t.Error("string accepted as boolean")
-	}
-	if _, err := (args{"p": "("}).pattern("p"); err == nil {
-		t.Error("bad regexp accepted")
 	}
 }
 

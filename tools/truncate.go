@@ -2,22 +2,28 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
 
 // truncate keeps the beginning and the end of s within limit characters, cut at line
 // boundaries where possible, with an explicit marker saying how much was left out and
-// where to find it. It never cuts silently.
+// where to find it. It never cuts silently, and the result, marker included, is never
+// longer than limit.
 func truncate(s string, limit int) (string, bool) {
 	total := utf8.RuneCountInString(s)
 	if total <= limit {
 		return s, false
 	}
 	lines := strings.Split(s, "\n")
-	budget := limit - 160 // room for the marker
-	if budget < 2 {
-		budget = 2
+	// The marker is reserved at its longest (every line and character left out), so
+	// the real one, never longer, fits. Each kept line costs its length and one
+	// newline: the one after it in the head, the one before it in the tail.
+	budget := limit - utf8.RuneCountInString(marker(len(lines), total, limit))
+	if budget < 4 {
+		// No room for output: the marker alone, cut to fit, still says what happened.
+		return firstRunes(marker(len(lines), total, limit), limit), true
 	}
 	headBudget := budget / 2
 	tailBudget := budget - headBudget
@@ -28,7 +34,7 @@ func truncate(s string, limit int) (string, bool) {
 		n := utf8.RuneCountInString(l) + 1
 		if used+n > headBudget {
 			if len(head) == 0 { // one huge first line: keep its start
-				head = append(head, firstRunes(l, headBudget))
+				head = append(head, firstRunes(l, headBudget-1))
 			}
 			break
 		}
@@ -36,19 +42,20 @@ func truncate(s string, limit int) (string, bool) {
 		used += n
 		whole++
 	}
-	var tail []string
+	var tail []string // built last line first
 	used = 0
 	for i := len(lines) - 1; i >= whole; i-- {
 		n := utf8.RuneCountInString(lines[i]) + 1
 		if used+n > tailBudget {
 			if len(tail) == 0 {
-				tail = append(tail, lastRunes(lines[i], tailBudget))
+				tail = append(tail, lastRunes(lines[i], tailBudget-1))
 			}
 			break
 		}
-		tail = append([]string{lines[i]}, tail...)
+		tail = append(tail, lines[i])
 		used += n
 	}
+	slices.Reverse(tail)
 	keptRunes := 0
 	for _, l := range head {
 		keptRunes += utf8.RuneCountInString(l)
@@ -56,15 +63,14 @@ func truncate(s string, limit int) (string, bool) {
 	for _, l := range tail {
 		keptRunes += utf8.RuneCountInString(l)
 	}
-	omittedLines := len(lines) - whole - len(tail)
-	if omittedLines < 0 {
-		omittedLines = 0
-	}
-	marker := fmt.Sprintf("[... %d lines (%d characters) omitted: the output was longer than max_output_chars=%d; "+
-		"read_output with full_screen: true shows the scrollback ...]",
-		omittedLines, max(total-keptRunes, 0), limit)
-	parts := append(append(head, marker), tail...)
+	omittedLines := max(len(lines)-whole-len(tail), 0)
+	parts := append(append(head, marker(omittedLines, max(total-keptRunes, 0), limit)), tail...)
 	return strings.Join(parts, "\n"), true
+}
+
+func marker(lines, chars, limit int) string {
+	return fmt.Sprintf("[... %d lines (%d characters) omitted: the output was longer than max_output_chars=%d; "+
+		"read_output with full_screen: true shows the scrollback ...]", lines, chars, limit)
 }
 
 func firstRunes(s string, n int) string {

@@ -77,7 +77,7 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		Logger:         logger,
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
-			audit.Record(security.Event{Kind: "session_exit", Session: id, ExitCode: &code, Detail: st.Signal})
+			audit.Record(security.Event{Kind: security.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
 			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
 		},
 	})
@@ -139,7 +139,7 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
-	a.audit.Record(security.Event{Kind: "server_start", Detail: version})
+	a.audit.Record(security.Event{Kind: security.EventServerStart, Detail: version})
 	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
 
 	stdio := server.NewStdioServer(a.mcp)
@@ -155,7 +155,7 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	a.sessions.Shutdown(shutdown)
-	a.audit.Record(security.Event{Kind: "server_stop"})
+	a.audit.Record(security.Event{Kind: security.EventServerStop})
 	if cerr := a.audit.Close(); cerr != nil {
 		logger.Warn("close audit log", "err", cerr)
 	}
