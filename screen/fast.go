@@ -13,7 +13,7 @@ import (
 // sends the rows straight to the history. What stays on screen is kept back in pend, from
 // the start of the row that ends up at the top, and handed to vt10x the ordinary way —
 // which is exact by construction — only when something looks at the screen or output
-// arrives that the flow does not handle (settle). While pend holds bytes, the next Write
+// arrives that the flow does not handle (flushPend). While pend holds bytes, the next Write
 // lays them out again with the new output, so a steady flood reaches vt10x not at all.
 //
 // The bulk step needs the screen to scroll by whole rows into the history: main screen,
@@ -97,7 +97,7 @@ var newline = []byte{'\n'}
 // changes only with a sequence (modes, scroll region, charset), so it is asked after
 // the first token, after each sequence and when the backoff runs out.
 func (s *Screen) writeSlow(p []byte) []byte {
-	s.settle()
+	s.flushPend()
 	check := true
 	for i, b := range p {
 		inSeq := s.p.state != stGround
@@ -117,8 +117,8 @@ func (s *Screen) writeSlow(p []byte) []byte {
 	return nil
 }
 
-// settle hands vt10x the output kept back in pend.
-func (s *Screen) settle() {
+// flushPend hands vt10x the output kept back in pend.
+func (s *Screen) flushPend() {
 	if len(s.pend) > 0 {
 		s.replay(s.pend)
 		s.pend = s.pend[:0]

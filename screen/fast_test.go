@@ -95,7 +95,7 @@ type vtState struct {
 func (s *Screen) state() vtState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	st := vtState{
 		Cursor:     fmt.Sprintf("%+v", s.vt.Cursor()),
 		LineBase:   s.lineBase,

@@ -145,7 +145,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		case !s.fastReady():
 			p = s.writeSlow(p)
 		case !s.worthFlow(p):
-			s.settle()
+			s.flushPend()
 			s.replay(p)
 			p = nil
 		default:
@@ -185,7 +185,7 @@ func (s *Screen) reply(format string, args ...any) {
 func (s *Screen) Cursor() Pos {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	cur := s.vt.Cursor()
 	return Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
 }
@@ -194,7 +194,7 @@ func (s *Screen) Cursor() Pos {
 func (s *Screen) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	snap := Snapshot{
 		Status:         s.status(),
 		Lines:          make([]string, s.rows),
@@ -243,11 +243,11 @@ type Status struct {
 func (s *Screen) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	return s.status()
 }
 
-// status reads the Status; the caller holds s.mu and has settled pending output.
+// status reads the Status; the caller holds s.mu and has flushed pending output.
 func (s *Screen) status() Status {
 	cur := s.vt.Cursor()
 	mode := s.vt.Mode()

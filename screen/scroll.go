@@ -79,7 +79,7 @@ func (s *Screen) pushHist(text string, wrapped bool) {
 func (s *Screen) Resize(cols, rows int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	cols, rows = clampSize(cols, rows)
 	if cols == s.cols && rows == s.rows {
 		return

@@ -115,7 +115,7 @@ func (j *joiner) String() string {
 func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	cursorLine := s.lineBase + int64(s.vt.Cursor().Y)
 	if from.Line > cursorLine {
 		return "", false
@@ -149,7 +149,7 @@ func (s *Screen) lineAt(line, oldest int64) (string, bool) {
 func (s *Screen) AllText() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	var j joiner
 	for i := range s.hist.len() {
 		h := s.hist.at(i)
