@@ -161,6 +161,24 @@ func TestModes(t *testing.T) {
 	check("RIS", false, false, true)
 }
 
+// TestNewDefaultsEachDimension: a zero dimension takes its default on its own, as pty.Start
+// does, so a session asking for 80 columns and no row count gets 80x40 on both sides.
+func TestNewDefaultsEachDimension(t *testing.T) {
+	tests := []struct{ cols, rows, wantCols, wantRows int }{
+		{0, 0, DefaultCols, DefaultRows},
+		{80, 0, 80, DefaultRows},
+		{0, 24, DefaultCols, 24},
+		{80, 24, 80, 24},
+		{-5, 5000, 1, MaxRows},
+	}
+	for _, tt := range tests {
+		st := New(Options{Cols: tt.cols, Rows: tt.rows}).Status()
+		if st.Cols != tt.wantCols || st.Rows != tt.wantRows {
+			t.Errorf("New(%d x %d) is %d x %d, want %d x %d", tt.cols, tt.rows, st.Cols, st.Rows, tt.wantCols, tt.wantRows)
+		}
+	}
+}
+
 func TestResize(t *testing.T) {
 	s := newScreen(t, 30, 10, 0)
 	lines := numbered(8)

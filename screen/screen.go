@@ -8,7 +8,9 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// Defaults and bounds. The bounds keep a hostile or buggy resize from allocating gigabytes.
+// Defaults and bounds. The default size is pty's (pty.DefaultCols, pty.DefaultRows), so
+// that a session's screen and its terminal agree on it. The bounds keep a hostile or buggy
+// resize from allocating gigabytes.
 const (
 	DefaultCols       = 120
 	DefaultRows       = 40
@@ -28,7 +30,7 @@ const (
 
 // Options configures a Screen.
 type Options struct {
-	Cols, Rows int // zero means 120 x 40
+	Cols, Rows int // zero means DefaultCols or DefaultRows, each on its own, as in pty.Start
 	Scrollback int // lines kept after scrolling off the main screen; zero means 10000; negative means none
 }
 
@@ -108,8 +110,11 @@ type Screen struct {
 // New returns a blank screen of the given size.
 func New(opts Options) *Screen {
 	cols, rows := opts.Cols, opts.Rows
-	if cols == 0 && rows == 0 {
-		cols, rows = DefaultCols, DefaultRows
+	if cols == 0 {
+		cols = DefaultCols
+	}
+	if rows == 0 {
+		rows = DefaultRows
 	}
 	cols, rows = clampSize(cols, rows)
 	limit := opts.Scrollback
