@@ -50,11 +50,11 @@ func checkInvariants(t *testing.T, s *Screen) {
 			t.Fatalf("line %d is %d cells wide on a %d-column screen: %q", i, w, snap.Cols, l)
 		}
 	}
-	if cur := s.Cursor(); cur.Line != snap.CursorLine {
-		t.Fatalf("Cursor().Line %d != CursorLine %d", cur.Line, snap.CursorLine)
+	if cur := s.Cursor(); cur.Line != snap.CursorRow {
+		t.Fatalf("Cursor().Line %d != CursorRow %d", cur.Line, snap.CursorRow)
 	}
 	s.TextSince(Pos{})
-	s.TextSince(Pos{Line: snap.CursorLine, Col: snap.Cursor.Col})
+	s.TextSince(Pos{Line: snap.CursorRow, Col: snap.Cursor.Col})
 	s.AllText()
 	s.TakeReplies()
 }

@@ -218,13 +218,13 @@ func (s *Screen) Snapshot() Snapshot {
 // Status is the cheap part of a Snapshot, for callers that look many times a
 // second (completion detection): the cursor, its row, the modes and the counters.
 type Status struct {
-	Cursor     Point  // always inside the screen
-	CursorLine int64  // absolute line of the cursor row (Pos.Line)
-	Line       string // the cursor's row, right-trimmed, as in Snapshot.Lines
-	AltScreen  bool
-	AppCursor  bool   // DECCKM: arrow keys must be sent as ESC O A..D
-	Written    uint64 // total bytes ever fed to Write
-	Clears     uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
+	Cursor    Point  // always inside the screen
+	CursorRow int64  // the cursor's Pos.Line: Cursor.Row counted from the first line ever
+	Line      string // the cursor's row, right-trimmed, as in Snapshot.Lines
+	AltScreen bool
+	AppCursor bool   // DECCKM: arrow keys must be sent as ESC O A..D
+	Written   uint64 // total bytes ever fed to Write
+	Clears    uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
 
 	// Erases counts the times the visible main screen was blanked (ED 2, RIS; not ED 3,
 	// which leaves the screen as it is, nor the alternate screen). EraseTop is the
@@ -258,19 +258,19 @@ func (s *Screen) status() Status {
 	mode := s.vt.Mode()
 	text, _ := s.renderRow(cur.Y)
 	return Status{
-		Cursor:     Point{Row: cur.Y, Col: cur.X},
-		CursorLine: s.lineBase + int64(cur.Y),
-		Line:       trimRight(text),
-		AltScreen:  mode&vt10x.ModeAltScreen != 0,
-		AppCursor:  mode&vt10x.ModeAppCursor != 0,
-		Written:    s.written,
-		Clears:     s.clears,
-		Erases:     s.erases,
-		EraseTop:   s.eraseTop,
-		MarkSeq:    s.markSeq,
-		AltExit:    s.altExit,
-		Cols:       s.cols,
-		Rows:       s.rows,
+		Cursor:    Point{Row: cur.Y, Col: cur.X},
+		CursorRow: s.lineBase + int64(cur.Y),
+		Line:      trimRight(text),
+		AltScreen: mode&vt10x.ModeAltScreen != 0,
+		AppCursor: mode&vt10x.ModeAppCursor != 0,
+		Written:   s.written,
+		Clears:    s.clears,
+		Erases:    s.erases,
+		EraseTop:  s.eraseTop,
+		MarkSeq:   s.markSeq,
+		AltExit:   s.altExit,
+		Cols:      s.cols,
+		Rows:      s.rows,
 	}
 }
 
