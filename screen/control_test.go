@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hinshun/vt10x"
 )
 
 func TestQueryReplies(t *testing.T) {
@@ -79,17 +78,6 @@ func TestSanitisedSequences(t *testing.T) {
 				t.Error("on the alternate screen")
 			}
 		})
-	}
-}
-
-func TestModifyOtherKeysKeepsColours(t *testing.T) {
-	s := newScreen(t, 20, 5, 0)
-	write(t, s, "\x1b[32mA\x1b[>4;1mB\x1b[>4mC")
-	for x, r := range "ABC" {
-		g := s.vt.Cell(x, 0)
-		if g.Char != r || g.FG != vt10x.Green || g.Mode != 0 {
-			t.Errorf("cell %d = %q fg %d mode %#x, want %q green, no attributes", x, g.Char, g.FG, g.Mode, r)
-		}
 	}
 }
 

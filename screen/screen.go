@@ -22,12 +22,6 @@ const (
 	maxMarks   = 1000
 )
 
-// vt10x internals we depend on, checked against its state.go (the constants are unexported).
-const (
-	vtCursorWrapNext = 1 << 1 // Cursor.State: the next printable wraps first
-	vtAttrWrap       = 1 << 6 // Glyph.Mode: this row soft-wraps onto the next
-)
-
 // Options configures a Screen.
 type Options struct {
 	Cols, Rows int // zero means DefaultCols or DefaultRows, each on its own, as in pty.Start
@@ -99,12 +93,16 @@ type Screen struct {
 	backoff    int    // bytes to feed the slow way before the flow is tried again
 	retry      int    // what backoff starts at
 	bulks      uint64 // bulk steps done, for tests
+	bulkStyled uint64 // rows with attributes the bulk steps sent to the history, for tests
 	slowOnly   bool   // tests: never use the flow, to compare against
 
-	seq      []byte // scratch for sequences sent to vt10x
-	csi      csiSeq // scratch for the sequence being dispatched
-	rowCells []rune // scratch for renderRow
-	rowText  []byte
+	seq         []byte // scratch for sequences sent to vt10x
+	csi         csiSeq // scratch for the sequence being dispatched
+	rowCells    []rune // scratch for renderRow and rowRuns
+	rowGlyphs   []vt10x.Glyph
+	rowAttrs    []Attr
+	rowText     []byte
+	rowRunBytes []byte
 }
 
 // New returns a blank screen of the given size.
@@ -127,6 +125,9 @@ func New(opts Options) *Screen {
 	s := &Screen{cols: cols, rows: rows, bottom: rows - 1, hist: history{max: limit}, retry: defaultRetry}
 	// vt10x never receives a query, so it never writes; io.Discard is a guard, not a sink.
 	s.vt = vt10x.New(vt10x.WithWriter(io.Discard), vt10x.WithSize(cols, rows))
+	// Its alternate screen starts as black-on-black blanks, cleared before it had set the
+	// default colours; leaving that screen clears it with them.
+	_, _ = s.vt.Write([]byte("\x1b[?1047h\x1b[?1047l"))
 	return s
 }
 
