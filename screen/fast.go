@@ -145,7 +145,7 @@ func (s *Screen) bulk(f *flow) (int, bool) {
 	_, _ = s.vt.Write(setup)
 	s.bulks++
 	s.print.last.valid = false
-	return f.out[top-1-f.y0].next, true
+	return int(f.out[top-1-f.y0].next), true
 }
 
 // pushRows records rows 0..top-1 as scrolled off, as scrollOff would have one by one.
@@ -166,7 +166,7 @@ func (s *Screen) pushRows(f *flow, top int) {
 	slab := string(f.slab[out[0].start:out[len(out)-1].end])
 	base := out[0].start
 	for _, r := range out {
-		s.hist.push(histLine{b: slab[r.start-base : r.end-base], n: int32(r.text - r.start), wrapped: r.wrapped})
+		s.hist.push(histLine{b: slab[r.start-base : r.end-base], n: r.text - r.start, wrapped: r.wrapped})
 		if r.end > r.text {
 			s.bulkStyled++
 		}
@@ -186,7 +186,7 @@ func (s *Screen) setupSeq(f *flow, top int) []byte {
 	if row.pen != (Attr{}) {
 		out = row.pen.appendSGR(out)
 	}
-	out = appendCUP(out, 1, row.nextX+1)
+	out = appendCUP(out, 1, int(row.nextX)+1)
 	s.seq = out
 	return out
 }

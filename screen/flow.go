@@ -26,13 +26,13 @@ const (
 	stopOther                   // a token the flow does not handle
 )
 
-// rowOut is a row the cursor left.
+// rowOut is a row the cursor left. A flood writes one for every line, so it is kept small.
 type rowOut struct {
-	start, text, end int  // flow.slab[start:end] is the row as histLine keeps it, the text up to text
-	wrapped          bool // it soft-wraps onto the next row
-	next             int  // input offset of the token that starts the next row's part of the input
-	nextX            int  // the cursor column on entering the next row
-	pen              Attr // the attributes then
+	start, text, end int32 // flow.slab[start:end] is the row as histLine keeps it, the text up to text
+	next             int32 // input offset of the token that starts the next row's part of the input
+	nextX            int32 // the cursor column on entering the next row
+	wrapped          bool  // it soft-wraps onto the next row
+	pen              Attr  // the attributes then
 }
 
 type flow struct {
@@ -208,8 +208,10 @@ func (f *flow) leave(next, nextX int) {
 		f.slab = f.slab[:end]
 	}
 	text := len(f.slab)
-	f.slab = appendRuns(f.slab, f.attrs[:f.ahi])
-	f.out = append(f.out, rowOut{start, text, len(f.slab), f.wrapBit, next, nextX, f.pen})
+	if f.ahi > 0 {
+		f.slab = appendRuns(f.slab, f.attrs[:f.ahi])
+	}
+	f.out = append(f.out, rowOut{int32(start), int32(text), int32(len(f.slab)), int32(next), int32(nextX), f.wrapBit, f.pen})
 	f.y++
 	if f.y < f.rows {
 		f.loadRow(f.y)
