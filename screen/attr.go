@@ -7,12 +7,13 @@ import (
 )
 
 // Attr is how a cell is drawn: its colours and style, as set by SGR (CSI … m). The zero
-// Attr is the terminal's default: default colours, no style. It is the screen's one
-// attribute model: SGR is read into it, the fast path tracks attributes in it, every SGR
-// vt10x receives is written from it, and cells read back into it.
+// Attr is the terminal's default: default colours, no style.
 //
-// The screen never gives out an RGB colour with neither red nor green: vt10x could not
-// tell one from a palette colour, so such a colour gets green 1 (see rgb).
+// The colours are as the program set them: with Reverse, a renderer swaps them itself.
+// Three things differ from what a program sent, as vt10x keeps colours: a bold cell's
+// ANSI foreground (0-7) is its bright version (8-15); a 24-bit colour with neither red nor
+// green has green 1; and a blank left by an erase while Reverse was on has its colours
+// swapped already, so that drawn it shows the background, as terminals draw an erase.
 type Attr struct {
 	FG, BG Color
 	Style  Style

@@ -8,7 +8,7 @@ import (
 type Cell struct {
 	Text  string // a character and the combining marks on it; " " when blank, "" in the second cell of a wide character
 	Width int    // 1, or 2 for a wide character, whose second cell follows with Width 0
-	Attr  Attr   // for a bold ANSI colour (0-7) the foreground is its bright version (8-15)
+	Attr  Attr
 }
 
 // Row is a row of cells.
@@ -19,12 +19,12 @@ type Row struct {
 
 // Grid is a copy of the screen's cells, for drawing it; safe to keep.
 type Grid struct {
-	Rows          []Row // Scrollback rows from the scrollback, oldest first, then the visible rows
+	Rows          []Row // the Scrollback rows from the scrollback, oldest first, then the visible rows
 	Scrollback    int
 	First         int64 // Pos.Line of Rows[0]
 	Cursor        Point // on the visible screen: in Rows[Scrollback+Cursor.Row]
 	CursorVisible bool
-	Cols          int
+	Cols          int // of the screen now; a scrollback row may be wider, from before a resize
 }
 
 // Grid returns the visible rows as cells, after the newest n rows of the retained
