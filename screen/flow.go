@@ -108,7 +108,9 @@ func (f *flow) clearRow() {
 	for x := range f.cells[:f.hi] {
 		f.cells[x] = ' '
 	}
-	clear(f.attrs[:f.ahi])
+	if f.ahi > 0 { // most rows have no attributes to clear
+		clear(f.attrs[:f.ahi])
+	}
 	f.hi, f.ahi, f.wrapBit = 0, 0, false
 }
 
