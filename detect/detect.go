@@ -187,7 +187,7 @@ func PromptSignal(startup bool) Signal {
 			if s.Written == st.StartWritten {
 				return Verdict{}
 			}
-			if s.CursorLine <= st.Start.Line && s.Clears == st.StartClears {
+			if s.CursorRow <= st.Start.Line && s.Clears == st.StartClears {
 				return Verdict{}
 			}
 		}

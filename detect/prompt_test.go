@@ -67,7 +67,7 @@ func snap(lines []string, row, col int, written uint64) screen.Status {
 	if row < len(lines) {
 		line = lines[row]
 	}
-	return screen.Status{Line: line, Cursor: screen.Point{Row: row, Col: col}, CursorLine: int64(row), Written: written, Rows: 5, Cols: 40}
+	return screen.Status{Line: line, Cursor: screen.Point{Row: row, Col: col}, CursorRow: int64(row), Written: written, Rows: 5, Cols: 40}
 }
 
 func TestDetector(t *testing.T) {

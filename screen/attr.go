@@ -6,152 +6,184 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// The flow keeps vt10x's current attributes in step with the output it does not send, so
-// that the bulk step can leave vt10x with exactly the attributes it would have had: these
-// mirror vt10x's setAttr (state.go) on the parameters sgrParams produces.
+// Attr is how a cell is drawn: its colours and style, as set by SGR (CSI … m). The zero
+// Attr is the terminal's default: default colours, no style.
+//
+// The colours are as the program set them: with Reverse, a renderer swaps them itself.
+// Three things differ from what a program sent, as vt10x keeps colours: a bold cell's
+// ANSI foreground (0-7) is its bright version (8-15); a 24-bit colour with neither red nor
+// green has green 1; and a blank left by an erase while Reverse was on has its colours
+// swapped already, so that drawn it shows the background, as terminals draw an erase.
+type Attr struct {
+	FG, BG Color
+	Style  Style
+}
 
-// vt10x's Glyph.Mode bits (state.go), unexported there.
+// Style is a set of the text styles vt10x keeps. Dim, hidden and strike-through are not
+// among them: vt10x ignores those SGRs, and so does the screen.
+type Style uint8
+
+const (
+	Bold Style = 1 << iota
+	Italic
+	Underline
+	Blink
+	Reverse // foreground and background swapped: a renderer swaps them when it draws
+)
+
+// Color is a foreground or background colour. The zero Color is the terminal's default
+// for whichever of the two it is.
+type Color uint32
+
+const (
+	colorIndexed = 1 << 24
+	colorRGB     = 2 << 24
+)
+
+// IndexedColor returns colour n of xterm's 256-colour palette: 0-7 the ANSI colours
+// (SGR 30-37, 40-47), 8-15 their bright versions (SGR 90-97, 100-107), 16-255 the colour
+// cube and the grey ramp (SGR 38;5;n, 48;5;n).
+func IndexedColor(n uint8) Color { return Color(colorIndexed | uint32(n)) }
+
+// RGBColor returns a 24-bit colour (SGR 38;2;r;g;b, 48;2;r;g;b).
+func RGBColor(r, g, b uint8) Color {
+	return Color(colorRGB | uint32(r)<<16 | uint32(g)<<8 | uint32(b))
+}
+
+// IsDefault reports whether c is the terminal's default colour.
+func (c Color) IsDefault() bool { return c == 0 }
+
+// Index returns the palette index of an indexed colour.
+func (c Color) Index() (n uint8, ok bool) {
+	return uint8(c), c&^0xff == colorIndexed
+}
+
+// RGB returns the components of a 24-bit colour.
+func (c Color) RGB() (r, g, b uint8, ok bool) {
+	return uint8(c >> 16), uint8(c >> 8), uint8(c), c&^0xffffff == colorRGB
+}
+
+// vt10x keeps attributes in Glyph and Cursor.Attr with bits it does not export; these
+// match its state.go.
 const (
 	vtAttrReverse   = 1 << 0
 	vtAttrUnderline = 1 << 1
 	vtAttrBold      = 1 << 2
-	vtAttrGfx       = 1 << 3
+	vtAttrGfx       = 1 << 3 // the line-drawing set is on: not a style, vt10x maps the runes
 	vtAttrItalic    = 1 << 4
 	vtAttrBlink     = 1 << 5
+	vtAttrWrap      = 1 << 6 // this row soft-wraps onto the next
 
-	vtAttrSGR = vtAttrReverse | vtAttrUnderline | vtAttrBold | vtAttrItalic | vtAttrBlink
+	vtCursorWrapNext = 1 << 1 // Cursor.State: the next printable wraps first
 )
 
-// applySGR returns g after vt10x has run SGR with these parameters; args is scratch.
-func applySGR(g vt10x.Glyph, params []byte, args *[]int) vt10x.Glyph {
-	a := (*args)[:0]
-	v, digits := 0, 0
-	for i := 0; i <= len(params); i++ {
-		switch {
-		case i < len(params) && params[i] >= '0' && params[i] <= '9':
-			v, digits = v*10+int(params[i]-'0'), digits+1
-			continue
-		case digits == 0:
-			i = len(params) // vt10x stops at the first parameter Atoi rejects
-			continue
-		}
-		a = append(a, v)
-		v, digits = 0, 0
-	}
-	*args = a
-	if len(a) == 0 {
-		a = []int{0}
-	}
-	for i := 0; i < len(a); i++ {
-		i = applyAttr(&g, a, i)
-	}
-	return g
+// styles pairs each Style with vt10x's bit and the SGR that sets it.
+var styles = [...]struct {
+	style Style
+	bit   int16
+	sgr   string
+}{
+	{Bold, vtAttrBold, ";1"},
+	{Italic, vtAttrItalic, ";3"},
+	{Underline, vtAttrUnderline, ";4"},
+	{Blink, vtAttrBlink, ";5"},
+	{Reverse, vtAttrReverse, ";7"},
 }
 
-// applyAttr applies a[i] (and the arguments of an extended colour) and returns the index
-// of the last parameter it used.
-func applyAttr(g *vt10x.Glyph, a []int, i int) int {
-	switch v := a[i]; {
-	case v == 0:
-		g.Mode &^= vtAttrSGR
-		g.FG, g.BG = vt10x.DefaultFG, vt10x.DefaultBG
-	case v == 38 || v == 48:
-		c, j, ok := extendedColour(a, i)
-		if ok && v == 38 {
-			g.FG = c
-		} else if ok {
-			g.BG = c
+// penOf reads vt10x's current attributes (Cursor.Attr), which are kept as SGR set them.
+func penOf(g vt10x.Glyph) Attr {
+	a := Attr{FG: colorOf(g.FG), BG: colorOf(g.BG)}
+	for _, st := range styles {
+		if g.Mode&st.bit != 0 {
+			a.Style |= st.style
 		}
-		return j
-	case v == 39:
-		g.FG = vt10x.DefaultFG
-	case v == 49:
-		g.BG = vt10x.DefaultBG
-	case v >= 30 && v <= 37:
-		g.FG = vt10x.Color(v - 30)
-	case v >= 40 && v <= 47:
-		g.BG = vt10x.Color(v - 40)
-	case v >= 90 && v <= 97:
-		g.FG = vt10x.Color(v - 90 + 8)
-	case v >= 100 && v <= 107:
-		g.BG = vt10x.Color(v - 100 + 8)
-	default:
-		set, clear := modeBits(v)
-		g.Mode = g.Mode&^clear | set
 	}
-	return i
+	return a
 }
 
-// extendedColour reads 38;5;n or 38;2;r;g;b (or 48) at a[i] the way vt10x does.
-func extendedColour(a []int, i int) (vt10x.Color, int, bool) {
-	between := func(v int) bool { return v >= 0 && v <= 255 }
+// colorOf reads a vt10x colour: palette indices below 256, true colours as r<<16|g<<8|b,
+// and the defaults from 1<<24 up. A true colour with no red or green would read as a
+// palette index, which is why rgb never makes one.
+func colorOf(c vt10x.Color) Color {
 	switch {
-	case i+2 < len(a) && a[i+1] == 5:
-		return vt10x.Color(a[i+2]), i + 2, between(a[i+2])
-	case i+4 < len(a) && a[i+1] == 2:
-		r, g, b := a[i+2], a[i+3], a[i+4]
-		return vt10x.Color(r<<16 | g<<8 | b), i + 4, between(r) && between(g) && between(b)
-	}
-	return 0, i, false
-}
-
-// modeBits returns the Mode bits a plain attribute sets and clears.
-func modeBits(v int) (set, clear int16) {
-	switch v {
-	case 1:
-		return vtAttrBold, 0
-	case 3:
-		return vtAttrItalic, 0
-	case 4:
-		return vtAttrUnderline, 0
-	case 5, 6:
-		return vtAttrBlink, 0
-	case 7:
-		return vtAttrReverse, 0
-	case 21, 22:
-		return 0, vtAttrBold
-	case 23:
-		return 0, vtAttrItalic
-	case 24:
-		return 0, vtAttrUnderline
-	case 25, 26:
-		return 0, vtAttrBlink
-	case 27:
-		return 0, vtAttrReverse
-	}
-	return 0, 0
-}
-
-// appendAttrSGR appends an SGR that gives vt10x exactly the attributes g from any state
-// with the line-drawing set off; false if no SGR can (a colour no sequence produces).
-func appendAttrSGR(out []byte, g vt10x.Glyph) ([]byte, bool) {
-	if g.Mode&^vtAttrSGR != 0 {
-		return out, false
-	}
-	out = append(out, "\x1b[0"...)
-	for _, m := range []struct {
-		bit int16
-		p   string
-	}{{vtAttrBold, ";1"}, {vtAttrItalic, ";3"}, {vtAttrUnderline, ";4"}, {vtAttrBlink, ";5"}, {vtAttrReverse, ";7"}} {
-		if g.Mode&m.bit != 0 {
-			out = append(out, m.p...)
-		}
-	}
-	out, okFG := appendColour(out, "38", g.FG, vt10x.DefaultFG)
-	out, okBG := appendColour(out, "48", g.BG, vt10x.DefaultBG)
-	return append(out, 'm'), okFG && okBG
-}
-
-func appendColour(out []byte, p string, c, def vt10x.Color) ([]byte, bool) {
-	switch {
-	case c == def:
-		return out, true
 	case c >= 1<<24:
-		return out, false
+		return 0
+	case c < 256:
+		return IndexedColor(uint8(c))
 	}
-	out = append(append(append(out, ';'), p...), ";2"...)
-	for _, v := range []vt10x.Color{c >> 16, c >> 8 & 0xff, c & 0xff} {
+	return Color(colorRGB | uint32(c))
+}
+
+// vt10x stores a printed cell with its colours resolved for drawing — bold ANSI colours
+// brightened unless reversed, reversed ones swapped — but an erased cell with the pen as
+// it was. Read back, a printed cell has its pen's attributes with bold ANSI colours bright
+// (printed); an erased one as erased says.
+
+// cellAttr reads a cell's attributes.
+func cellAttr(g vt10x.Glyph) Attr {
+	a := penOf(g)
+	if a.Style&Reverse != 0 {
+		a.FG, a.BG = a.BG, a.FG
+	}
+	return a.brightBold()
+}
+
+// printed is how a cell printed with pen a reads back.
+func (a Attr) printed() Attr { return a.brightBold() }
+
+// erased is how a cell blanked by an erase with pen a reads back: reversed, its colours
+// read swapped, so that drawn it shows the pen's own background, as a terminal with
+// back-colour erase shows it.
+func (a Attr) erased() Attr {
+	if a.Style&Reverse != 0 {
+		a.FG, a.BG = a.BG, a.FG
+	}
+	return a.brightBold()
+}
+
+// brightBold shows bold text in an ANSI colour (0-7) in its bright version, as vt10x does.
+func (a Attr) brightBold() Attr {
+	if n, ok := a.FG.Index(); ok && n < 8 && a.Style&Bold != 0 {
+		a.FG = IndexedColor(n + 8)
+	}
+	return a
+}
+
+// appendSGR appends the SGR that gives vt10x exactly the attributes a, from any state.
+func (a Attr) appendSGR(out []byte) []byte {
+	out = append(out, "\x1b[0"...)
+	for _, st := range styles {
+		if a.Style&st.style != 0 {
+			out = append(out, st.sgr...)
+		}
+	}
+	out = appendColorSGR(out, 30, a.FG)
+	out = appendColorSGR(out, 40, a.BG)
+	return append(out, 'm')
+}
+
+// appendColorSGR appends the parameters that set c; base is 30 for the foreground, 40
+// for the background.
+func appendColorSGR(out []byte, base int, c Color) []byte {
+	if c.IsDefault() {
+		return out
+	}
+	out = append(out, ';')
+	if n, ok := c.Index(); ok {
+		switch {
+		case n < 8:
+			return strconv.AppendInt(out, int64(base+int(n)), 10)
+		case n < 16:
+			return strconv.AppendInt(out, int64(base+60+int(n)-8), 10)
+		}
+		out = strconv.AppendInt(out, int64(base+8), 10)
+		return strconv.AppendInt(append(out, ";5;"...), int64(n), 10)
+	}
+	r, g, b, _ := c.RGB()
+	out = strconv.AppendInt(out, int64(base+8), 10)
+	out = append(out, ";2"...)
+	for _, v := range [...]uint8{r, g, b} {
 		out = strconv.AppendInt(append(out, ';'), int64(v), 10)
 	}
-	return out, true
+	return out
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/hinshun/vt10x"
 )
 
 func TestQueryReplies(t *testing.T) {
@@ -82,17 +81,6 @@ func TestSanitisedSequences(t *testing.T) {
 	}
 }
 
-func TestModifyOtherKeysKeepsColours(t *testing.T) {
-	s := newScreen(t, 20, 5, 0)
-	write(t, s, "\x1b[32mA\x1b[>4;1mB\x1b[>4mC")
-	for x, r := range "ABC" {
-		g := s.vt.Cell(x, 0)
-		if g.Char != r || g.FG != vt10x.Green || g.Mode != 0 {
-			t.Errorf("cell %d = %q fg %d mode %#x, want %q green, no attributes", x, g.Char, g.FG, g.Mode, r)
-		}
-	}
-}
-
 func TestAltScreen(t *testing.T) {
 	s := newScreen(t, 20, 4, 0)
 	write(t, s, strings.Join(numbered(6), "\r\n"))
@@ -159,6 +147,24 @@ func TestModes(t *testing.T) {
 	check("reset in one sequence", false, false, true)
 	write(t, s, "\x1b[?1;2004h\x1bc")
 	check("RIS", false, false, true)
+}
+
+// TestNewDefaultsEachDimension: a zero dimension takes its default on its own, as pty.Start
+// does, so a session asking for 80 columns and no row count gets 80x40 on both sides.
+func TestNewDefaultsEachDimension(t *testing.T) {
+	tests := []struct{ cols, rows, wantCols, wantRows int }{
+		{0, 0, DefaultCols, DefaultRows},
+		{80, 0, 80, DefaultRows},
+		{0, 24, DefaultCols, 24},
+		{80, 24, 80, 24},
+		{-5, 5000, 1, MaxRows},
+	}
+	for _, tt := range tests {
+		st := New(Options{Cols: tt.cols, Rows: tt.rows}).Status()
+		if st.Cols != tt.wantCols || st.Rows != tt.wantRows {
+			t.Errorf("New(%d x %d) is %d x %d, want %d x %d", tt.cols, tt.rows, st.Cols, st.Rows, tt.wantCols, tt.wantRows)
+		}
+	}
 }
 
 func TestResize(t *testing.T) {

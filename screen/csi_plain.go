@@ -160,15 +160,13 @@ func (s *Screen) csiPrivate(c *csiSeq) {
 	// answer falls back to legacy keys, which is what we send.
 }
 
-// sendSGR passes on the colour and attribute parameters vt10x understands and drops the
-// rest, so an unknown extended form (58;2;r;g;b underline colour, 4:3 curly underline)
-// cannot be misread as a run of plain attributes.
+// sendSGR hands vt10x the attributes an SGR leaves, written out in full (sgr.go says why).
 func (s *Screen) sendSGR(c *csiSeq) {
-	out := append(s.seq[:0], "\x1b["...)
-	out, ok := sgrParams(out, c)
-	if !ok {
+	pen := penOf(s.vt.Cursor().Attr)
+	next := pen.withSGR(c)
+	if next == pen {
 		return
 	}
-	s.seq = append(out, 'm')
+	s.seq = next.appendSGR(s.seq[:0])
 	s.send(s.seq)
 }

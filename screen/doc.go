@@ -10,11 +10,16 @@
 // never gets a query, so it never writes to its io.Writer. Screen is safe for concurrent use:
 // one mutex of its own guards everything, and vt10x is only touched while it is held.
 //
+// Cells keep their colours and styles in one attribute model, Attr (attr.go): the screen
+// reads SGR into it itself (sgr.go) and hands vt10x the result, and Grid returns the
+// cells, the scrollback's included, for drawing.
+//
 // vt10x is slow (about 100 ns a rune), so a flood of output takes a fast path: a flow of our
 // own (flow.go) lays out plain text, line breaks, SGR and moves along the row exactly as
 // vt10x would, rows that scroll off go straight to the scrollback, and only what stays on
 // screen reaches vt10x — later, when someone looks (fast.go). A differential test holds
-// the fast path to byte-for-byte the same screen, cells and history as the slow one.
+// the fast path to byte-for-byte the same screen, cells, attributes and history as the
+// slow one.
 //
 // screen imports no project package: only the standard library, vt10x and go-runewidth.
 // Nothing here writes to stdout or stderr.

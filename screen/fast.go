@@ -13,7 +13,7 @@ import (
 // sends the rows straight to the history. What stays on screen is kept back in pend, from
 // the start of the row that ends up at the top, and handed to vt10x the ordinary way —
 // which is exact by construction — only when something looks at the screen or output
-// arrives that the flow does not handle (settle). While pend holds bytes, the next Write
+// arrives that the flow does not handle (flushPend). While pend holds bytes, the next Write
 // lays them out again with the new output, so a steady flood reaches vt10x not at all.
 //
 // The bulk step needs the screen to scroll by whole rows into the history: main screen,
@@ -97,7 +97,7 @@ var newline = []byte{'\n'}
 // changes only with a sequence (modes, scroll region, charset), so it is asked after
 // the first token, after each sequence and when the backoff runs out.
 func (s *Screen) writeSlow(p []byte) []byte {
-	s.settle()
+	s.flushPend()
 	check := true
 	for i, b := range p {
 		inSeq := s.p.state != stGround
@@ -117,8 +117,8 @@ func (s *Screen) writeSlow(p []byte) []byte {
 	return nil
 }
 
-// settle hands vt10x the output kept back in pend.
-func (s *Screen) settle() {
+// flushPend hands vt10x the output kept back in pend.
+func (s *Screen) flushPend() {
 	if len(s.pend) > 0 {
 		s.replay(s.pend)
 		s.pend = s.pend[:0]
@@ -134,21 +134,18 @@ func (s *Screen) replay(b []byte) {
 
 // bulk sends the rows the flow saw scroll off to the history and sets vt10x up for the
 // rest, from the start of the row that ends up at the top. It returns where in the input
-// that row starts; false if too little scrolled (or vt10x cannot be set up exactly).
+// that row starts; false if too little scrolled.
 func (s *Screen) bulk(f *flow) (int, bool) {
 	top := f.y - (s.rows - 1) // the row that ends up at the top of the screen
 	if top < s.rows {
 		return 0, false
 	}
-	setup, ok := s.setupSeq(f, top)
-	if !ok {
-		return 0, false
-	}
+	setup := s.setupSeq(f, top)
 	s.pushRows(f, top)
 	_, _ = s.vt.Write(setup)
 	s.bulks++
 	s.print.last.valid = false
-	return f.out[top-1-f.y0].next, true
+	return int(f.out[top-1-f.y0].next), true
 }
 
 // pushRows records rows 0..top-1 as scrolled off, as scrollOff would have one by one.
@@ -159,36 +156,39 @@ func (s *Screen) pushRows(f *flow, top int) {
 	}
 	first := max(top-s.hist.max, 0) // older rows would only push each other out
 	for y := first; y < f.y0; y++ {
-		s.pushHist(s.renderRow(y))
+		s.hist.push(s.captureRow(y, false))
 	}
 	out := f.out[max(first-f.y0, 0) : top-f.y0]
 	if len(out) == 0 {
 		return
 	}
+	// One string for all the rows, their text and attributes, which the lines share.
 	slab := string(f.slab[out[0].start:out[len(out)-1].end])
 	base := out[0].start
 	for _, r := range out {
-		s.hist.push(histLine{text: slab[r.start-base : r.end-base], wrapped: r.wrapped})
+		s.hist.push(histLine{b: slab[r.start-base : r.end-base], n: r.text - r.start, wrapped: r.wrapped})
+		if r.end > r.text {
+			s.bulkStyled++
+		}
 	}
 }
 
 // setupSeq is what leaves vt10x as it would be just after the top row began: a screen of
 // blanks as scrolls leave them (vt10x's newline scrolls with the default attributes), the
 // attributes current then, and the cursor where that row's output starts.
-func (s *Screen) setupSeq(f *flow, top int) ([]byte, bool) {
+func (s *Screen) setupSeq(f *flow, top int) []byte {
 	row := f.out[top-1-f.y0]
 	out := s.seq[:0]
-	if cur := s.vt.Cursor().Attr; cur.Mode != 0 || cur.FG != vt10x.DefaultFG || cur.BG != vt10x.DefaultBG {
+	if penOf(s.vt.Cursor().Attr) != (Attr{}) {
 		out = append(out, "\x1b[0m"...)
 	}
 	out = append(out, "\x1b[2J"...)
-	ok := true
-	if row.attr.Mode != 0 || row.attr.FG != vt10x.DefaultFG || row.attr.BG != vt10x.DefaultBG {
-		out, ok = appendAttrSGR(out, row.attr)
+	if row.pen != (Attr{}) {
+		out = row.pen.appendSGR(out)
 	}
-	out = appendCUP(out, 1, row.nextX+1)
+	out = appendCUP(out, 1, int(row.nextX)+1)
 	s.seq = out
-	return out, ok
+	return out
 }
 
 func appendCUP(out []byte, row, col int) []byte {

@@ -52,6 +52,8 @@ func (w *twin) compare(rng *rand.Rand) {
 		}
 	}
 	check("Snapshot", w.fast.Snapshot(), w.slow.Snapshot())
+	// Every cell with its attributes; the whole scrollback, attributes included, is in state.
+	check("Grid", w.fast.Grid(64), w.slow.Grid(64))
 	check("state", w.fast.state(), w.slow.state())
 	check("Status", w.fast.Status(), w.slow.Status())
 	check("Cursor", w.fast.Cursor(), w.slow.Cursor())
@@ -95,7 +97,7 @@ type vtState struct {
 func (s *Screen) state() vtState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	st := vtState{
 		Cursor:     fmt.Sprintf("%+v", s.vt.Cursor()),
 		LineBase:   s.lineBase,
@@ -128,13 +130,14 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		cases = 300
 	}
-	var bulks, deferred, cuts uint64
+	var bulks, styled, deferred, cuts uint64
 	defer func() {
-		// The fast path must actually have run, often, and kept output back across writes.
-		if bulks < uint64(cases) || deferred < uint64(cases)/4 {
-			t.Errorf("%d cases: %d bulk steps, %d writes left output pending", cases, bulks, deferred)
+		// The fast path must actually have run, often, sent rows with attributes to the
+		// scrollback and kept output back across writes.
+		if bulks < uint64(cases) || styled < uint64(cases) || deferred < uint64(cases)/4 {
+			t.Errorf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending", cases, bulks, styled, deferred)
 		}
-		t.Logf("%d cases: %d bulk steps, %d writes left output pending, %d chunks", cases, bulks, deferred, cuts)
+		t.Logf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d chunks", cases, bulks, styled, deferred, cuts)
 	}()
 	for seed := range uint64(cases) {
 		rng := rand.New(rand.NewPCG(seed, 0x5c2ee7))
@@ -162,6 +165,7 @@ func TestDifferential(t *testing.T) {
 		}
 		w.compare(rng)
 		bulks += w.fast.bulks
+		styled += w.fast.bulkStyled
 	}
 }
 
@@ -226,7 +230,9 @@ var (
 		"\x1b[38:2::10:20:30m", "\x1b[4:3m", "\x1b[58;2;1;2;3m", "\x1b[7;5;3;4m", "\x1b[22;23;24;25;27m",
 		"\x1b[39;49m", "\x1b[38;5m", "\x1b[38;2;300;1;1m", "\x1b[;1m", "\x1b[" + strings.Repeat("1;", 40) + "m",
 		"\x1b[95;105m", "\x1b[1:2m", "\x1b[38;5;1;1m", "\x1b[" + strings.Repeat("1;", 32) + "m",
-		"\x1b[" + strings.Repeat("1;", 32) + "1m", "\x1b[" + strings.Repeat("0;", 31) + "1m"}
+		"\x1b[" + strings.Repeat("1;", 32) + "1m", "\x1b[" + strings.Repeat("0;", 31) + "1m",
+		"\x1b[1;7;31;42m", "\x1b[7;44m", "\x1b[1;3;4;5m", "\x1b[1;33m", "\x1b[38;2;0;0;5;48;2;0;0;0m",
+		"\x1b[38;5;3;1m", "\x1b[48;2;10;200;30;7m"}
 	rowOps = []string{"\x1b[K", "\x1b[1K", "\x1b[2K", "\x1b[0K", "\x1b[3K", "\x1b[X", "\x1b[3X", "\x1b[C", "\x1b[4C",
 		"\x1b[D", "\x1b[9D", "\x1b[G", "\x1b[5G", "\x1b[99`", "\x1b[2a", "\x1b[0G", "\x1b[1;2K"}
 	other = []string{"\x1b[H", "\x1b[2;3H", "\x1b[A", "\x1b[2B", "\x1b[J", "\x1b[2J", "\x1b[3J", "\x1b[1J",
@@ -343,6 +349,8 @@ func genFloodPiece(rng *rand.Rand, cols int) string {
 		return pick(rng, controls)
 	case 9:
 		return "\x1b[A\r" + strings.Repeat("v", cols) // over a row above, to its last column
+	case 10:
+		return pick(rng, sgrs) + pick(rng, rowOps) + pick(rng, words) // erase with colours
 	}
 	return " " + pick(rng, words)
 }

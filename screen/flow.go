@@ -8,10 +8,11 @@ import (
 
 // A flow lays out plain output — printable text, CR, LF, BS, TAB, the C0 controls that do
 // nothing, SGR, EL, ECH and moves along the row — the way our printer and vt10x would, but
-// on its own copy of the cursor row and without touching vt10x. Each row the cursor leaves
-// is rendered as the scrollback would capture it, and remembered with where the input for
-// the next row starts, so that the bulk step can send finished rows straight to the
-// history and hand vt10x only the rows that stay on screen (fast.go).
+// on its own copy of the cursor row (runes and attributes) and without touching vt10x.
+// Each row the cursor leaves is rendered as the scrollback would capture it, and
+// remembered with where the input for the next row starts, so that the bulk step can send
+// finished rows straight to the history and hand vt10x only the rows that stay on screen
+// (fast.go).
 //
 // Rows are counted from the top of the screen when the flow starts: rows 0..rows-1 are the
 // screen as vt10x has it, and every row from rows on is a fresh one that a scroll would
@@ -25,13 +26,13 @@ const (
 	stopOther                   // a token the flow does not handle
 )
 
-// rowOut is a row the cursor left.
+// rowOut is a row the cursor left. A flood writes one for every line, so it is kept small.
 type rowOut struct {
-	start, end int  // its text in flow.slab: trimmed unless it soft-wraps, as scrollOff keeps it
-	wrapped    bool // it soft-wraps onto the next row
-	next       int  // input offset of the token that starts the next row's part of the input
-	nextX      int  // the cursor column on entering the next row
-	attr       vt10x.Glyph
+	start, text, end int32 // flow.slab[start:end] is the row as histLine keeps it, the text up to text
+	next             int32 // input offset of the token that starts the next row's part of the input
+	nextX            int32 // the cursor column on entering the next row
+	wrapped          bool  // it soft-wraps onto the next row
+	pen              Attr  // the attributes then
 }
 
 type flow struct {
@@ -44,18 +45,19 @@ type flow struct {
 	x, y     int // y counts rows as above, so it passes rows-1 once the screen would scroll
 	y0       int // the cursor row when the flow started
 	wrapNext bool
-	attr     vt10x.Glyph // vt10x's current SGR attributes
+	pen      Attr // the attributes SGR set, as vt10x would have them
+	ink      Attr // pen.printed(): what a cell printed now reads back as
 	last     lastPrint
 
 	cells   []rune // the cursor's row, as vt10x would hold it
+	attrs   []Attr // its attributes, as cellAttr reads them
 	hi      int    // cells[hi:] are blank
+	ahi     int    // attrs[ahi:] are the zero Attr
 	wrapBit bool   // vt10x's soft-wrap flag on the row's last cell
 
-	slab []byte
+	slab []byte // the rows left, as histLine keeps them
 	out  []rowOut
 	csi  csiSeq
-	sgr  []byte
-	args []int
 }
 
 // start sets the flow to the state vt10x and the printer are in.
@@ -66,16 +68,21 @@ func (f *flow) start(s *Screen) {
 	f.tabs = !s.tabsCustom
 	f.x, f.y, f.y0 = cur.X, cur.Y, cur.Y
 	f.wrapNext = cur.State&vtCursorWrapNext != 0
-	f.attr, f.last = cur.Attr, s.print.last
+	f.setPen(penOf(cur.Attr))
+	f.last = s.print.last
 	f.slab, f.out = f.slab[:0], f.out[:0]
 	if cap(f.cells) < f.cols {
-		f.cells = make([]rune, f.cols)
+		f.cells, f.attrs = make([]rune, f.cols), make([]Attr, f.cols)
 	}
-	f.cells = f.cells[:f.cols]
+	f.cells, f.attrs = f.cells[:f.cols], f.attrs[:f.cols]
 	// With output kept back, vt10x holds the blank screen the bulk step left.
 	f.blank = len(s.pend) > 0
-	f.hi = f.cols
+	f.hi, f.ahi = f.cols, f.cols
 	f.loadRow(cur.Y)
+}
+
+func (f *flow) setPen(a Attr) {
+	f.pen, f.ink = a, a.printed()
 }
 
 func (f *flow) loadRow(y int) {
@@ -83,19 +90,42 @@ func (f *flow) loadRow(y int) {
 		f.clearRow()
 		return
 	}
+	f.ahi = 0
 	for x := range f.cells {
-		f.cells[x] = f.s.vt.Cell(x, y).Char
+		g := f.s.vt.Cell(x, y)
+		f.cells[x], f.attrs[x] = g.Char, cellAttr(g)
+		if f.attrs[x] != (Attr{}) {
+			f.ahi = x + 1
+		}
 	}
 	f.hi = f.cols
 	f.wrapBit = f.s.vt.Cell(f.cols-1, y).Mode&vtAttrWrap != 0
 }
 
-// clearRow makes the row a fresh one, as a scroll leaves it.
+// clearRow makes the row a fresh one, as a scroll leaves it: vt10x's newline scrolls with
+// the default attributes.
 func (f *flow) clearRow() {
 	for x := range f.cells[:f.hi] {
 		f.cells[x] = ' '
 	}
-	f.hi, f.wrapBit = 0, false
+	if f.ahi > 0 { // most rows have no attributes to clear
+		clear(f.attrs[:f.ahi])
+	}
+	f.hi, f.ahi, f.wrapBit = 0, 0, false
+}
+
+// paint gives cells x0..x1-1 the attributes a.
+func (f *flow) paint(x0, x1 int, a Attr) {
+	if a == (Attr{}) {
+		if x0 >= f.ahi {
+			return
+		}
+	} else {
+		f.ahi = max(f.ahi, x1)
+	}
+	for x := x0; x < x1; x++ {
+		f.attrs[x] = a
+	}
 }
 
 // run lays out b up to the first token it does not handle, or to the end.
@@ -179,7 +209,11 @@ func (f *flow) leave(next, nextX int) {
 		}
 		f.slab = f.slab[:end]
 	}
-	f.out = append(f.out, rowOut{start, len(f.slab), f.wrapBit, next, nextX, f.attr})
+	text := len(f.slab)
+	if f.ahi > 0 {
+		f.slab = appendRuns(f.slab, f.attrs[:f.ahi])
+	}
+	f.out = append(f.out, rowOut{int32(start), int32(text), int32(len(f.slab)), int32(next), int32(nextX), f.wrapBit, f.pen})
 	f.y++
 	if f.y < f.rows {
 		f.loadRow(f.y)
@@ -198,6 +232,7 @@ func (f *flow) wrap(next int) {
 // put sets one cell as vt10x's setChar would: a printed last cell loses the wrap flag.
 func (f *flow) put(x int, r rune) {
 	f.cells[x] = r
+	f.paint(x, x+1, f.ink)
 	f.hi = max(f.hi, x+1)
 	if x == f.cols-1 {
 		f.wrapBit = false
@@ -224,6 +259,7 @@ func (f *flow) ascii(run []byte, off int) {
 		for i, c := range run[:n] {
 			cells[i] = rune(c)
 		}
+		f.paint(f.x, f.x+n, f.ink)
 		f.hi = max(f.hi, f.x+n)
 		if f.x+n == f.cols {
 			f.wrapBit = false

@@ -40,10 +40,7 @@ func (f *flow) dispatch(c *csiSeq) {
 	f.last.valid = false
 	switch c.final {
 	case 'm':
-		if params, ok := sgrParams(f.sgr[:0], c); ok {
-			f.sgr = params
-			f.attr = applySGR(f.attr, params, &f.args)
-		}
+		f.setPen(f.pen.withSGR(c))
 		return
 	case 'K':
 		switch max(c.param(0, 0), 0) {
@@ -71,12 +68,14 @@ func (f *flow) dispatch(c *csiSeq) {
 	f.x, f.wrapNext = clampInt(f.x, 0, f.cols-1), false
 }
 
-// erase blanks cells x0..x1 of the row as vt10x's clear does, wrap flag included.
+// erase blanks cells x0..x1 of the row as vt10x's clear does, with the pen's attributes
+// and the wrap flag included.
 func (f *flow) erase(x0, x1 int) {
 	x1 = min(x1, f.cols-1)
 	for x := x0; x <= x1; x++ {
 		f.cells[x] = ' '
 	}
+	f.paint(x0, x1+1, f.pen.erased())
 	if x1 == f.cols-1 {
 		f.hi = min(f.hi, x0)
 		f.wrapBit = false

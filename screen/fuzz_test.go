@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -50,11 +51,40 @@ func checkInvariants(t *testing.T, s *Screen) {
 			t.Fatalf("line %d is %d cells wide on a %d-column screen: %q", i, w, snap.Cols, l)
 		}
 	}
-	if cur := s.Cursor(); cur.Line != snap.CursorLine {
-		t.Fatalf("Cursor().Line %d != CursorLine %d", cur.Line, snap.CursorLine)
+	if cur := s.Cursor(); cur.Line != snap.CursorRow {
+		t.Fatalf("Cursor().Line %d != CursorRow %d", cur.Line, snap.CursorRow)
 	}
+	checkGrid(t, s, snap)
 	s.TextSince(Pos{})
-	s.TextSince(Pos{Line: snap.CursorLine, Col: snap.Cursor.Col})
+	s.TextSince(Pos{Line: snap.CursorRow, Col: snap.Cursor.Col})
 	s.AllText()
 	s.TakeReplies()
+}
+
+// checkGrid: cells fit the screen, a wide character's second cell follows it, and the
+// visible rows read as the Snapshot's text.
+func checkGrid(t *testing.T, s *Screen, snap Snapshot) {
+	t.Helper()
+	g := s.Grid(3)
+	if len(g.Rows) != g.Scrollback+snap.Rows || g.Cursor != snap.Cursor || g.Cols != snap.Cols {
+		t.Fatalf("Grid: %d rows, %d from the scrollback, cursor %+v, %d columns; Snapshot: %d rows, cursor %+v, %d columns",
+			len(g.Rows), g.Scrollback, g.Cursor, g.Cols, snap.Rows, snap.Cursor, snap.Cols)
+	}
+	for i, row := range g.Rows {
+		var text strings.Builder
+		for x, c := range row.Cells {
+			second := x > 0 && row.Cells[x-1].Width == 2
+			if (c.Width == 0) != second || c.Width == 0 && c.Text != "" || c.Width != 0 && c.Text == "" {
+				t.Fatalf("row %d cell %d is %+v after %+v", i, x, c, row.Cells[max(x-1, 0)])
+			}
+			text.WriteString(c.Text)
+		}
+		// Scrollback rows keep the width they had: the screen may have been narrowed since.
+		if i >= g.Scrollback && len(row.Cells) > g.Cols || len(row.Cells) > 0 && row.Cells[len(row.Cells)-1].Width == 2 {
+			t.Fatalf("row %d has %d cells on a %d-column screen, the last %+v", i, len(row.Cells), g.Cols, row.Cells[len(row.Cells)-1])
+		}
+		if y := i - g.Scrollback; y >= 0 && (strings.TrimRight(text.String(), " ") != snap.Lines[y] || row.Wrapped != snap.Wrapped[y]) {
+			t.Fatalf("row %d reads %q wrapped %v, Snapshot has %q wrapped %v", y, text.String(), row.Wrapped, snap.Lines[y], snap.Wrapped[y])
+		}
+	}
 }

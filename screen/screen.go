@@ -8,7 +8,9 @@ import (
 	"github.com/hinshun/vt10x"
 )
 
-// Defaults and bounds. The bounds keep a hostile or buggy resize from allocating gigabytes.
+// Defaults and bounds. The default size is pty's (pty.DefaultCols, pty.DefaultRows), so
+// that a session's screen and its terminal agree on it. The bounds keep a hostile or buggy
+// resize from allocating gigabytes.
 const (
 	DefaultCols       = 120
 	DefaultRows       = 40
@@ -20,15 +22,9 @@ const (
 	maxMarks   = 1000
 )
 
-// vt10x internals we depend on, checked against its state.go (the constants are unexported).
-const (
-	vtCursorWrapNext = 1 << 1 // Cursor.State: the next printable wraps first
-	vtAttrWrap       = 1 << 6 // Glyph.Mode: this row soft-wraps onto the next
-)
-
 // Options configures a Screen.
 type Options struct {
-	Cols, Rows int // zero means 120 x 40
+	Cols, Rows int // zero means DefaultCols or DefaultRows, each on its own, as in pty.Start
 	Scrollback int // lines kept after scrolling off the main screen; zero means 10000; negative means none
 }
 
@@ -97,19 +93,26 @@ type Screen struct {
 	backoff    int    // bytes to feed the slow way before the flow is tried again
 	retry      int    // what backoff starts at
 	bulks      uint64 // bulk steps done, for tests
+	bulkStyled uint64 // rows with attributes the bulk steps sent to the history, for tests
 	slowOnly   bool   // tests: never use the flow, to compare against
 
-	seq      []byte // scratch for sequences sent to vt10x
-	csi      csiSeq // scratch for the sequence being dispatched
-	rowCells []rune // scratch for renderRow
-	rowText  []byte
+	seq         []byte // scratch for sequences sent to vt10x
+	csi         csiSeq // scratch for the sequence being dispatched
+	rowCells    []rune // scratch for renderRow and rowRuns
+	rowGlyphs   []vt10x.Glyph
+	rowAttrs    []Attr
+	rowText     []byte
+	rowRunBytes []byte
 }
 
 // New returns a blank screen of the given size.
 func New(opts Options) *Screen {
 	cols, rows := opts.Cols, opts.Rows
-	if cols == 0 && rows == 0 {
-		cols, rows = DefaultCols, DefaultRows
+	if cols == 0 {
+		cols = DefaultCols
+	}
+	if rows == 0 {
+		rows = DefaultRows
 	}
 	cols, rows = clampSize(cols, rows)
 	limit := opts.Scrollback
@@ -122,6 +125,9 @@ func New(opts Options) *Screen {
 	s := &Screen{cols: cols, rows: rows, bottom: rows - 1, hist: history{max: limit}, retry: defaultRetry}
 	// vt10x never receives a query, so it never writes; io.Discard is a guard, not a sink.
 	s.vt = vt10x.New(vt10x.WithWriter(io.Discard), vt10x.WithSize(cols, rows))
+	// Its alternate screen starts as black-on-black blanks, cleared before it had set the
+	// default colours; leaving that screen clears it with them.
+	_, _ = s.vt.Write([]byte("\x1b[?1047h\x1b[?1047l"))
 	return s
 }
 
@@ -145,7 +151,7 @@ func (s *Screen) Write(p []byte) (int, error) {
 		case !s.fastReady():
 			p = s.writeSlow(p)
 		case !s.worthFlow(p):
-			s.settle()
+			s.flushPend()
 			s.replay(p)
 			p = nil
 		default:
@@ -185,7 +191,7 @@ func (s *Screen) reply(format string, args ...any) {
 func (s *Screen) Cursor() Pos {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	cur := s.vt.Cursor()
 	return Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
 }
@@ -194,7 +200,7 @@ func (s *Screen) Cursor() Pos {
 func (s *Screen) Snapshot() Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	snap := Snapshot{
 		Status:         s.status(),
 		Lines:          make([]string, s.rows),
@@ -213,13 +219,13 @@ func (s *Screen) Snapshot() Snapshot {
 // Status is the cheap part of a Snapshot, for callers that look many times a
 // second (completion detection): the cursor, its row, the modes and the counters.
 type Status struct {
-	Cursor     Point  // always inside the screen
-	CursorLine int64  // absolute line of the cursor row (Pos.Line)
-	Line       string // the cursor's row, right-trimmed, as in Snapshot.Lines
-	AltScreen  bool
-	AppCursor  bool   // DECCKM: arrow keys must be sent as ESC O A..D
-	Written    uint64 // total bytes ever fed to Write
-	Clears     uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
+	Cursor    Point  // always inside the screen
+	CursorRow int64  // the cursor's Pos.Line: Cursor.Row counted from the first line ever
+	Line      string // the cursor's row, right-trimmed, as in Snapshot.Lines
+	AltScreen bool
+	AppCursor bool   // DECCKM: arrow keys must be sent as ESC O A..D
+	Written   uint64 // total bytes ever fed to Write
+	Clears    uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
 
 	// Erases counts the times the visible main screen was blanked (ED 2, RIS; not ED 3,
 	// which leaves the screen as it is, nor the alternate screen). EraseTop is the
@@ -243,29 +249,29 @@ type Status struct {
 func (s *Screen) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	return s.status()
 }
 
-// status reads the Status; the caller holds s.mu and has settled pending output.
+// status reads the Status; the caller holds s.mu and has flushed pending output.
 func (s *Screen) status() Status {
 	cur := s.vt.Cursor()
 	mode := s.vt.Mode()
 	text, _ := s.renderRow(cur.Y)
 	return Status{
-		Cursor:     Point{Row: cur.Y, Col: cur.X},
-		CursorLine: s.lineBase + int64(cur.Y),
-		Line:       trimRight(text),
-		AltScreen:  mode&vt10x.ModeAltScreen != 0,
-		AppCursor:  mode&vt10x.ModeAppCursor != 0,
-		Written:    s.written,
-		Clears:     s.clears,
-		Erases:     s.erases,
-		EraseTop:   s.eraseTop,
-		MarkSeq:    s.markSeq,
-		AltExit:    s.altExit,
-		Cols:       s.cols,
-		Rows:       s.rows,
+		Cursor:    Point{Row: cur.Y, Col: cur.X},
+		CursorRow: s.lineBase + int64(cur.Y),
+		Line:      trimRight(text),
+		AltScreen: mode&vt10x.ModeAltScreen != 0,
+		AppCursor: mode&vt10x.ModeAppCursor != 0,
+		Written:   s.written,
+		Clears:    s.clears,
+		Erases:    s.erases,
+		EraseTop:  s.eraseTop,
+		MarkSeq:   s.markSeq,
+		AltExit:   s.altExit,
+		Cols:      s.cols,
+		Rows:      s.rows,
 	}
 }
 

@@ -5,12 +5,18 @@ package screen
 // printable, CSI S, a shrinking resize) and vt10x's rule for each, so we check the cursor
 // against the mirrored scroll region before handing the token over.
 
-// histLine is one row that left the screen. Soft-wrapped rows keep their trailing blanks so
-// that joining them with the next row reproduces the logical line exactly.
+// histLine is one row that left the screen: its text and then its attributes (runs.go),
+// in one string. Soft-wrapped rows keep their trailing blanks so that joining them with
+// the next row reproduces the logical line exactly. Every row that scrolls off is written
+// into the ring, which holds up to 10000, so a line is kept to 24 bytes.
 type histLine struct {
-	text    string
+	b       string
+	n       int32 // the length of the text
 	wrapped bool
 }
+
+func (h histLine) text() string { return h.b[:h.n] }
+func (h histLine) runs() string { return h.b[h.n:] }
 
 // history is a ring of the newest max rows that left the main screen.
 type history struct {
@@ -58,19 +64,24 @@ func (s *Screen) scrollOff(n, wrapRow int) {
 	}
 	n = min(n, s.bottom+1)
 	for y := range n {
-		text, wrapped := s.renderRow(y)
-		s.pushHist(text, wrapped || y == wrapRow)
+		s.hist.push(s.captureRow(y, y == wrapRow))
 	}
 	s.lineBase += int64(n)
 }
 
-// pushHist records a row leaving the screen; only a soft-wrapped row keeps its trailing
-// blanks.
-func (s *Screen) pushHist(text string, wrapped bool) {
-	if !wrapped {
-		text = trimRight(text)
+// captureRow is row y as the scrollback keeps it; wrapped marks it soft-wrapped whatever
+// vt10x says. Only a soft-wrapped row keeps its trailing blanks.
+func (s *Screen) captureRow(y int, wrapped bool) histLine {
+	text, w := s.renderRow(y)
+	h := histLine{b: text, wrapped: wrapped || w}
+	if !h.wrapped {
+		h.b = trimRight(text)
 	}
-	s.hist.push(histLine{text: text, wrapped: wrapped})
+	h.n = int32(len(h.b))
+	if runs := s.rowRuns(); len(runs) > 0 {
+		h.b += string(runs)
+	}
+	return h
 }
 
 // Resize changes the screen size, clamped to 1..1000 columns and 1..500 rows. Content is
@@ -79,7 +90,7 @@ func (s *Screen) pushHist(text string, wrapped bool) {
 func (s *Screen) Resize(cols, rows int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	cols, rows = clampSize(cols, rows)
 	if cols == s.cols && rows == s.rows {
 		return

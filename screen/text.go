@@ -2,20 +2,48 @@ package screen
 
 import (
 	"strings"
+
+	"github.com/hinshun/vt10x"
 )
 
 // renderRow returns row y as text, one string per cell run (wide runes once, placeholders
-// dropped), with trailing blanks kept, and whether the row soft-wraps onto the next.
+// dropped), with trailing blanks kept, and whether the row soft-wraps onto the next. The
+// row's glyphs stay in s.rowGlyphs for rowRuns.
 func (s *Screen) renderRow(y int) (string, bool) {
 	if cap(s.rowCells) < s.cols {
-		s.rowCells = make([]rune, s.cols)
+		s.rowCells, s.rowGlyphs = make([]rune, s.cols), make([]vt10x.Glyph, s.cols)
 	}
-	row := s.rowCells[:s.cols]
+	row, glyphs := s.rowCells[:s.cols], s.rowGlyphs[:s.cols]
 	for x := range row {
-		row[x] = s.vt.Cell(x, y).Char
+		glyphs[x] = s.vt.Cell(x, y)
+		row[x] = glyphs[x].Char
 	}
 	s.rowText = s.appendCells(s.rowText[:0], row, s.cols)
-	return string(s.rowText), s.vt.Cell(s.cols-1, y).Mode&vtAttrWrap != 0
+	return string(s.rowText), glyphs[s.cols-1].Mode&vtAttrWrap != 0
+}
+
+// rowRuns returns the attributes of the row renderRow read last, encoded (runs.go) in
+// scratch space; nothing if they are all the zero Attr, which most rows are, found
+// without reading one.
+func (s *Screen) rowRuns() []byte {
+	glyphs := s.rowGlyphs[:s.cols]
+	plain := true
+	for _, g := range glyphs {
+		if g.Mode&^(vtAttrWrap|vtAttrGfx) != 0 || g.FG != vt10x.DefaultFG || g.BG != vt10x.DefaultBG {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return nil
+	}
+	attrs := s.rowAttrs[:0]
+	for _, g := range glyphs {
+		attrs = append(attrs, cellAttr(g))
+	}
+	s.rowAttrs = attrs
+	s.rowRunBytes = appendRuns(s.rowRunBytes[:0], attrs)
+	return s.rowRunBytes
 }
 
 // appendCells renders the first hi cells of a row. The flow renders the rows it sends to
@@ -115,7 +143,7 @@ func (j *joiner) String() string {
 func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	cursorLine := s.lineBase + int64(s.vt.Cursor().Y)
 	if from.Line > cursorLine {
 		return "", false
@@ -139,7 +167,7 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 func (s *Screen) lineAt(line, oldest int64) (string, bool) {
 	if line < s.lineBase {
 		h := s.hist.at(int(line - oldest))
-		return h.text, h.wrapped
+		return h.text(), h.wrapped
 	}
 	return s.renderRow(int(line - s.lineBase))
 }
@@ -149,11 +177,11 @@ func (s *Screen) lineAt(line, oldest int64) (string, bool) {
 func (s *Screen) AllText() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.settle()
+	s.flushPend()
 	var j joiner
 	for i := range s.hist.len() {
 		h := s.hist.at(i)
-		j.add(h.text, h.wrapped)
+		j.add(h.text(), h.wrapped)
 	}
 	rows := make([]string, s.rows)
 	wraps := make([]bool, s.rows)

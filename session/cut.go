@@ -78,7 +78,7 @@ func (s *Session) markNow(keys bool) mark {
 func (s *Session) screenMark() mark {
 	snap := s.scr.Status()
 	return mark{
-		pos:     screen.Pos{Line: snap.CursorLine, Col: snap.Cursor.Col},
+		pos:     screen.Pos{Line: snap.CursorRow, Col: snap.Cursor.Col},
 		written: snap.Written,
 		clears:  snap.Clears,
 		erases:  snap.Erases,
