@@ -17,7 +17,7 @@ var allowedImports = map[string][]string{
 	"detect":           {"screen"},
 	"security":         {},
 	"session":          {"pty", "screen", "detect"},
-	"tools":            {"session", "security", "screen"},
+	"tools":            {"session", "security", "screen", "pty"},
 	"integration":      {},
 }
 

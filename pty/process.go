@@ -269,7 +269,7 @@ func (p *Process) Signal(sig syscall.Signal) error {
 		}
 	}
 	if err := syscall.Kill(-pgid, sig); err != nil {
-		return fmt.Errorf("signal %s to group %d: %w", signalName(sig), pgid, err)
+		return fmt.Errorf("signal %s to group %d: %w", SignalName(sig), pgid, err)
 	}
 	return nil
 }
