@@ -41,7 +41,7 @@ func TestSessionMembers(t *testing.T) {
 	t.Parallel()
 	all := []proc{
 		{pid: 1, ppid: 0, sid: 1, start: 1},
-		{pid: 100, ppid: 1, pgid: 100, sid: 100, start: 50},  // the leader
+		{pid: 100, ppid: 1, pgid: 100, sid: 100, start: 50},   // the leader
 		{pid: 101, ppid: 100, pgid: 101, sid: 100, start: 51}, // a job
 		{pid: 102, ppid: 101, pgid: 102, sid: 102, start: 52}, // setsid: another session, still a descendant
 		{pid: 103, ppid: 102, pgid: 102, sid: 102, start: 53}, // its child
