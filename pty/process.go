@@ -81,7 +81,6 @@ func Start(opts Options) (*Process, error) {
 		return nil, fmt.Errorf("start %q: %w", name, err)
 	}
 
-	sealInherited()
 	master, tty, err := cpty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("start %q: open pty: %w", name, err)

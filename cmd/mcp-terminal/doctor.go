@@ -34,6 +34,8 @@ func doctor(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s %-22s %s\n", mark, name, detail)
 	}
 	fmt.Fprintf(stdout, "mcp-terminal %s doctor\n", version)
+	// As the server does before its first session (see serve).
+	check("inherited descriptors", pty.SealInherited(), "marked close-on-exec")
 	check("pseudo-terminals", ptyAvailable(), "a program started on a PTY")
 	shell := ""
 	for _, sh := range []string{"bash", "zsh", "fish", "dash", "sh"} {
