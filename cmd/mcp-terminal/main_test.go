@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,6 +55,23 @@ func TestServeExitsOnEOF(t *testing.T) {
 	}
 }
 
+func TestHelpNamesEveryWayToRun(t *testing.T) {
+	t.Parallel()
+	var out, errOut bytes.Buffer
+	if code := run([]string{"--help"}, strings.NewReader(""), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	help := errOut.String()
+	for _, want := range []string{"mcp-terminal [flags]", "mcp-terminal doctor", "-max-sessions", "MCP_TERMINAL_MAX_SESSIONS", "-version"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not mention %q:\n%s", want, help)
+		}
+	}
+	if out.Len() != 0 {
+		t.Errorf("--help wrote to stdout: %q", out.String())
+	}
+}
+
 func TestDoctor(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
@@ -61,5 +80,26 @@ func TestDoctor(t *testing.T) {
 	code := doctor(nil, &out, &errOut)
 	if code != 0 || !strings.Contains(out.String(), "hello from") || !strings.Contains(out.String(), "all checks passed") {
 		t.Fatalf("doctor exit %d:\n%s\n%s", code, out.String(), errOut.String())
+	}
+	// Each request is printed as "> tool {json arguments}  (duration)".
+	var calls []string
+	for _, line := range strings.Split(out.String(), "\n") {
+		rest, ok := strings.CutPrefix(line, "> ")
+		if !ok {
+			continue
+		}
+		name, request, _ := strings.Cut(rest, " ")
+		request, _, _ = strings.Cut(request, "  (")
+		var args map[string]any
+		if err := json.Unmarshal([]byte(request), &args); err != nil {
+			t.Errorf("%s's request is not JSON: %q: %v", name, request, err)
+		}
+		calls = append(calls, name)
+		if name == "send_command" && args["input"] != "echo hello from $0" {
+			t.Errorf("send_command's input %v, want the echo", args["input"])
+		}
+	}
+	if want := []string{"create_session", "send_command", "close_session"}; !slices.Equal(calls, want) {
+		t.Errorf("doctor printed requests %v, want %v:\n%s", calls, want, out.String())
 	}
 }
