@@ -17,7 +17,8 @@ import (
 
 // Off the happy path: failures seen in the field (clears, programs that read keys
 // without Enter, debuggers, late prompts, startup), each written as the behaviour
-// SPEC.md promises under "Output semantics" and "Completion". Run them with
+// the README promises under "Tools" (which output is a reply's, and what each reason
+// proves). Run them with
 // go test -race -run OffPath ./integration/.
 
 // opQuick bounds calls that must come back on evidence rather than at their timeout.

@@ -19,7 +19,7 @@ func TestConfigDefaults(t *testing.T) {
 	if c.MaxSessions != 10 || c.MaxOutput != 20000 || c.DefaultTimeout != 10*time.Second ||
 		c.IdleTimeout != 30*time.Minute || c.Scrollback != 10000 || c.MaxInput != 64*1024 ||
 		!c.RedactSecrets || !c.DangerDetection || c.LogInputs {
-		t.Fatalf("defaults differ from SPEC.md: %+v", c)
+		t.Fatalf("defaults differ from the README's configuration table: %+v", c)
 	}
 }
 
