@@ -1,10 +1,10 @@
-# mcp-terminal: `make test` is what CI runs (race detector on).
+# mcp-terminal: `make lint readme-check test` is what CI runs (race detector on).
 GO      ?= go
 BIN     ?= bin/mcp-terminal
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 PKGS    := ./...
 
-.PHONY: build test lint bench fuzz ci clean run doctor
+.PHONY: build test lint readme-check bench fuzz ci clean run doctor
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
@@ -24,6 +24,11 @@ lint:
 	$(GO) vet $(PKGS)
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
+# The README's install lines, run on a fresh clone of this checkout's HEAD; each
+# binary they build must answer an MCP initialize over stdio.
+readme-check:
+	.ci/readme-check
+
 # Benchmarks: unit hot paths and end-to-end figures through the built binary.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./screen/ ./detect/ ./security/ ./session/ ./integration/
@@ -37,7 +42,7 @@ fuzz:
 		done; \
 	done
 
-ci: lint test
+ci: lint readme-check test
 
 clean:
 	rm -rf bin

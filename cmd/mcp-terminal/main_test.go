@@ -103,3 +103,35 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor printed requests %v, want %v:\n%s", calls, want, out.String())
 	}
 }
+
+// TestReadmeClientConfigs: the client configurations in the README's Install
+// section are JSON, and run the built binary by its absolute path (the published
+// `go run …@latest` form is prose there, marked as such).
+func TestReadmeClientConfigs(t *testing.T) {
+	t.Parallel()
+	readme := readFile(t, "../../README.md")
+	_, install, _ := strings.Cut(readme, "\n## Install\n")
+	install, _, _ = strings.Cut(install, "\n## ")
+	blocks := strings.Split(install, "```json\n")[1:]
+	if len(blocks) < 2 {
+		t.Fatalf("the Install section has %d JSON configurations, want Cursor/Windsurf and VS Code", len(blocks))
+	}
+	for _, block := range blocks {
+		block, _, _ = strings.Cut(block, "```")
+		var config map[string]map[string]struct {
+			Command string
+			Args    []string
+		}
+		if err := json.Unmarshal([]byte(block), &config); err != nil {
+			t.Errorf("not JSON: %v\n%s", err, block)
+			continue
+		}
+		for key, servers := range config {
+			for name, s := range servers {
+				if !strings.HasPrefix(s.Command, "/") || !strings.HasSuffix(s.Command, "/mcp-terminal") {
+					t.Errorf("%s.%s runs %q, not the built binary's absolute path", key, name, s.Command)
+				}
+			}
+		}
+	}
+}
