@@ -2,7 +2,13 @@
 GO      ?= go
 BIN     ?= bin/mcp-terminal
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-PKGS    := ./...
+# Every package, and the test reporter in .ci (go's ./... skips dot directories).
+PKGS    := ./... ./.ci/testreport
+
+# Recipes run in bash with pipefail, so `go test -json | testreport` fails when
+# go test does.
+SHELL       := bash
+.SHELLFLAGS := -eu -o pipefail -c
 
 .PHONY: build test lint readme-check bench fuzz ci clean run doctor
 
@@ -15,8 +21,10 @@ run:
 doctor:
 	$(GO) run ./cmd/mcp-terminal doctor
 
+# Prints each package's result, the output of failed tests and, at the end, every
+# skipped test with its reason (a program that is not installed shows up there).
 test:
-	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m -json $(PKGS) | $(GO) run ./.ci/testreport
 
 lint:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; \
