@@ -4,6 +4,10 @@ BIN     ?= bin/mcp-terminal
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 # Every package, and the test reporter in .ci (go's ./... skips dot directories).
 PKGS    := ./... ./.ci/testreport
+# Pinned here and run with `go run pkg@version` (checksummed like any module) rather
+# than as a go.mod tool directive, which would make staticcheck's dependencies
+# (golang.org/x/tools and others) requirements of the server's own build.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
 
 # Recipes run in bash with pipefail, so `go test -json | testreport` fails when
 # go test does.
@@ -26,10 +30,15 @@ doctor:
 test:
 	$(GO) test -race -count=1 -timeout 15m -json $(PKGS) | $(GO) run ./.ci/testreport
 
+# gofmt; go vet here, for macOS and for arm64 (Linux-only code keeps its stubs
+# building); staticcheck; go.mod and go.sum tidy.
 lint:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+	GOOS=darwin $(GO) vet $(PKGS)
+	GOARCH=arm64 $(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 
 # The README's install lines, run on a fresh clone of this checkout's HEAD; each
