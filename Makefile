@@ -14,7 +14,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: build test lint readme-check bench fuzz ci clean run doctor
+.PHONY: build test test-long lint readme-check bench fuzz ci clean run doctor
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
@@ -29,6 +29,11 @@ doctor:
 # skipped test with its reason (a program that is not installed shows up there).
 test:
 	$(GO) test -race -count=1 -timeout 15m -json $(PKGS) | $(GO) run ./.ci/testreport
+
+# The long forms of the tests that have one (-long): 500 create/close cycles
+# instead of 100 in session's leak test.
+test-long:
+	$(GO) test -race -count=1 -timeout 30m -json ./session/ -long | $(GO) run ./.ci/testreport
 
 # gofmt; go vet here, for macOS and for arm64 (Linux-only code keeps its stubs
 # building); staticcheck; go.mod and go.sum tidy.
