@@ -20,6 +20,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	var out, errOut bytes.Buffer
 	if code := run([]string{"--version"}, strings.NewReader(""), &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
@@ -41,7 +42,8 @@ func TestInvalidConfigIsAStartupError(t *testing.T) {
 }
 
 // TestServeExitsOnEOF: a client that goes away ends the server, and stdout holds
-// nothing but protocol messages.
+// nothing but protocol messages. Not parallel: serving changes the process's signal
+// handling.
 func TestServeExitsOnEOF(t *testing.T) {
 	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
 	var out, errOut bytes.Buffer
@@ -73,6 +75,7 @@ func TestHelpNamesEveryWayToRun(t *testing.T) {
 }
 
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
