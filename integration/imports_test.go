@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 const module = "github.com/mcp-terminal/mcp-terminal"
 
 func TestImportBoundaries(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,TestImports,XTestImports", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)

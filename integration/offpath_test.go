@@ -509,6 +509,7 @@ func TestOffPathNodePromptName(t *testing.T) {
 
 // 8. Refusal texts are well-formed sentences.
 func TestOffPathRefusalText(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	// Both are harmless if they ran: rm refuses / without --no-preserve-root, and
@@ -525,6 +526,7 @@ func TestOffPathRefusalText(t *testing.T) {
 
 // 8. close_session on a shell says how it ended.
 func TestOffPathCloseReportsExitCode(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	opDone(t, s.send(id, "true", nil), "shell_mark")
