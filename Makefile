@@ -1,10 +1,20 @@
-# mcp-terminal: `make test` is what CI runs (race detector on).
+# mcp-terminal: `make lint readme-check test` is what CI runs (race detector on).
 GO      ?= go
 BIN     ?= bin/mcp-terminal
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-PKGS    := ./...
+# Every package, and the test reporter in .ci (go's ./... skips dot directories).
+PKGS    := ./... ./.ci/testreport
+# Pinned here and run with `go run pkg@version` (checksummed like any module) rather
+# than as a go.mod tool directive, which would make staticcheck's dependencies
+# (golang.org/x/tools and others) requirements of the server's own build.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
 
-.PHONY: build test lint bench fuzz ci clean run doctor
+# Recipes run in bash with pipefail, so `go test -json | testreport` fails when
+# go test does.
+SHELL       := bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+.PHONY: build test test-long lint readme-check bench fuzz ci clean run doctor
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
@@ -15,14 +25,31 @@ run:
 doctor:
 	$(GO) run ./cmd/mcp-terminal doctor
 
+# Prints each package's result, the output of failed tests and, at the end, every
+# skipped test with its reason (a program that is not installed shows up there).
 test:
-	$(GO) test -race -count=1 -timeout 15m $(PKGS)
+	$(GO) test -race -count=1 -timeout 15m -json $(PKGS) | $(GO) run ./.ci/testreport
 
+# The long forms of the tests that have one (-long): 500 create/close cycles
+# instead of 100 in session's leak test.
+test-long:
+	$(GO) test -race -count=1 -timeout 30m -json ./session/ -long | $(GO) run ./.ci/testreport
+
+# gofmt; go vet here, for macOS and for arm64 (Linux-only code keeps its stubs
+# building); staticcheck; go.mod and go.sum tidy.
 lint:
 	@unformatted="$$(gofmt -l $$(git ls-files '*.go'))"; \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet $(PKGS)
+	GOOS=darwin $(GO) vet $(PKGS)
+	GOARCH=arm64 $(GO) vet $(PKGS)
+	$(GO) run $(STATICCHECK) $(PKGS)
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+
+# The README's install lines, run on a fresh clone of this checkout's HEAD; each
+# binary they build must answer an MCP initialize over stdio.
+readme-check:
+	.ci/readme-check
 
 # Benchmarks: unit hot paths and end-to-end figures through the built binary.
 bench:
@@ -37,7 +64,7 @@ fuzz:
 		done; \
 	done
 
-ci: lint test
+ci: lint readme-check test
 
 clean:
 	rm -rf bin

@@ -1,6 +1,6 @@
 module github.com/mcp-terminal/mcp-terminal
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/creack/pty v1.1.24

@@ -11,6 +11,7 @@ import (
 )
 
 func TestMatchPrompt(t *testing.T) {
+	t.Parallel()
 	prompts := map[string]string{
 		"user@host:~/src$ ":   "shell",
 		"root@box:/# ":        "shell",
@@ -71,6 +72,7 @@ func snap(lines []string, row, col int, written uint64) screen.Status {
 }
 
 func TestDetector(t *testing.T) {
+	t.Parallel()
 	start := screen.Pos{Line: 0, Col: 2}
 	tests := []struct {
 		name   string
@@ -107,6 +109,7 @@ func TestDetector(t *testing.T) {
 }
 
 func TestSettleAsksForRecheck(t *testing.T) {
+	t.Parallel()
 	st := State{Screen: snap([]string{"x"}, 0, 1, 20), StartWritten: 10, Quiet: 30 * time.Millisecond, AllowSettle: true}
 	v := New(Options{Settle: 100 * time.Millisecond}).Check(&st)
 	if v.Done || v.Recheck != 70*time.Millisecond {
@@ -115,7 +118,8 @@ func TestSettleAsksForRecheck(t *testing.T) {
 }
 
 // Under an East Asian locale go-runewidth's global table makes λ, ─ and » two cells
-// wide; the cursor line must be measured as the screen laid it out.
+// wide; the cursor line must be measured as the screen laid it out. Not parallel: it
+// changes that global table.
 func TestCursorLineIgnoresLocaleWidths(t *testing.T) {
 	saved := runewidth.DefaultCondition.EastAsianWidth
 	runewidth.DefaultCondition.EastAsianWidth = true

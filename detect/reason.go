@@ -1,7 +1,8 @@
 package detect
 
 // Reason names the evidence behind a completion verdict. The values are part of the
-// tool results' contract (SPEC.md, "Completion").
+// tool results' contract: the README lists them, with what each one proves, under
+// "Tools".
 type Reason string
 
 const (

@@ -26,8 +26,9 @@ import (
 // REPL, a builtin read, and read_output wait_for for output that a timed-out call
 // left behind. A model keeps, for every command, the tokens it prints, which of them
 // the agent has been given, its exit status, and the earliest moments it can have
-// ended and its next prompt can have been drawn. Every reply is held to "Output
-// semantics" and "Completion" in SPEC.md:
+// ended and its next prompt can have been drawn. Every reply is held to what the
+// README promises under "Tools" (which output is a reply's, and what each reason
+// proves):
 //
 //  1. it holds no token of another command, except that read_output wait_for hands
 //     over output of a timed-out command that the agent has not been given yet; and

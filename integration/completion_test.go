@@ -29,6 +29,7 @@ func TestSilentAndPausedOutput(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	for input, want := range map[string]float64{"true": 0, "false": 1, "(exit 3)": 3, "ls /no/such/dir 2>/dev/null": 2} {
@@ -144,6 +145,7 @@ func TestPromptChangesAndNestedShells(t *testing.T) {
 }
 
 func TestZsh(t *testing.T) {
+	t.Parallel()
 	need(t, "zsh")
 	s := startServer(t)
 	r := s.call("create_session", map[string]any{"command": "zsh", "env": map[string]any{"MCPT_TEST_MARK": s.mark, "HOME": t.TempDir(), "PS1": "%# "}})

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSIGINTEndsEverySession(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	s.send(id, "sleep 1000 &", nil)
@@ -27,6 +28,7 @@ func TestSIGINTEndsEverySession(t *testing.T) {
 }
 
 func TestProgramThatExitsAtOnce(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := s.call("create_session", map[string]any{"command": "sh", "args": []any{"-c", "echo bye; exit 4"}})
 	if r.IsError || r.boolean("is_alive") || r.str("reason") != "exit" || !strings.Contains(r.str("output"), "bye") {
@@ -62,6 +64,7 @@ func TestProgramThatClosesItsTerminal(t *testing.T) {
 }
 
 func TestProgramIgnoringHangupAndTerminate(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.create("sh", map[string]any{"args": []any{"-c", "trap '' HUP TERM INT; echo stubborn; while :; do sleep 1; done"}})
 	start := time.Now()
@@ -115,6 +118,7 @@ func serverRSS(t testing.TB, s *server) int {
 }
 
 func TestBadInputNeverBreaksTheProtocol(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	huge := strings.Repeat("x", 1<<20)

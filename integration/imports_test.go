@@ -2,13 +2,15 @@ package integration
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// allowedImports is SPEC.md's architecture table: which project packages each package
-// may import. A package missing from the table fails the test too, so a new package
+// allowedImports is the README's architecture table: which project packages each
+// package may import. A package missing from the table fails the test too, so a new package
 // has to be placed in the architecture on purpose.
 var allowedImports = map[string][]string{
 	"cmd/mcp-terminal": {"tools", "session", "security", "pty"},
@@ -17,13 +19,14 @@ var allowedImports = map[string][]string{
 	"detect":           {"screen"},
 	"security":         {},
 	"session":          {"pty", "screen", "detect"},
-	"tools":            {"session", "security", "screen"},
+	"tools":            {"session", "security", "screen", "pty"},
 	"integration":      {},
 }
 
 const module = "github.com/mcp-terminal/mcp-terminal"
 
 func TestImportBoundaries(t *testing.T) {
+	t.Parallel()
 	out, err := exec.Command("go", "list", "-json=ImportPath,Imports,TestImports,XTestImports", module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
@@ -42,7 +45,7 @@ func TestImportBoundaries(t *testing.T) {
 		name := strings.TrimPrefix(strings.TrimPrefix(p.ImportPath, module), "/")
 		allowed, known := allowedImports[name]
 		if !known {
-			t.Errorf("package %q is not in the architecture table (SPEC.md); add it on purpose", name)
+			t.Errorf("package %q is not in the architecture table (README.md); add it on purpose", name)
 			continue
 		}
 		for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
@@ -51,12 +54,47 @@ func TestImportBoundaries(t *testing.T) {
 			}
 			dep := strings.TrimPrefix(imp, module+"/")
 			if !contains(allowed, dep) {
-				t.Errorf("%s imports %s; SPEC.md allows only %v", name, dep, allowed)
+				t.Errorf("%s imports %s; the architecture table (README.md) allows only %v", name, dep, allowed)
 			}
 		}
 	}
 	if seen < len(allowedImports) {
 		t.Errorf("go list saw %d packages, the table has %d", seen, len(allowedImports))
+	}
+}
+
+// TestReadmeArchitectureTable: the README's table and allowedImports say the same.
+func TestReadmeArchitectureTable(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(b), "\n## Architecture\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := 0
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if len(cells) != 3 || !strings.HasPrefix(cells[0], "`") {
+			continue
+		}
+		rows++
+		name := strings.Trim(cells[0], "`")
+		var readme []string
+		for _, dep := range strings.Split(cells[2], ", ") {
+			if dep, _, _ = strings.Cut(dep, " ("); dep != "—" {
+				readme = append(readme, dep)
+			}
+		}
+		allowed, known := allowedImports[name]
+		slices.Sort(readme)
+		allowed = slices.Sorted(slices.Values(allowed))
+		if !known || !slices.Equal(readme, allowed) {
+			t.Errorf("README: %s may import %v; allowedImports says %v (known: %v)", name, readme, allowed, known)
+		}
+	}
+	if rows != len(allowedImports) {
+		t.Errorf("the README's architecture table has %d packages, allowedImports %d", rows, len(allowedImports))
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 
 // Off the happy path: failures seen in the field (clears, programs that read keys
 // without Enter, debuggers, late prompts, startup), each written as the behaviour
-// SPEC.md promises under "Output semantics" and "Completion". Run them with
+// the README promises under "Tools" (which output is a reply's, and what each reason
+// proves). Run them with
 // go test -race -run OffPath ./integration/.
 
 // opQuick bounds calls that must come back on evidence rather than at their timeout.
@@ -508,6 +509,7 @@ func TestOffPathNodePromptName(t *testing.T) {
 
 // 8. Refusal texts are well-formed sentences.
 func TestOffPathRefusalText(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	// Both are harmless if they ran: rm refuses / without --no-preserve-root, and
@@ -524,6 +526,7 @@ func TestOffPathRefusalText(t *testing.T) {
 
 // 8. close_session on a shell says how it ended.
 func TestOffPathCloseReportsExitCode(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	opDone(t, s.send(id, "true", nil), "shell_mark")

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSecretsAreRedacted(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	token := "ghp_" + strings.Repeat("aB3dE5fG7h", 3) + "123456"

@@ -12,6 +12,7 @@ import (
 )
 
 func TestBashColouredPrompt(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := s.call("create_session", map[string]any{
 		"command": "bash", "args": []any{"--norc", "--noprofile"},
@@ -33,6 +34,7 @@ func TestBashColouredPrompt(t *testing.T) {
 }
 
 func TestOutputSemantics(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	tests := []struct {
@@ -105,6 +107,7 @@ func TestTimeoutThenInterrupt(t *testing.T) {
 }
 
 func TestExit(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	r := s.send(id, "exit 3", nil)
@@ -130,6 +133,7 @@ func TestExit(t *testing.T) {
 }
 
 func TestErrors(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	r := s.call("send_command", map[string]any{"session_id": "deadbeef", "input": "ls"})
 	if !r.IsError || !strings.Contains(r.Text, "unknown session") || !strings.Contains(r.Text, "list_sessions") {
@@ -168,6 +172,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestConcurrentCallsOnOneSession(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	var wg sync.WaitGroup
@@ -190,6 +195,7 @@ func TestConcurrentCallsOnOneSession(t *testing.T) {
 }
 
 func TestDangerousInputNeedsConfirmation(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	dir := t.TempDir()
 	target := filepath.Join(dir, "tree")
@@ -226,6 +232,7 @@ func TestDangerousInputNeedsConfirmation(t *testing.T) {
 }
 
 func TestNoProcessOutlivesTheClient(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	a := s.bash(nil)
 	s.send(a, "sleep 1000 &", nil)
@@ -260,6 +267,7 @@ func promptChar() string {
 }
 
 func TestSIGTERMEndsEverySession(t *testing.T) {
+	t.Parallel()
 	s := startServer(t)
 	id := s.bash(nil)
 	s.send(id, "sleep 1000 &", nil)
@@ -279,6 +287,7 @@ func TestSIGTERMEndsEverySession(t *testing.T) {
 }
 
 func TestPolicyFromConfiguration(t *testing.T) {
+	t.Parallel()
 	allowed := t.TempDir()
 	s := startServer(t, "MCP_TERMINAL_BLOCKED_COMMANDS=python3,nc", "MCP_TERMINAL_ALLOWED_PATHS="+allowed)
 	r := s.call("create_session", map[string]any{"command": "python3", "cwd": allowed})

@@ -156,29 +156,24 @@ func (p *Process) leaderAlive() bool {
 // is sid, those in known (same pid and start time), and all their descendants
 // (setsid cmd & leaves the session but keeps its parent). It adds them to known.
 func sessionMembers(all []proc, sid int, known map[int]uint64) []proc {
-	in := map[int]bool{}
+	byPid := make(map[int]proc, len(all))
+	kids := map[int][]int{}
+	var roots []int
 	for _, pr := range all {
+		byPid[pr.pid] = pr
+		kids[pr.ppid] = append(kids[pr.ppid], pr.pid)
 		if start, ok := known[pr.pid]; pr.sid == sid || ok && start == pr.start {
-			in[pr.pid] = true
-		}
-	}
-	for grew := true; grew; { // children of members, until nothing is added
-		grew = false
-		for _, pr := range all {
-			if !in[pr.pid] && in[pr.ppid] {
-				in[pr.pid], grew = true, true
-			}
+			roots = append(roots, pr.pid)
 		}
 	}
 	var members []proc
-	for _, pr := range all {
-		if in[pr.pid] {
-			members = append(members, pr)
-			if known != nil {
-				known[pr.pid] = pr.start
-			}
+	walkTree(roots, len(all), func(pid int) ([]int, bool) { return kids[pid], true }, func(pid int) {
+		pr := byPid[pid]
+		members = append(members, pr)
+		if known != nil {
+			known[pid] = pr.start
 		}
-	}
+	})
 	return members
 }
 

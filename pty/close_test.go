@@ -8,6 +8,7 @@ import (
 )
 
 func TestCloseHonoursContext(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, `trap '' HUP TERM; echo ready; sleep 1000`)
 	out.waitFor(t, "ready")
 	ctx, cancel := context.WithCancel(t.Context())
@@ -25,6 +26,7 @@ func TestCloseHonoursContext(t *testing.T) {
 }
 
 func TestCloseTwiceAndConcurrently(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, `echo ready; sleep 1000`)
 	out.waitFor(t, "ready")
 	var wg sync.WaitGroup

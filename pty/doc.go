@@ -9,6 +9,10 @@
 // It imports no project package; only the standard library and
 // github.com/creack/pty (for opening the pseudo-terminal pair).
 //
+// Two steps change the whole host process, so the program takes them once at
+// startup rather than Start on first use: BecomeSubreaper, and SealInherited, which
+// keeps descriptors the host inherited from reaching the sessions' programs.
+//
 // Linux is the primary platform: there /proc is used to find every process of
 // a session and BecomeSubreaper makes orphans come back to the server so they
 // can be reaped. Elsewhere (macOS) Close falls back to signalling the leader's

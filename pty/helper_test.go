@@ -15,14 +15,19 @@ import (
 )
 
 // TestMain makes the test binary its own fake child program (see
-// TestHelperProcess) and a subreaper, as the server is, so that orphans of the
-// sessions under test come back to it.
+// TestHelperProcess) and, as the server is, a subreaper, so that orphans of the
+// sessions under test come back to it, with its inherited descriptors sealed, so
+// that the sessions hold nothing of go test's parent (see SealInherited).
 func TestMain(m *testing.M) {
 	if os.Getenv("PTY_TEST_HELPER") == "1" {
 		os.Exit(helperMain(os.Args[1:]))
 	}
 	if err := BecomeSubreaper(); err != nil {
 		fmt.Fprintln(os.Stderr, "subreaper:", err)
+		os.Exit(2)
+	}
+	if err := SealInherited(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	os.Exit(m.Run())

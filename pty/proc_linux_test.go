@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Tests that look at the session through /proc.
+// Tests that look at the session through /proc. Those that count the test process's
+// children (zombieChildren) are not parallel: other tests' children would count.
 
 func TestCloseEndsTheWholeSession(t *testing.T) {
 	tests := []struct {
@@ -71,6 +72,7 @@ func TestCloseEndsTheWholeSession(t *testing.T) {
 }
 
 func TestForeground(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	p, out := start(t, Options{Command: "sh", Args: []string{"-c", "set -m; echo ready; sleep 1000; :"}, Dir: dir})
 	out.waitFor(t, "ready")
@@ -119,6 +121,7 @@ func zombieChildren(t *testing.T) []int {
 }
 
 func TestReadStat(t *testing.T) {
+	t.Parallel()
 	pr, ok := readStat(os.Getpid())
 	if !ok || pr.pid != os.Getpid() || pr.ppid != os.Getppid() || pr.pgid != syscall.Getpgrp() {
 		t.Errorf("readStat(self) = %+v, %v", pr, ok)
@@ -135,6 +138,7 @@ func TestReadStat(t *testing.T) {
 // not report EOF, Done does report the exit, and Close ends the job and keeps
 // the leader's exit code.
 func TestLeaderExitsBeforeItsJob(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, `set -m; sleep 1000 & echo ready`)
 	out.waitFor(t, "ready")
 	if st := waitDone(t, p); st != (ExitStatus{}) {

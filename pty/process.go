@@ -81,7 +81,6 @@ func Start(opts Options) (*Process, error) {
 		return nil, fmt.Errorf("start %q: %w", name, err)
 	}
 
-	sealInherited()
 	master, tty, err := cpty.Open()
 	if err != nil {
 		return nil, fmt.Errorf("start %q: open pty: %w", name, err)
@@ -275,7 +274,7 @@ func (p *Process) Signal(sig syscall.Signal) error {
 		}
 	}
 	if err := syscall.Kill(-pgid, sig); err != nil {
-		return fmt.Errorf("signal %s to group %d: %w", signalName(sig), pgid, err)
+		return fmt.Errorf("signal %s to group %d: %w", SignalName(sig), pgid, err)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 )
 
 func TestEchoRoundTrip(t *testing.T) {
+	t.Parallel()
 	p, out := helper(t, "echo")
 	out.waitFor(t, "ready")
 	if _, err := p.Write(t.Context(), []byte("hello\n")); err != nil {
@@ -49,6 +50,7 @@ func TestEnvironment(t *testing.T) {
 }
 
 func TestEnvironOrderAndOverride(t *testing.T) {
+	t.Parallel()
 	got := environ([]string{"A=1", "LINES=5", "B=2", "A=3", "TERM=dumb"}, map[string]string{"B": "x", "LINES": "7"})
 	want := []string{"A=3", "LINES=7", "B=x", "TERM=xterm-256color"}
 	for i, w := range want {
@@ -62,6 +64,7 @@ func TestEnvironOrderAndOverride(t *testing.T) {
 }
 
 func TestSize(t *testing.T) {
+	t.Parallel()
 	const script = `stty size; read x; stty size; read x`
 	t.Run("default", func(t *testing.T) {
 		_, out := shell(t, script)
@@ -88,6 +91,7 @@ func TestSize(t *testing.T) {
 	})
 }
 
+// Not parallel: it counts the descriptors of the whole test process.
 func TestStartErrors(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "plain"), "#!/bin/sh\n", 0o644)
@@ -132,6 +136,7 @@ func TestStartErrors(t *testing.T) {
 }
 
 func TestEOFAfterExitWithAllOutput(t *testing.T) {
+	t.Parallel()
 	const size = 100 * 1024
 	p, out := helper(t, "print", "102400")
 	out.waitEOF(t)
@@ -144,6 +149,7 @@ func TestEOFAfterExitWithAllOutput(t *testing.T) {
 }
 
 func TestExitStatus(t *testing.T) {
+	t.Parallel()
 	t.Run("code", func(t *testing.T) {
 		p, _ := helper(t, "exit", "3")
 		if st := waitDone(t, p); st != (ExitStatus{Code: 3}) {
@@ -172,6 +178,7 @@ func TestExitStatus(t *testing.T) {
 }
 
 func TestWriteBoundedByContext(t *testing.T) {
+	t.Parallel()
 	p, _ := start(t, Options{Command: "sleep", Args: []string{"100"}})
 	payload := []byte(strings.Repeat(strings.Repeat("a", 1023)+"\n", 1024)) // 1 MiB of lines
 	t.Run("deadline", func(t *testing.T) {
@@ -216,6 +223,7 @@ func TestWriteBoundedByContext(t *testing.T) {
 }
 
 func TestEchoEnabled(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, "echo ready; read x; stty -echo; echo silent; sleep 1000")
 	out.waitFor(t, "ready")
 	if on, err := p.EchoEnabled(); err != nil || !on {

@@ -30,52 +30,9 @@ func exitStatus(ps *os.ProcessState) ExitStatus {
 		return ExitStatus{Code: ps.ExitCode()}
 	}
 	if ws.Signaled() {
-		return ExitStatus{Code: -1, Signal: signalName(ws.Signal())}
+		return ExitStatus{Code: -1, Signal: SignalName(ws.Signal())}
 	}
 	return ExitStatus{Code: ws.ExitStatus()}
-}
-
-// signalNames holds the signals that exist on both Linux and macOS.
-// syscall.Signal.String gives descriptions ("killed"), not names.
-var signalNames = map[syscall.Signal]string{
-	syscall.SIGHUP:    "SIGHUP",
-	syscall.SIGINT:    "SIGINT",
-	syscall.SIGQUIT:   "SIGQUIT",
-	syscall.SIGILL:    "SIGILL",
-	syscall.SIGTRAP:   "SIGTRAP",
-	syscall.SIGABRT:   "SIGABRT",
-	syscall.SIGBUS:    "SIGBUS",
-	syscall.SIGFPE:    "SIGFPE",
-	syscall.SIGKILL:   "SIGKILL",
-	syscall.SIGUSR1:   "SIGUSR1",
-	syscall.SIGSEGV:   "SIGSEGV",
-	syscall.SIGUSR2:   "SIGUSR2",
-	syscall.SIGPIPE:   "SIGPIPE",
-	syscall.SIGALRM:   "SIGALRM",
-	syscall.SIGTERM:   "SIGTERM",
-	syscall.SIGCHLD:   "SIGCHLD",
-	syscall.SIGCONT:   "SIGCONT",
-	syscall.SIGSTOP:   "SIGSTOP",
-	syscall.SIGTSTP:   "SIGTSTP",
-	syscall.SIGTTIN:   "SIGTTIN",
-	syscall.SIGTTOU:   "SIGTTOU",
-	syscall.SIGURG:    "SIGURG",
-	syscall.SIGXCPU:   "SIGXCPU",
-	syscall.SIGXFSZ:   "SIGXFSZ",
-	syscall.SIGVTALRM: "SIGVTALRM",
-	syscall.SIGPROF:   "SIGPROF",
-	syscall.SIGWINCH:  "SIGWINCH",
-	syscall.SIGIO:     "SIGIO",
-	syscall.SIGSYS:    "SIGSYS",
-}
-
-// signalName returns the conventional name of sig, e.g. "SIGKILL", or
-// "SIG<number>" for a signal without one (real-time signals).
-func signalName(sig syscall.Signal) string {
-	if name, ok := signalNames[sig]; ok {
-		return name
-	}
-	return "SIG" + strconv.Itoa(int(sig))
 }
 
 // ShellCode is the status as a shell reports it in $?: the exit code, or 128 plus
@@ -84,13 +41,8 @@ func (e ExitStatus) ShellCode() int {
 	if e.Signal == "" {
 		return e.Code
 	}
-	for sig, name := range signalNames {
-		if name == e.Signal {
-			return 128 + int(sig)
-		}
-	}
-	if n, err := strconv.Atoi(e.Signal[3:]); err == nil {
-		return 128 + n
+	if sig, ok := lookupSignal(e.Signal); ok {
+		return 128 + int(sig)
 	}
 	return -1
 }

@@ -142,22 +142,22 @@ func fdTarget(pid, fd int) string {
 // cheap, the whole process table is not) and keeps the processes of group pgid.
 func groupMembers(leader, pgid int) ([]proc, bool) {
 	var members []proc
-	queue := []int{leader}
-	for seen := 0; len(queue) > 0 && seen < 4096; seen++ {
-		pid := queue[0]
-		queue = queue[1:]
+	ok := walkTree([]int{leader}, maxGroupWalk, children, func(pid int) {
 		if pr, ok := readStat(pid); ok && pr.pgid == pgid && !pr.zombie {
 			members = append(members, pr)
 		}
-		kids, ok := children(pid)
-		if !ok && pid == leader {
-			return nil, false
-		}
-		queue = append(queue, kids...)
+	})
+	if !ok {
+		return nil, false
 	}
 	return members, true
 }
 
+// maxGroupWalk bounds the processes one input-wait check reads, since it runs on
+// every poll of a call's wait.
+const maxGroupWalk = 4096
+
+// children lists pid's children from /proc/<pid>/task/<tid>/children.
 func children(pid int) ([]int, bool) {
 	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
 	tasks, err := os.ReadDir(dir)

@@ -16,6 +16,7 @@ import (
 )
 
 func TestInputWait(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, "echo ready; read x; echo got $x; sleep 1000")
 	out.waitFor(t, "ready")
 	eventually(t, 5*time.Second, func() bool { return p.InputWait().Reading },
@@ -36,6 +37,7 @@ func TestInputWait(t *testing.T) {
 }
 
 func TestInputWaitWakeupsGrow(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, "echo ready; while read x; do echo got $x; done")
 	out.waitFor(t, "ready")
 	eventually(t, 5*time.Second, func() bool { return p.InputWait().Reading }, func() string { return "no input wait" })
@@ -51,6 +53,7 @@ func TestInputWaitWakeupsGrow(t *testing.T) {
 }
 
 func TestInputHidden(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, "echo ready; read x; stty -echo; echo hidden; read y; stty raw -echo; echo raw; sleep 1000")
 	out.waitFor(t, "ready")
 	if h, err := p.InputHidden(); err != nil || h {
@@ -99,6 +102,7 @@ func waitBlocked(t *testing.T, p *Process, call string) Waiting {
 }
 
 func TestInputWaitProxy(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		call, extra string
 		proxy       bool
@@ -128,6 +132,7 @@ func TestInputWaitProxy(t *testing.T) {
 }
 
 func TestInputWaitTimeout(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		call string
 		ms   int
@@ -164,6 +169,7 @@ func TestInputWaitTimeout(t *testing.T) {
 // system call than its name says (select as pselect6, say): the timeout must
 // come out the same.
 func TestInputWaitTimeoutPython(t *testing.T) {
+	t.Parallel()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("python3 not installed")
@@ -214,6 +220,7 @@ func callName(nr int) string {
 
 // Real programs that wait on the terminal beside descriptors of their own.
 func TestInputWaitPrograms(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		prog, script, ready string
 		proxy               bool
@@ -242,6 +249,7 @@ func TestInputWaitPrograms(t *testing.T) {
 }
 
 func TestPendingInputRaw(t *testing.T) {
+	t.Parallel()
 	p, out := helper(t, "raw")
 	out.waitFor(t, "ready")
 	if _, err := p.Write(t.Context(), []byte("abc")); err != nil {
@@ -263,6 +271,7 @@ func TestPendingInputRaw(t *testing.T) {
 
 // In line mode the kernel counts completed lines only.
 func TestPendingInputCanonical(t *testing.T) {
+	t.Parallel()
 	p, out := shell(t, "echo ready; sleep 1000")
 	out.waitFor(t, "ready")
 	if _, err := p.Write(t.Context(), []byte("abc\nde")); err != nil {
@@ -275,6 +284,7 @@ func TestPendingInputCanonical(t *testing.T) {
 
 // A reader that input does not wake (it waits for POLLPRI) reports what it left.
 func TestInputWaitPendingInput(t *testing.T) {
+	t.Parallel()
 	p := waitHelper(t, "ppoll", -1, "pri")
 	if _, err := p.Write(t.Context(), []byte("abc\n")); err != nil {
 		t.Fatal(err)
@@ -285,6 +295,7 @@ func TestInputWaitPendingInput(t *testing.T) {
 }
 
 func TestPendingInputAfterExit(t *testing.T) {
+	t.Parallel()
 	p, _ := helper(t, "exit", "0")
 	waitDone(t, p)
 	if _, err := p.PendingInput(); !errors.Is(err, os.ErrProcessDone) {

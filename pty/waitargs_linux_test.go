@@ -7,6 +7,7 @@ import (
 )
 
 func TestRole(t *testing.T) {
+	t.Parallel()
 	const tty = "/dev/pts/3"
 	tests := []struct {
 		target string
@@ -34,6 +35,7 @@ func TestRole(t *testing.T) {
 }
 
 func TestMillis(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		arg  uint64
 		want time.Duration
@@ -53,6 +55,7 @@ func TestMillis(t *testing.T) {
 }
 
 func TestSpan(t *testing.T) {
+	t.Parallel()
 	pair := func(sec, frac int64) []byte {
 		b := make([]byte, 16)
 		binary.LittleEndian.PutUint64(b, uint64(sec))

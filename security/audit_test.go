@@ -42,6 +42,7 @@ func readEvents(t *testing.T, path string) []Event {
 }
 
 func TestOpenAuditEmptyPath(t *testing.T) {
+	t.Parallel()
 	a, err := OpenAudit("")
 	if a != nil || err != nil {
 		t.Fatalf("OpenAudit(\"\") = %v, %v; want nil, nil", a, err)
@@ -53,6 +54,7 @@ func TestOpenAuditEmptyPath(t *testing.T) {
 }
 
 func TestAuditFileMode(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fresh := filepath.Join(dir, "new.log")
 	existing := filepath.Join(dir, "old.log")
@@ -75,6 +77,7 @@ func TestAuditFileMode(t *testing.T) {
 }
 
 func TestAuditRecordRedactsAndHides(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "audit.log")
 	a := openTestAudit(t, path)
 	code := 3
@@ -107,6 +110,7 @@ func TestAuditRecordRedactsAndHides(t *testing.T) {
 }
 
 func TestAuditConcurrentRecord(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "audit.log")
 	a := openTestAudit(t, path)
 	const writers, each = 32, 50
@@ -128,6 +132,7 @@ func TestAuditConcurrentRecord(t *testing.T) {
 }
 
 func TestAuditWriteErrorRemembered(t *testing.T) {
+	t.Parallel()
 	a := openTestAudit(t, filepath.Join(t.TempDir(), "audit.log"))
 	a.f.Close() // make the next write fail
 	a.Record(Event{Kind: EventInput})
@@ -140,6 +145,7 @@ func TestAuditWriteErrorRemembered(t *testing.T) {
 // TestAuditHiddenOnlyAsHidden: a hidden input leaves no trace of its text in
 // any field, whatever the event kind, and the line says it was hidden.
 func TestAuditHiddenOnlyAsHidden(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "audit.log")
 	a := openTestAudit(t, path)
 	for _, kind := range []EventKind{EventInput, EventConfirmed} {

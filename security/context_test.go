@@ -3,6 +3,7 @@ package security
 import "testing"
 
 func TestContextOf(t *testing.T) {
+	t.Parallel()
 	tests := map[string]Context{
 		"bash": Shell, "zsh": Shell, "sh": Shell, "dash": Shell, "fish": Shell, "ksh": Shell, "-bash": Shell,
 		"/bin/bash": Shell, "psql": SQL, "mysql": SQL, "mariadb": SQL, "sqlite3": SQL,

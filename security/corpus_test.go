@@ -55,6 +55,7 @@ func ratio(a, b int) float64 {
 }
 
 func TestCorpus(t *testing.T) {
+	t.Parallel()
 	var total tally
 	for _, name := range []string{"shell", "sql", "python"} {
 		ctx := corpusContexts[name]

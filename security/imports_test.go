@@ -12,6 +12,7 @@ import (
 // TestImportsNoProjectPackage enforces the architecture table: security
 // imports no other package of this module.
 func TestImportsNoProjectPackage(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -147,6 +147,7 @@ func TestCheckInputPrograms(t *testing.T) {
 }
 
 func TestCheckInputPaths(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	work := filepath.Join(root, "work")
 	outside := filepath.Join(root, "outside")

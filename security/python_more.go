@@ -15,7 +15,6 @@ var (
 	pyFetch     = regexp.MustCompile(`\b(?:urlopen|requests\s*\.\s*get|httpx\s*\.\s*get|urllib3?\b[\w.]*\.\s*request)\s*\(`)
 	pyKillAll   = regexp.MustCompile(`\bos\s*\.\s*(?:kill|killpg)\s*\(\s*-\s*1\s*,`)
 	pyOpen      = regexp.MustCompile(`(?:\bopen|\bio\s*\.\s*open|\bos\s*\.\s*open)\s*\(`)
-	pyWriteMode = regexp.MustCompile(`^\s*\x01\d+\x02\s*,\s*(?:mode\s*=\s*)?\x01(\d+)\x02`)
 	pyWriteText = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*write_(?:text|bytes)\s*\(`)
 	pyChmod     = regexp.MustCompile(`\bos\s*\.\s*(?:chmod|chown|lchown)\s*\(`)
 	pyRedis     = regexp.MustCompile(`\.\s*(?:flushall|flushdb)\s*\(`)

@@ -47,6 +47,7 @@ func checkStreamed(t *testing.T, how string, chunks []string) {
 }
 
 func TestStreamSplitAtLineBoundaries(t *testing.T) {
+	t.Parallel()
 	lines := strings.SplitAfter(pemText(), "\n")
 	for i := 1; i < len(lines); i++ {
 		checkStreamed(t, "split before line "+lines[i], []string{strings.Join(lines[:i], ""), strings.Join(lines[i:], "")})
@@ -60,6 +61,7 @@ func TestStreamSplitAtLineBoundaries(t *testing.T) {
 }
 
 func TestStreamSplitAnywhere(t *testing.T) {
+	t.Parallel()
 	text := pemText()
 	for i := 1; i < len(text); i++ {
 		out := strings.Join(streamAll([]string{text[:i], text[i:]}), "")
@@ -70,6 +72,7 @@ func TestStreamSplitAnywhere(t *testing.T) {
 }
 
 func TestStreamScrolledScreens(t *testing.T) {
+	t.Parallel()
 	// Successive screens of a scrolling terminal: the BEGIN line is gone
 	// from the second, the END line not yet on it.
 	s := NewRedactor(true).Stream()
@@ -90,6 +93,7 @@ func TestStreamScrolledScreens(t *testing.T) {
 }
 
 func TestStreamTruncatedKeyEnds(t *testing.T) {
+	t.Parallel()
 	s := NewRedactor(true).Stream()
 	s.Redact("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n")
 	if got := s.Redact("$ git status\nOn branch main\n"); got != "$ git status\nOn branch main\n" {
@@ -98,6 +102,7 @@ func TestStreamTruncatedKeyEnds(t *testing.T) {
 }
 
 func TestStreamDisabledAndConcurrent(t *testing.T) {
+	t.Parallel()
 	if got := NewRedactor(false).Stream().Redact(pemText()); got != pemText() {
 		t.Errorf("disabled stream changed text")
 	}

@@ -22,6 +22,7 @@ var (
 )
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 	}{
@@ -64,6 +65,7 @@ func TestRedact(t *testing.T) {
 }
 
 func TestRedactLeavesInnocentText(t *testing.T) {
+	t.Parallel()
 	r := NewRedactor(true)
 	for _, in := range []string{
 		"commit 3f786850e387550fdab836ed7e6dc881de23001b",
@@ -87,6 +89,7 @@ func TestRedactLeavesInnocentText(t *testing.T) {
 }
 
 func TestRedactDisabled(t *testing.T) {
+	t.Parallel()
 	in := "token " + fakeGitHub
 	var nilR *Redactor
 	if got := nilR.Redact(in); got != in {

@@ -11,6 +11,7 @@ import (
 
 // TestRules runs every example and near-miss of the rules table as its own test.
 func TestRules(t *testing.T) {
+	t.Parallel()
 	for _, r := range rules {
 		for _, ex := range r.match {
 			t.Run(fmt.Sprintf("%s/match/%s/%s", r.id, ex.ctx, ex.in), func(t *testing.T) {
@@ -31,6 +32,7 @@ func TestRules(t *testing.T) {
 }
 
 func TestSafeInputs(t *testing.T) {
+	t.Parallel()
 	for _, ex := range safeInputs {
 		t.Run(fmt.Sprintf("%s/%s", ex.ctx, ex.in), func(t *testing.T) {
 			if got := Classify(ex.ctx, ex.in); got.Dangerous {
@@ -41,6 +43,7 @@ func TestSafeInputs(t *testing.T) {
 }
 
 func TestRuleTableShape(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, r := range rules {
 		if seen[r.id] {
@@ -58,6 +61,7 @@ func TestRuleTableShape(t *testing.T) {
 
 // TestRuleIDsInCodeAreInTable keeps the ids the analysers name and the table in step.
 func TestRuleIDsInCodeAreInTable(t *testing.T) {
+	t.Parallel()
 	index := ruleIndex()
 	check := func(where, id string) {
 		if _, ok := index[id]; !ok {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestKeys(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec      string
 		appCursor bool

@@ -4,6 +4,7 @@ package session
 
 import (
 	"context"
+	"flag"
 	"os"
 	"runtime"
 	"strconv"
@@ -44,11 +45,21 @@ func measure(t *testing.T) counts {
 	return c
 }
 
-// TestCreateCloseLeaksNothing opens and closes 500 sessions in a row; afterwards
-// descriptors, goroutines, children and zombies are back where they started.
+// long runs the long form of the tests that have one (make test-long).
+var long = flag.Bool("long", false, "run the long forms of tests: 500 create/close cycles instead of 100")
+
+// TestCreateCloseLeaksNothing opens and closes sessions in a row, 100 (500 with
+// -long); afterwards descriptors, goroutines, children and zombies are back where
+// they started.
+//
+// Not parallel: it counts what the whole process holds.
 func TestCreateCloseLeaksNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long")
+	}
+	cycles := 100
+	if *long {
+		cycles = 500
 	}
 	m := newManager(t, Config{MaxSessions: 1000})
 	// One session first, so that lazily created state (the shell integration
@@ -60,13 +71,13 @@ func TestCreateCloseLeaksNothing(t *testing.T) {
 	ctx := context.Background()
 	m.Close(ctx, warm.ID, 0)
 	before := measure(t)
-	for i := 0; i < 500; i++ {
+	for i := range cycles {
 		command := []string{"cat", "bash", "sh"}[i%3]
 		s, err := m.Create(CreateOptions{Command: command, Env: map[string]string{"PS1": "$ "}})
 		if err != nil {
 			t.Fatalf("session %d: %v", i, err)
 		}
-		if i%50 == 0 { // some of them do real work first
+		if i%25 == 0 { // some of them do real work first
 			if _, err := s.Send(ctx, Input{Text: "echo x", AppendNewline: true, Timeout: 5 * time.Second}); err != nil {
 				t.Fatal(err)
 			}
@@ -83,9 +94,9 @@ func TestCreateCloseLeaksNothing(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("leak after 500 sessions: before %+v, after %+v", before, after)
+			t.Fatalf("leak after %d sessions: before %+v, after %+v", cycles, before, after)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Logf("before %+v after %+v", before, after)
+	t.Logf("%d sessions: before %+v after %+v", cycles, before, after)
 }

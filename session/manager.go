@@ -15,7 +15,8 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/pty"
 )
 
-// Config holds the limits of a Manager. Zero values mean the SPEC.md defaults.
+// Config holds the limits of a Manager. Zero values mean the defaults the README
+// gives under "Configuration".
 type Config struct {
 	MaxSessions    int           // live sessions at once; default 10
 	Scrollback     int           // lines per session; default 10000

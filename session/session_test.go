@@ -174,6 +174,7 @@ func TestIdleSessionsAreReaped(t *testing.T) {
 }
 
 func TestStripEchoes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		text   string
 		echoes []string

@@ -1,11 +1,9 @@
 package tools
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
 	"syscall"
 
+	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/security"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
@@ -25,20 +23,6 @@ func describe(st *session.ExitStatus) string {
 	return st.String()
 }
 
-var signals = map[string]syscall.Signal{
-	"HUP": syscall.SIGHUP, "INT": syscall.SIGINT, "QUIT": syscall.SIGQUIT, "KILL": syscall.SIGKILL,
-	"TERM": syscall.SIGTERM, "USR1": syscall.SIGUSR1, "USR2": syscall.SIGUSR2, "CONT": syscall.SIGCONT,
-	"STOP": syscall.SIGSTOP, "ABRT": syscall.SIGABRT, "ALRM": syscall.SIGALRM,
-}
-
-// parseSignal accepts SIGTERM, TERM, term or a number.
-func parseSignal(name string) (syscall.Signal, error) {
-	n := strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(name)), "SIG")
-	if sig, ok := signals[n]; ok {
-		return sig, nil
-	}
-	if num, err := strconv.Atoi(n); err == nil && num > 0 && num < 32 {
-		return syscall.Signal(num), nil
-	}
-	return 0, fmt.Errorf("unknown signal %q; use one of SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGKILL, SIGUSR1, SIGUSR2, SIGCONT, SIGSTOP, SIGABRT, SIGALRM or a number 1-31", name)
-}
+// parseSignal reads close_session's signal: SIGTERM, TERM, term or a number, by
+// the one table of names in pty.
+func parseSignal(name string) (syscall.Signal, error) { return pty.SignalByName(name) }

@@ -85,6 +85,7 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 		vals[s.flag] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
 	}
 	fs.BoolVar(&c.Version, "version", false, "print the version and exit")
+	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(argv); err != nil {
 		return c, err
 	}
@@ -106,6 +107,20 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 		}
 	}
 	return c, errors.Join(errs...)
+}
+
+// usage is what --help prints: both ways to run the binary, then every flag.
+func usage(fs *flag.FlagSet) {
+	fmt.Fprint(fs.Output(), `Usage:
+  mcp-terminal [flags]          serve MCP over stdio (what an MCP client starts)
+  mcp-terminal doctor [flags]   check this machine (PTYs, shells) and drive one real
+                                session through the server, printing what it saw
+
+Every flag can also be set with its MCP_TERMINAL_* variable; a flag wins.
+
+Flags:
+`)
+	fs.PrintDefaults()
 }
 
 func lookup(getenv func(string) string, name string) (string, bool) {

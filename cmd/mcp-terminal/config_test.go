@@ -12,6 +12,7 @@ func env(m map[string]string) func(string) string {
 }
 
 func TestConfigDefaults(t *testing.T) {
+	t.Parallel()
 	c, err := loadConfig(nil, env(nil), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -19,11 +20,12 @@ func TestConfigDefaults(t *testing.T) {
 	if c.MaxSessions != 10 || c.MaxOutput != 20000 || c.DefaultTimeout != 10*time.Second ||
 		c.IdleTimeout != 30*time.Minute || c.Scrollback != 10000 || c.MaxInput != 64*1024 ||
 		!c.RedactSecrets || !c.DangerDetection || c.LogInputs {
-		t.Fatalf("defaults differ from SPEC.md: %+v", c)
+		t.Fatalf("defaults differ from the README's configuration table: %+v", c)
 	}
 }
 
 func TestConfigPrecedence(t *testing.T) {
+	t.Parallel()
 	c, err := loadConfig([]string{"--max-sessions=3"}, env(map[string]string{
 		"MCP_TERMINAL_MAX_SESSIONS":     "7",
 		"MCP_TERMINAL_DEFAULT_TIMEOUT":  "2500",
@@ -49,6 +51,7 @@ func TestConfigPrecedence(t *testing.T) {
 }
 
 func TestConfigRejectsInvalidValues(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		argv []string
@@ -74,6 +77,7 @@ func TestConfigRejectsInvalidValues(t *testing.T) {
 }
 
 func TestEveryVariableHasAFlagAndIsDocumented(t *testing.T) {
+	t.Parallel()
 	readme := readFile(t, "../../README.md")
 	for _, s := range settings() {
 		if !strings.HasPrefix(s.env, "MCP_TERMINAL_") || s.flag == "" {

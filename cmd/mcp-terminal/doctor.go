@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -34,6 +35,8 @@ func doctor(argv []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s %-22s %s\n", mark, name, detail)
 	}
 	fmt.Fprintf(stdout, "mcp-terminal %s doctor\n", version)
+	// As the server does before its first session (see serve).
+	check("inherited descriptors", pty.SealInherited(), "marked close-on-exec")
 	check("pseudo-terminals", ptyAvailable(), "a program started on a PTY")
 	shell := ""
 	for _, sh := range []string{"bash", "zsh", "fish", "dash", "sh"} {
@@ -103,7 +106,7 @@ func doctorSession(cfg config, shell string, stdout io.Writer) error {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		text := resultText(res)
-		fmt.Fprintf(stdout, "\n> %s %v  (%s)\n%s\n", name, args, time.Since(start).Round(time.Microsecond), indent(text))
+		fmt.Fprintf(stdout, "\n> %s %s  (%s)\n%s\n", name, jsonText(args), time.Since(start).Round(time.Microsecond), indent(text))
 		if res.IsError {
 			return nil, fmt.Errorf("%s failed: %s", name, text)
 		}
@@ -122,6 +125,18 @@ func doctorSession(cfg config, shell string, stdout io.Writer) error {
 	}
 	_, err = call("close_session", map[string]any{"session_id": id})
 	return err
+}
+
+// jsonText shows a tool call's arguments as JSON, the way they travel and a person
+// would write them in a client, with <, > and & left as they are.
+func jsonText(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("(not JSON: %v)", err)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func resultText(res *mcp.CallToolResult) string {

@@ -127,8 +127,13 @@ func idle(d time.Duration) time.Duration {
 // serve runs the stdio transport until stdin ends or a signal arrives, then ends
 // every session's processes.
 func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	// Process-wide preparation, here rather than in the libraries, which must not
+	// change their host process behind its back.
 	if err := pty.BecomeSubreaper(); err != nil {
 		logger.Warn("cannot become child subreaper; orphaned processes are reaped by init", "err", err)
+	}
+	if err := pty.SealInherited(); err != nil {
+		logger.Warn("descriptors inherited from the client may reach sessions' programs", "err", err)
 	}
 	a, err := newApp(cfg, logger)
 	if err != nil {
