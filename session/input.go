@@ -84,6 +84,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		if err := s.Resize(in.Cols, in.Rows); err != nil {
 			return Result{}, fmt.Errorf("resize session %s: %w", s.ID, err)
 		}
+		if s.awaitRedraw(ctx, first) && (in.Keys != "" || in.Text != "") {
+			first = s.markNow(keys) // the keys' evidence comes after the redraw's marks
+		}
 	}
 	var v detect.Verdict
 	unsent := 0
@@ -252,3 +255,33 @@ func (s *Session) exitedErr() error {
 	st, _ := s.proc.Exit()
 	return fmt.Errorf("%w (%s): read_output shows its last screen, close_session removes it", ErrExited, st)
 }
+
+// awaitRedraw gives an integrated shell waiting at its prompt a moment to redraw the
+// prompt after a resize, and reports whether it did. Its line editor does so on SIGWINCH, prompt marks included,
+// and a redraw that arrived after the resize's reply would end the next command at
+// once, with the previous command's status.
+func (s *Session) awaitRedraw(ctx context.Context, from mark) bool {
+	if !s.integrated || s.lastMark(from.marks) != 'B' || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
+		return false
+	}
+	timer := time.NewTimer(redrawGrace)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
+		if hasKind(s.scr.MarksSince(from.marks), 'B') {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// redrawGrace bounds awaitRedraw: a shell whose editor does not redraw costs this.
+const redrawGrace = 250 * time.Millisecond
