@@ -27,8 +27,11 @@ doctor:
 
 # Prints each package's result, the output of failed tests and, at the end, every
 # skipped test with its reason (a program that is not installed shows up there).
+# integration is listed first: go test builds and runs packages in the order given,
+# and integration is the longest (mostly waiting on real programs), so the others
+# build and run beside it instead of before it.
 test:
-	$(GO) test -race -count=1 -timeout 15m -json $(PKGS) | $(GO) run ./.ci/testreport
+	$(GO) test -race -count=1 -timeout 15m -json ./integration/ $(PKGS) | $(GO) run ./.ci/testreport
 
 # The long forms of the tests that have one (-long): 500 create/close cycles
 # instead of 100 in session's leak test.
