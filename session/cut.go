@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"math"
 	"os"
 	"strings"
@@ -59,6 +60,16 @@ type mark struct {
 func (s *Session) markNow(keys bool) mark {
 	m := s.screenMark()
 	m.reader = s.proc.InputWait()
+	if s.integrated && !keys && m.reader.Reading && m.reader.PID == s.proc.Pid() && m.marks > 0 &&
+		s.lastMark(m.marks) != 'B' && s.markedShell(m.reader.PID) {
+		// The shell edits a command line again, but its prompt is not on the screen:
+		// it is on its way (the kernel moves output in a worker). Judged now, its marks
+		// would look like this input's.
+		if s.awaitPrompt(context.Background(), m.marks, promptFlight) {
+			m = s.screenMark()
+			m.reader = s.proc.InputWait()
+		}
+	}
 	if m.reader.Reading {
 		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
 	}
@@ -73,6 +84,10 @@ func (s *Session) markNow(keys bool) mark {
 	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid())
 	return m
 }
+
+// promptFlight bounds how long an input waits for the prompt of a shell already
+// reading its next line to reach the screen.
+const promptFlight = 20 * time.Millisecond
 
 // screenMark is the screen's part of a mark: where a reply ended needs no reader.
 func (s *Session) screenMark() mark {
@@ -119,13 +134,15 @@ func (s *Session) typedAhead(m mark) {
 	s.mu.Unlock()
 }
 
-// lastMark is the kind of the newest shell-integration mark, 0 before any.
+// lastMark is the kind of mark number seq, the newest when a mark was taken; 0 for
+// none. Marks that arrived since are not it: an input marked after a command's status
+// (D) but before its prompt (B) is not at the prompt.
 func (s *Session) lastMark(seq uint64) byte {
 	if seq == 0 {
 		return 0
 	}
-	if ms := s.scr.MarksSince(seq - 1); len(ms) > 0 {
-		return ms[len(ms)-1].Kind
+	if ms := s.scr.MarksSince(seq - 1); len(ms) > 0 && ms[0].Seq == seq {
+		return ms[0].Kind
 	}
 	return 0
 }

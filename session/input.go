@@ -264,13 +264,19 @@ func (s *Session) awaitRedraw(ctx context.Context, from mark) bool {
 	if !s.integrated || s.lastMark(from.marks) != 'B' || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
 		return false
 	}
-	timer := time.NewTimer(redrawGrace)
+	return s.awaitPrompt(ctx, from.marks, redrawGrace)
+}
+
+// awaitPrompt waits up to grace for a prompt's B mark newer than seq, and reports
+// whether one came.
+func (s *Session) awaitPrompt(ctx context.Context, seq uint64, grace time.Duration) bool {
+	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	for {
 		s.mu.Lock()
 		changed := s.changed
 		s.mu.Unlock()
-		if hasKind(s.scr.MarksSince(from.marks), 'B') {
+		if hasKind(s.scr.MarksSince(seq), 'B') {
 			return true
 		}
 		select {
