@@ -45,7 +45,9 @@ type mark struct {
 	owed    bool   // typed while a command ran or a prompt was drawn: the next prompts may be earlier inputs
 	ahead   int    // lines typed ahead before this one whose commands had not started
 	reply   bool   // where a reply ended: what follows is cut by position only
-	reader  pty.Waiting
+	// shellFront: the integrated shell was the foreground group (not a program it ran)
+	shellFront bool
+	reader     pty.Waiting
 	// wrote is the reader's lifetime count of bytes written (wroteOK: known): what it
 	// writes after the input must reach the screen before its waiting counts.
 	wrote   uint64
@@ -73,6 +75,7 @@ func (s *Session) markNow(keys bool) mark {
 	if m.reader.Reading {
 		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
 	}
+	m.shellFront = s.integrated && s.shellInFront()
 	if !s.integrated || keys {
 		return m
 	}

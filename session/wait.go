@@ -253,11 +253,16 @@ func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Ma
 	}
 	if w.keys {
 		// Keys echo nothing and draw no marks while the shell edits its line, so its
-		// blocking again is their evidence. Keys that end the line (Enter) make the
-		// shell run it: once its C mark shows, the shell reading again is no evidence
-		// until the next prompt's B, which may still be in flight to the screen.
+		// blocking again is their evidence. But the shell reading again is no evidence
+		// until its next prompt's B (which may still be on its way to the screen, behind
+		// a flood) when the keys ended the line (Enter: its C mark shows), or when they
+		// went to a program in front of the shell that has since handed it back (ctrl+c).
+		if snap.MarkSeq == 0 || s.marksLost(w) || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
+			return false, false
+		}
 		running := indexKind(ours, lastKind(ours, 'B')+1, 'C') >= 0
-		return running && s.shellInFront() && s.markedShell(s.proc.Pid()), false
+		returned := !w.from.shellFront && !hasKind(ours, 'B')
+		return running || returned, false
 	}
 	if w.startup {
 		return snap.MarkSeq == 0 && time.Since(w.from.at) < startupMarkGrace, false

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/mcptest"
 
+	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -59,6 +61,12 @@ var managers struct {
 }
 
 func TestMain(m *testing.M) {
+	// As main does before serving: descriptors this test binary inherited (go test
+	// and the shell that started it may leak some) must not reach session programs.
+	if err := pty.SealInherited(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	code := m.Run()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
