@@ -64,6 +64,8 @@ func TestConfigRejectsInvalidValues(t *testing.T) {
 		{"timeout over 10 min", nil, map[string]string{"MCP_TERMINAL_DEFAULT_TIMEOUT": "700000"}, "MCP_TERMINAL_DEFAULT_TIMEOUT"},
 		{"not a boolean", nil, map[string]string{"MCP_TERMINAL_DANGER_DETECTION": "maybe"}, "MCP_TERMINAL_DANGER_DETECTION"},
 		{"bad log level", []string{"--log-level=loud"}, nil, "--log-level"},
+		// The default must lie within max_output_chars' published maximum.
+		{"output default over the schema's maximum", nil, map[string]string{"MCP_TERMINAL_MAX_OUTPUT": "1000001"}, "MCP_TERMINAL_MAX_OUTPUT"},
 		{"stray argument", []string{"serve"}, nil, "unexpected argument"},
 	}
 	for _, tt := range tests {
