@@ -19,7 +19,7 @@ var allowedImports = map[string][]string{
 	"detect":           {"screen"},
 	"security":         {},
 	"session":          {"pty", "screen", "detect"},
-	"tools":            {"session", "security", "screen", "pty"},
+	"tools":            {"session", "security", "screen"},
 	"integration":      {},
 }
 

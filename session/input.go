@@ -257,36 +257,14 @@ func (s *Session) exitedErr() error {
 }
 
 // awaitRedraw gives an integrated shell waiting at its prompt a moment to redraw the
-// prompt after a resize, and reports whether it did. Its line editor does so on SIGWINCH, prompt marks included,
-// and a redraw that arrived after the resize's reply would end the next command at
-// once, with the previous command's status.
+// prompt after a resize, and reports whether it did. Its line editor does so on
+// SIGWINCH, prompt marks included, and a redraw that arrived after the resize's reply
+// would end the next command at once, with the previous command's status.
 func (s *Session) awaitRedraw(ctx context.Context, from mark) bool {
 	if !s.integrated || s.lastMark(from.marks) != 'B' || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
 		return false
 	}
 	return s.awaitPrompt(ctx, from.marks, redrawGrace)
-}
-
-// awaitPrompt waits up to grace for a prompt's B mark newer than seq, and reports
-// whether one came.
-func (s *Session) awaitPrompt(ctx context.Context, seq uint64, grace time.Duration) bool {
-	timer := time.NewTimer(grace)
-	defer timer.Stop()
-	for {
-		s.mu.Lock()
-		changed := s.changed
-		s.mu.Unlock()
-		if hasKind(s.scr.MarksSince(seq), 'B') {
-			return true
-		}
-		select {
-		case <-changed:
-		case <-timer.C:
-			return false
-		case <-ctx.Done():
-			return false
-		}
-	}
 }
 
 // redrawGrace bounds awaitRedraw: a shell whose editor does not redraw costs this.

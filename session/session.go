@@ -37,6 +37,13 @@ var (
 	ErrBadDir        = pty.ErrBadDir
 )
 
+// SignalByName reads a signal's name (SIGTERM, TERM, term) or number: pty's one table.
+var SignalByName = pty.SignalByName
+
+// SealInherited marks every descriptor this process inherited close-on-exec, so no
+// session program receives one; main calls it before serving, test binaries in TestMain.
+var SealInherited = pty.SealInherited
+
 // SessionEnv names the variable every session's programs find their session id in.
 // It also lets the server find a program that left its session (setsid and a double
 // fork) when the session closes.

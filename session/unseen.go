@@ -37,10 +37,14 @@ func (s *Session) dropPromptLine(text string) string {
 	i := strings.LastIndexByte(text, '\n')
 	last := text[i+1:]
 	if _, ok := detect.MatchPrompt(last); !ok {
-		// A prompt the patterns do not know: the shell's marks say it ends at the cursor.
-		seq := s.scr.Status().MarkSeq
-		ms := s.scr.MarksSince(max(seq, 1) - 1)
-		if len(ms) == 0 || ms[len(ms)-1].Kind != 'B' || ms[len(ms)-1].Pos.Line != s.scr.Cursor().Line {
+		// A prompt the patterns do not know: the shell's newest mark says it ends at
+		// the cursor.
+		st := s.scr.Status()
+		if st.MarkSeq == 0 {
+			return text
+		}
+		ms := s.scr.MarksSince(st.MarkSeq - 1)
+		if len(ms) == 0 || ms[0].Kind != 'B' || ms[0].Pos.Line != st.CursorRow {
 			return text
 		}
 	}
@@ -64,9 +68,8 @@ func (s *Session) keepSkipped(from mark, echoes []string) {
 	case hasKind(o.ours, 'B'):
 		return // the running program took the line: all of it is this reply's
 	default:
-		anchor, erases = s.scr.Cursor(), st.Erases
-		anchor.Line++ // nothing of this reply yet: all of it, the cursor's line too
-		anchor.Col = 0
+		// nothing of this reply yet: all of it, the cursor's line too
+		anchor, erases = screen.Pos{Line: st.CursorRow + 1}, st.Erases
 	}
 	if erases != st.Erases {
 		return // erased after the anchor: the positions no longer show what was there

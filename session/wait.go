@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
@@ -139,21 +140,6 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		if w.Reading && cand.firstPID != w.PID {
 			cand.firstPID, cand.firstWakeups = w.PID, w.Wakeups
 		}
-		// Proof the input reached the reader: it woke since the input was written, or
-		// something was drawn since. A reader that was busy then and blocks now without
-		// drawing anything may not have it yet: the kernel moves written bytes to the
-		// terminal's input queue in a worker, so for a moment they are neither pending
-		// there nor read (seen under load: python's prompt answered before its echo).
-		woke := (before.Reading && w.PID == before.PID && w.Wakeups > before.Wakeups) ||
-			(w.PID == cand.firstPID && w.Wakeups > cand.firstWakeups)
-		proven := woke || written > ws.from.written
-		if proven && ws.from.wroteOK && w.PID == before.PID {
-			// It wrote more since the input than has reached the screen: the rest is
-			// on its way (the kernel moves it in a worker), or went to a file.
-			if n, ok := s.proc.Wrote(w.PID); ok && n-ws.from.wrote > written-ws.from.written {
-				proven = false
-			}
-		}
 		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
 		// A wait with a short timeout (vim's escape delay) ends by itself and the
 		// program acts then: not evidence yet, look again soon.
@@ -173,7 +159,7 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			now := time.Now()
 			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
 			confirm := confirmAfter
-			if !proven {
+			if !s.proven(ws, w, written) {
 				confirm = unprovenAfter
 			}
 			if same && now.Sub(cand.at) >= confirm {
@@ -190,6 +176,31 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		cached = &d
 		return d
 	}
+}
+
+// proven reports whether reader w shows proof that it has the input and that what it
+// printed since is on the screen: it woke since the input was written (or since first
+// seen blocked), or something was drawn since; and it has written no more since the
+// input than has come out of the terminal. A reader that was busy then and blocks now
+// without drawing anything may not have the input yet: the kernel moves bytes between
+// the terminal's sides in a worker, so for a moment they are neither pending nor read
+// (seen under load: python's prompt answered before its echo). It is asked only of a
+// candidate, since it may read the reader's /proc/<pid>/io.
+func (s *Session) proven(ws waitSpec, w pty.Waiting, written uint64) bool {
+	before, cand := ws.from.reader, ws.cand
+	woke := (before.Reading && w.PID == before.PID && w.Wakeups > before.Wakeups) ||
+		(w.PID == cand.firstPID && w.Wakeups > cand.firstWakeups)
+	if !woke && written == ws.from.written {
+		return false
+	}
+	if ws.from.wroteOK && w.PID == before.PID {
+		// More written than has reached the screen: the rest is on its way, or went
+		// to a file.
+		if n, ok := s.proc.Wrote(w.PID); ok && n-ws.from.wrote > written-ws.from.written {
+			return false
+		}
+	}
+	return true
 }
 
 // markedShell reports whether pid is the session's own shell editing a command
@@ -325,4 +336,26 @@ func (s *Session) setPrompted() {
 	s.mu.Lock()
 	s.prompted = true
 	s.mu.Unlock()
+}
+
+// awaitPrompt waits up to grace for a prompt's B mark newer than seq, and reports
+// whether one came.
+func (s *Session) awaitPrompt(ctx context.Context, seq uint64, grace time.Duration) bool {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		changed := s.changed
+		s.mu.Unlock()
+		if hasKind(s.scr.MarksSince(seq), 'B') {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
 }

@@ -18,9 +18,6 @@ import (
 // number or an empty string means the argument was not given; append_newline,
 // true by default, is a pointer to tell false from not given.
 
-// defaultCols and defaultRows are the terminal size CreateArgs' tags publish.
-const defaultCols, defaultRows = 120, 40
-
 // CreateArgs are create_session's arguments.
 type CreateArgs struct {
 	Command string            `json:"command" jsonschema:"Program to run, looked up on PATH (e.g. \"bash\", \"python3\") or a path."`
@@ -37,7 +34,7 @@ type CommandArgs struct {
 	SessionID      string `json:"session_id" jsonschema:"The session's id, as returned by create_session (8 hex characters)."`
 	Input          string `json:"input" jsonschema:"Text to type. Newlines separate lines, each followed by Enter."`
 	TimeoutMS      int    `json:"timeout_ms,omitempty" minimum:"1" maximum:"{max_timeout_ms}" jsonschema:"Longest wait in milliseconds for the program to be ready again (default {default_timeout_ms}, at most {max_timeout_ms}). The call returns as soon as the program is ready; on timeout it returns what arrived so far with is_complete false."`
-	MaxOutputChars int    `json:"max_output_chars,omitempty" minimum:"200" maximum:"1000000" jsonschema:"Longest output returned (default {max_output_chars}). Longer output keeps its beginning and end with a marker in between."`
+	MaxOutputChars int    `json:"max_output_chars,omitempty" minimum:"{min_output_chars}" maximum:"{max_output_limit}" jsonschema:"Longest output returned (default {max_output_chars}). Longer output keeps its beginning and end with a marker in between."`
 	AppendNewline  *bool  `json:"append_newline,omitempty" default:"true" jsonschema:"Press Enter after the input (default true). false types the text only, as keystrokes (vim commands like ixyz or dd, less keys): the reply comes once the program has taken them all and waits for more."`
 	WaitFor        string `json:"wait_for,omitempty" jsonschema:"Regular expression (Go RE2) to wait for in output produced by this input; returns as soon as it matches (reason \"pattern\")."`
 }
@@ -48,7 +45,7 @@ type ReadArgs struct {
 	FullScreen     bool   `json:"full_screen,omitempty" default:"false" jsonschema:"Include the scrollback (up to {scrollback_lines} lines) before the visible screen."`
 	WaitFor        string `json:"wait_for,omitempty" jsonschema:"Regular expression (Go RE2) to wait for in output that no reply has returned yet; returns as soon as it matches (reason \"pattern\")."`
 	TimeoutMS      int    `json:"timeout_ms,omitempty" minimum:"1" maximum:"{max_timeout_ms}" jsonschema:"Longest wait in milliseconds for wait_for (default {default_timeout_ms}, at most {max_timeout_ms}). The call returns as soon as the pattern matches; on timeout it returns what arrived so far with matched false."`
-	MaxOutputChars int    `json:"max_output_chars,omitempty" minimum:"200" maximum:"1000000" jsonschema:"Longest output returned (default {max_output_chars}). Longer output keeps its beginning and end with a marker in between."`
+	MaxOutputChars int    `json:"max_output_chars,omitempty" minimum:"{min_output_chars}" maximum:"{max_output_limit}" jsonschema:"Longest output returned (default {max_output_chars}). Longer output keeps its beginning and end with a marker in between."`
 }
 
 // ListArgs are list_sessions' arguments: none.

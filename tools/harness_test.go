@@ -17,7 +17,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/mcptest"
 
-	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -63,7 +62,7 @@ var managers struct {
 func TestMain(m *testing.M) {
 	// As main does before serving: descriptors this test binary inherited (go test
 	// and the shell that started it may leak some) must not reach session programs.
-	if err := pty.SealInherited(); err != nil {
+	if err := session.SealInherited(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}

@@ -82,13 +82,7 @@ func createOptions(a CreateArgs) (session.CreateOptions, error) {
 			return o, fmt.Errorf("env[%q]: a variable's name must be non-empty without '=' or NUL, and its value without NUL", k)
 		}
 	}
-	if o.Cols == 0 {
-		o.Cols = defaultCols
-	}
-	if o.Rows == 0 {
-		o.Rows = defaultRows
-	}
-	return o, nil
+	return o, nil // a zero size is the screen's and the terminal's default
 }
 
 func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a ReadArgs) (*mcp.CallToolResult, error) {
@@ -162,7 +156,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	var sig syscall.Signal
 	if a.Signal != "" {
 		var err error
-		if sig, err = parseSignal(a.Signal); err != nil {
+		if sig, err = session.SignalByName(a.Signal); err != nil {
 			return toolError("close_session: %v", err), nil
 		}
 	}

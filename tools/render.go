@@ -1,9 +1,6 @@
 package tools
 
 import (
-	"syscall"
-
-	"github.com/mcp-terminal/mcp-terminal/pty"
 	"github.com/mcp-terminal/mcp-terminal/security"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
@@ -22,7 +19,3 @@ func describe(st *session.ExitStatus) string {
 	}
 	return st.String()
 }
-
-// parseSignal reads close_session's signal: SIGTERM, TERM, term or a number, by
-// the one table of names in pty.
-func parseSignal(name string) (syscall.Signal, error) { return pty.SignalByName(name) }

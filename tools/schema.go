@@ -11,6 +11,10 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
+// MinOutputChars and MaxOutputChars bound max_output_chars, and so the server's
+// configured default for it.
+const MinOutputChars, MaxOutputChars = 200, 1_000_000
+
 // schemaVars are the configured values that argument tags name in braces, so that a
 // description states the default this server really uses.
 func (s *Server) schemaVars() *strings.Replacer {
@@ -18,6 +22,8 @@ func (s *Server) schemaVars() *strings.Replacer {
 		"{default_timeout_ms}", strconv.FormatInt(s.cfg.DefaultTimeout.Milliseconds(), 10),
 		"{max_timeout_ms}", strconv.FormatInt(s.cfg.MaxTimeout.Milliseconds(), 10),
 		"{max_output_chars}", strconv.Itoa(s.cfg.MaxOutput),
+		"{min_output_chars}", strconv.Itoa(MinOutputChars),
+		"{max_output_limit}", strconv.Itoa(MaxOutputChars),
 		"{scrollback_lines}", strconv.Itoa(max(s.sessions.Config().Scrollback, 0)),
 	)
 }

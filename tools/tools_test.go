@@ -59,16 +59,3 @@ func TestAnnotationsAreExplicit(t *testing.T) {
 		}
 	}
 }
-
-func TestParseSignal(t *testing.T) {
-	for _, ok := range []string{"SIGINT", "int", "TERM", "9"} {
-		if _, err := parseSignal(ok); err != nil {
-			t.Errorf("%s: %v", ok, err)
-		}
-	}
-	for _, bad := range []string{"SIGFOO", "0", "64", ""} {
-		if _, err := parseSignal(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/tools"
 )
 
 // config is everything the server can be told, from flags or MCP_TERMINAL_* variables.
@@ -43,7 +45,7 @@ func settings() []setting {
 		{"max-sessions", "MCP_TERMINAL_MAX_SESSIONS", "10", "live sessions at once",
 			intIn(1, 1000, func(c *config, n int) { c.MaxSessions = n })},
 		{"max-output", "MCP_TERMINAL_MAX_OUTPUT", "20000", "characters per reply (default for max_output_chars)",
-			intIn(200, 1_000_000, func(c *config, n int) { c.MaxOutput = n })},
+			intIn(tools.MinOutputChars, tools.MaxOutputChars, func(c *config, n int) { c.MaxOutput = n })},
 		{"default-timeout", "MCP_TERMINAL_DEFAULT_TIMEOUT", "10000", "default timeout_ms (milliseconds, or a duration like 30s)",
 			durIn(time.Millisecond, 10*time.Minute, func(c *config, d time.Duration) { c.DefaultTimeout = d })},
 		{"startup-timeout", "MCP_TERMINAL_STARTUP_TIMEOUT", "5000", "how long create_session waits for the program to be ready (ms or duration)",
