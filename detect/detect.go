@@ -117,7 +117,7 @@ func New(opts Options) *Detector {
 		d.signals = append(d.signals, PatternSignal(opts.WaitFor))
 		return d
 	}
-	d.signals = append(d.signals, shellMarks(opts.Startup), PromptSignal(opts.Startup), InputWaitSignal)
+	d.signals = append(d.signals, ShellMarkSignal(opts.Startup), PromptSignal(opts.Startup), InputWaitSignal)
 	if opts.Settle > 0 {
 		d.signals = append(d.signals, SettleSignal(opts.Settle, opts.Startup))
 	}
@@ -222,27 +222,25 @@ func SettleSignal(d time.Duration, needOutput bool) Signal {
 		if !st.AllowSettle && !proxy {
 			return Verdict{}
 		}
+		wait := d
 		if st.Settle > 0 {
-			d = st.Settle
+			wait = st.Settle // this check's window, not a new default for the next
 		}
-		if st.Quiet >= d {
+		if st.Quiet >= wait {
 			why := "no evidence the program is ready: it is not waiting for input where the kernel can see it"
 			if proxy {
 				why = "no evidence the far side is ready: the program in front forwards input over a socket or another terminal"
 			}
-			return Verdict{Done: true, Reason: Settled, Detail: fmt.Sprintf("%s; output was quiet for %d ms", why, d.Milliseconds())}
+			return Verdict{Done: true, Reason: Settled, Detail: fmt.Sprintf("%s; output was quiet for %d ms", why, wait.Milliseconds())}
 		}
-		return Verdict{Recheck: d - st.Quiet}
+		return Verdict{Recheck: wait - st.Quiet}
 	}
 }
 
 // ShellMarkSignal: shell integration reported that a command ended (OSC 133 D, with
-// its exit status) and that the next prompt is drawn and waits for input (B).
-func ShellMarkSignal(st *State) Verdict { return shellMarks(false)(st) }
-
-// shellMarks is ShellMarkSignal; at startup the first prompt's B alone is evidence,
-// since no command ended before it.
-func shellMarks(startup bool) Signal {
+// its exit status) and that the next prompt is drawn and waits for input (B). At
+// startup the first prompt's B alone is evidence, since no command ended before it.
+func ShellMarkSignal(startup bool) Signal {
 	return func(st *State) Verdict { return markVerdict(st.Marks, startup) }
 }
 

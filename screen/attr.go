@@ -120,13 +120,7 @@ func colorOf(c vt10x.Color) Color {
 // (printed); an erased one as erased says.
 
 // cellAttr reads a cell's attributes.
-func cellAttr(g vt10x.Glyph) Attr {
-	a := penOf(g)
-	if a.Style&Reverse != 0 {
-		a.FG, a.BG = a.BG, a.FG
-	}
-	return a.brightBold()
-}
+func cellAttr(g vt10x.Glyph) Attr { return penOf(g).erased() }
 
 // printed is how a cell printed with pen a reads back.
 func (a Attr) printed() Attr { return a.brightBold() }

@@ -53,31 +53,11 @@ func (s *Screen) Grid(n int) Grid {
 	return g
 }
 
-// screenRow reads row y from vt10x. Cells read as the row's text renders them
-// (appendCells): a wide rune without its second half, a second half without its rune and
-// the filler a wide rune leaves before wrapping are blanks.
-func (s *Screen) screenRow(y int) Row {
-	cells := make([]Cell, s.cols)
-	for x := range cells {
-		g := s.vt.Cell(x, y)
-		c := Cell{Text: " ", Width: 1, Attr: cellAttr(g)}
-		switch r := g.Char; {
-		case r == placeholder:
-			if x > 0 && cells[x-1].Width == 2 {
-				c.Text, c.Width = "", 0
-			}
-		case r == filler:
-		case s.cellWidth(r) == 2:
-			if x+1 < s.cols && s.vt.Cell(x+1, y).Char == placeholder {
-				c.Text, c.Width = s.cellString(r), 2
-			}
-		default:
-			c.Text = s.cellString(r)
-		}
-		cells[x] = c
-	}
-	return Row{Cells: trimCells(cells), Wrapped: s.vt.Cell(s.cols-1, y).Mode&vtAttrWrap != 0}
-}
+// screenRow reads row y from vt10x as scrolling would keep it, so that a row's cells
+// are the same on the screen and in the scrollback (appendCells' rules: a wide rune
+// without its second half, a second half without its rune and the filler a wide rune
+// leaves before wrapping are blanks).
+func (s *Screen) screenRow(y int) Row { return s.histRow(s.captureRow(y, false)) }
 
 // histRow turns a scrollback line back into cells: its text has one cell's text after
 // another, each a rune that takes room followed by the zero-width ones folded into it.
