@@ -28,8 +28,13 @@ type Input struct {
 	// Typed, if set, is told each line just before it is typed, and whether the
 	// terminal hides it (a password prompt asked for it): the caller's audit can then
 	// record secrets as hidden even when an earlier line of the same input is what
-	// asked for them.
+	// asked for them. It is called only for lines Gate let through.
 	Typed func(line string, hidden bool)
+
+	// Gate, if set, is asked inside the turn about each line before it is typed, and
+	// about the line each Enter among Keys submits; an error refuses that line, and
+	// nothing after it is typed (Result.Refused).
+	Gate func(Pending) error
 }
 
 // Result is what an input caused.
@@ -46,6 +51,7 @@ type Result struct {
 	Elapsed  time.Duration
 	Unsent   int  // lines of a multi-line input not typed because an earlier one never finished
 	Reading  bool // not complete, yet the program in front is blocked reading the terminal
+	Refused  *Refusal
 
 	// Owed: the input was typed while the shell had not drawn the previous command's
 	// prompt; the reply starts after that prompt.
@@ -89,6 +95,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 	}
 	var v detect.Verdict
+	var refused *Refusal
 	unsent := 0
 	for i, chunk := range chunks {
 		last := i == len(chunks)-1
@@ -97,13 +104,24 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			from = s.markNow(keys && last)
 		}
 		hidden := s.InputHidden()
-		if in.Typed != nil && in.Keys == "" {
-			in.Typed(echoes[i], hidden)
-		}
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		wctx, cancel := context.WithDeadline(ctx, deadline)
-		_, err := s.proc.Write(wctx, chunk)
+		write := func(b []byte) error { _, err := s.proc.Write(wctx, b); return err }
+		var ref *Refusal
+		switch {
+		case in.Gate == nil:
+			err = write(chunk)
+		case in.Keys != "":
+			ref, err = s.gateKeys(wctx, chunk, in.Gate, write)
+		default:
+			ref, err = s.gateLine(wctx, chunk, echoes[i], hidden, i, in, write)
+		}
 		cancel()
+		if ref != nil {
+			ref.Index, refused = i, ref
+			unsent = len(chunks) - i - 1
+			break
+		}
 		if err == nil && withEnter {
 			s.typedAhead(from)
 		}
@@ -137,7 +155,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 	}
 	r := s.result(first, echoes, v, began, unsent)
-	r.Unseen = unseen
+	r.Unseen, r.Refused = unseen, refused
 	if first.owed {
 		s.keepSkipped(first, echoes)
 	}

@@ -82,6 +82,8 @@ type Session struct {
 	gapNext   int
 
 	integrated bool // bash or zsh with shell integration: OSC 133 marks will come
+	// typedPieces is what was typed since the last Enter (guarded by the turn).
+	typedPieces string
 
 	// seen is where the last reply ended: output after it has not been given to the
 	// agent. unseenEchoes are the lines the last input typed, when its reply ended

@@ -19,7 +19,6 @@ type typed struct {
 	in      session.Input
 	limit   int
 	confirm string // justification, for confirm_dangerous_command
-	hidden  bool   // typed at a password prompt: never logged, audited or shown
 	token   mcp.ProgressToken
 }
 
@@ -33,10 +32,7 @@ func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest, a Com
 	if res := s.open(&t, "send_command", "input"); res != nil {
 		return res, nil
 	}
-	if res := s.check(&t, true); res != nil {
-		return res, nil
-	}
-	return s.run(ctx, t), nil
+	return s.run(ctx, t, "send_command"), nil
 }
 
 func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, a ConfirmArgs) (*mcp.CallToolResult, error) {
@@ -48,12 +44,9 @@ func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, 
 	if res := s.open(&t, "confirm_dangerous_command", "input"); res != nil {
 		return res, nil
 	}
-	if res := s.check(&t, false); res != nil {
-		return res, nil
-	}
-	v := security.Classify(s.contextOf(t.sess), t.in.Text)
-	s.audit(security.Event{Kind: security.EventConfirmed, Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: a.Justification})
-	return s.run(ctx, t), nil
+	// Each line runs as confirmed only if it answers a refusal (the gate checks);
+	// any other line is judged as send_command would judge it.
+	return s.run(ctx, t, "confirm_dangerous_command"), nil
 }
 
 func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a ControlArgs) (*mcp.CallToolResult, error) {
@@ -77,7 +70,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
 	s.audit(security.Event{Kind: security.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
-	return s.run(ctx, t), nil
+	return s.run(ctx, t, "send_control"), nil
 }
 
 // open checks what the typing tools share and finds the session: the typed text
@@ -106,43 +99,15 @@ func (s *Server) open(t *typed, toolName, inputKey string) *mcp.CallToolResult {
 	return nil
 }
 
-// check applies the security policy to typed text: allow and block lists and allowed
-// paths always, the danger rules unless this is a confirmation. A secret typed at a
-// password prompt is not a command and is not judged (nor recorded).
-func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
-	if t.hidden = t.sess.InputHidden(); t.hidden {
-		return nil
-	}
-	ctx := s.contextOf(t.sess)
-	cwd := t.sess.Cwd()
-	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
-		s.audit(security.Event{Kind: security.EventBlocked, Session: t.id, Input: t.in.Text, Detail: err.Error()})
-		return toolError("refused: %s. Nothing was sent to the session.", strings.TrimRight(err.Error(), ". "))
-	}
-	if !danger || !s.cfg.DangerDetection {
-		return nil
-	}
-	if v := security.Classify(ctx, t.in.Text); v.Dangerous {
-		s.audit(security.Event{Kind: security.EventRefused, Session: t.id, Input: t.in.Text, Rule: v.Rule})
-		return toolError("refused: this input matches danger rule %s (%s): %s. Nothing was sent to the session. "+
-			"If it is really intended, call confirm_dangerous_command with the same session_id and input and a justification of at least 10 characters.",
-			v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
-	}
-	return nil
-}
+// testHookBeforeTurn, when set by a test, runs after a call's arguments were checked
+// and before it waits for the session's turn: another call may change the program in
+// front meanwhile, and the gate must judge by what is in front when it types.
+var testHookBeforeTurn func(*session.Session)
 
-// contextOf picks the danger rules for the program in front of the session now.
-func (s *Server) contextOf(sess *session.Session) security.Context {
-	name := sess.Foreground()
-	if name == "" {
-		name = programName(sess.Command)
-	}
-	return security.ContextOf(name)
-}
-
-// run types the input and renders what it caused.
-func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
+// run types the input, every line through the gate, and renders what it caused.
+func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToolResult {
 	gd := s.guards.get(t.id, s.cfg.Redactor)
+	t.in.Gate = s.gate(&t)
 	t.in.Typed = func(line string, hidden bool) {
 		if hidden {
 			gd.remember(line)
@@ -154,10 +119,17 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 	}
 	began := time.Now()
 	stop := s.progress(ctx, t.token, t.sess)
+	if testHookBeforeTurn != nil {
+		testHookBeforeTurn(t.sess)
+	}
 	r, err := t.sess.Send(ctx, t.in)
 	stop()
 	if err != nil {
 		return sessionError(t.id, err)
+	}
+	typedBefore := r.Refused != nil && r.Refused.Index > 0
+	if r.Refused != nil && !typedBefore {
+		return toolError("%s: %s", toolName, refusal(toolName, r.Refused, false))
 	}
 	out, truncated := s.render(t.id, r.Output, t.limit)
 	res := CommandResult{
@@ -169,6 +141,12 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 		res.ExitCode = r.Code
 	}
 	res.Warning = warning(r, t.in.Timeout, s.cfg.MaxTimeout)
+	if typedBefore {
+		res.Warning = strings.TrimSpace(refusal(toolName, r.Refused, true) + " " + res.Warning)
+		result := mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
+		result.IsError = true
+		return result
+	}
 	return mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
 }
 
@@ -194,7 +172,7 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	if r.Unseen {
 		w = append(w, "Output arrived after the last reply and before this input (an earlier command's); it is not part of this reply: read_output shows the screen.")
 	}
-	if r.Unsent > 0 {
+	if r.Unsent > 0 && r.Refused == nil {
 		w = append(w, fmt.Sprintf("%d later input line(s) were not typed because an earlier line did not finish.", r.Unsent))
 	}
 	if r.Lost {

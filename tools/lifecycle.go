@@ -29,13 +29,8 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 			return toolError("refused cwd %q: %v", o.Dir, err), nil
 		}
 	}
-	if s.cfg.DangerDetection {
-		line := strings.Join(append([]string{o.Command}, o.Args...), " ")
-		if v := security.Classify(security.Shell, line); v.Dangerous {
-			s.audit(security.Event{Kind: security.EventRefused, Command: line, Rule: v.Rule})
-			return toolError("refused to start %q: it matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended.",
-				line, v.Rule, v.Category, strings.TrimRight(v.Why, ". ")), nil
-		}
+	if err := s.checkStart(o); err != nil {
+		return toolError("refused to start %q: %v", shellJoin(append([]string{o.Command}, o.Args...)), err), nil
 	}
 	sess, err := s.sessions.Create(o)
 	if err != nil {
@@ -169,6 +164,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	}
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
+	s.refusals.forget(id)
 	s.audit(security.Event{Kind: security.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil

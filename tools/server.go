@@ -57,6 +57,7 @@ type Server struct {
 	cfg      Config
 	sessions *session.Manager
 	guards   guards
+	refusals refusals
 }
 
 // New returns the handlers over a session manager.

@@ -1,0 +1,280 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mcp-terminal/mcp-terminal/detect"
+)
+
+// Pending is what is about to be typed, as Input.Gate sees it inside the session's
+// turn: nothing else can type into the terminal between the look and the typing.
+type Pending struct {
+	// Text is what this call types now: one line of Text without its Enter, or the
+	// printable part of keys before an Enter.
+	Text string
+	// Enter says Enter is pressed after Text: Line is submitted.
+	Enter bool
+	// Line is the command line Enter submits: read back from the screen at an
+	// integrated shell's prompt (it then includes what earlier calls typed, tab
+	// completion, line editing and recalled history), else the pieces typed since the
+	// last Enter followed by Text. Without Enter it is those pieces too.
+	Line string
+	// Screen says Line was read from the screen at the shell's prompt.
+	Screen bool
+	// Hidden: the terminal hides what is typed (a password prompt asked for it).
+	Hidden bool
+	// Program is the foreground program's name ("" when unknown).
+	Program string
+	// Prompt is the cursor's row up to the cursor before typing: the prompt of a
+	// program behind a proxy (ssh, docker exec) says what reads the line.
+	Prompt string
+	// Index numbers the lines of a multi-line Text from 0.
+	Index int
+}
+
+// Refusal is the error Send returns (in Result.Refused) when Gate refused a line.
+type Refusal struct {
+	Index int    // the refused line
+	Line  string // what was judged
+	Err   error  // the gate's reason
+	// Cleared: the refused line had been typed at the shell's prompt to be read back,
+	// and was erased again without running.
+	Cleared bool
+}
+
+func (r *Refusal) Error() string { return r.Err.Error() }
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// echoSettle bounds the wait for the shell to echo what was typed before its line is
+// read back from the screen; echoQuiet is how long the screen must stay unchanged.
+const (
+	echoSettle = 300 * time.Millisecond
+	echoQuiet  = 4 * time.Millisecond
+)
+
+// submitKeys are the keys that hand a shell's command line over to be run: Enter,
+// ctrl+j and bash's ctrl+o (operate-and-get-next).
+const submitKeys = "\r\n\x0f"
+
+// clearLine erases the line a shell's editor holds: end of line, then kill back to its
+// start (emacs and vi insert mode alike).
+var clearLine = []byte{0x05, 0x15}
+
+// pending builds what Gate is asked about for one line of Text, before it is typed.
+func (s *Session) pendingLine(line string, enter, hidden bool, index int) Pending {
+	st := s.scr.Status()
+	p := Pending{Text: line, Enter: enter, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Index: index}
+	p.Line = s.typedPieces + line
+	if cur, ok := s.promptLine(); ok && !hidden && cur == "" && !editsLine(line) {
+		p.Line, p.Screen = line, true
+	}
+	return p
+}
+
+// readBack reports whether a line must be typed before it is judged, to be read back
+// from the screen: at an integrated shell's prompt that already holds text, or when the
+// line holds keys the line editor acts on (a tab completes).
+func (s *Session) readBack(p Pending) bool {
+	if !p.Enter || p.Screen || p.Hidden {
+		return false
+	}
+	_, ok := s.promptLine()
+	return ok
+}
+
+// promptLine returns the command line an integrated shell is editing: the screen from
+// its input-start mark to the cursor's row. ok is false when the shell is not at its
+// prompt in front of the terminal, or the screen was erased since the mark.
+func (s *Session) promptLine() (string, bool) {
+	if !s.integrated || !s.shellInFront() {
+		return "", false
+	}
+	st := s.scr.Status()
+	if st.AltScreen || st.MarkSeq == 0 {
+		return "", false
+	}
+	ms := s.scr.MarksSince(st.MarkSeq - 1)
+	if len(ms) == 0 || ms[0].Kind != 'B' || ms[0].Erases != st.Erases {
+		return "", false
+	}
+	text, lost := s.scr.TextSince(ms[0].Pos)
+	if lost {
+		return "", false
+	}
+	return strings.TrimRight(text, " "), true
+}
+
+// settleEcho waits until what was just written has been echoed: the screen changed
+// and then stayed unchanged for a moment, or echoSettle passed.
+func (s *Session) settleEcho(ctx context.Context, before uint64) {
+	deadline := time.Now().Add(echoSettle)
+	last, quietSince := before, time.Now()
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for time.Now().Before(deadline) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		w := s.scr.Status().Written
+		if w != last {
+			last, quietSince = w, time.Now()
+			continue
+		}
+		if w != before && time.Since(quietSince) >= echoQuiet {
+			return
+		}
+	}
+}
+
+// editsLine reports whether typing s does more than insert it: control characters
+// (tab completion, editing keys, escape sequences) make the shell's line differ from
+// the text.
+func editsLine(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return true
+		}
+	}
+	return false
+}
+
+// notePieces keeps the text typed since the last Enter, the fallback for judging
+// the line an Enter submits where the screen cannot say.
+func (s *Session) notePieces(b []byte) {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		b = b[n:]
+		switch {
+		case strings.ContainsRune(submitKeys, r) || r == 0x03 || r == 0x15: // submitted, ctrl+c, ctrl+u
+			s.typedPieces = ""
+		case r == 0x7f || r == 0x08:
+			if _, size := utf8.DecodeLastRuneInString(s.typedPieces); size > 0 {
+				s.typedPieces = s.typedPieces[:len(s.typedPieces)-size]
+			}
+		case r == 0x1b:
+			b = skipEscape(b)
+		case r >= 0x20:
+			if len(s.typedPieces) < MaxLine {
+				s.typedPieces += string(r)
+			}
+		}
+	}
+}
+
+// skipEscape drops the rest of an escape sequence (a cursor key's CSI or SS3).
+func skipEscape(b []byte) []byte {
+	if len(b) == 0 {
+		return b
+	}
+	switch b[0] {
+	case '[':
+		for i := 1; i < len(b); i++ {
+			if b[i] >= 0x40 && b[i] <= 0x7e {
+				return b[i+1:]
+			}
+		}
+		return nil
+	case 'O':
+		return b[min(2, len(b)):]
+	}
+	return b[1:]
+}
+
+// printable is the text keys would insert, for a Pending's Text.
+func printable(b []byte) string {
+	var out strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		b = b[n:]
+		switch {
+		case r == 0x1b:
+			b = skipEscape(b)
+		case r >= 0x20 && r != 0x7f:
+			out.WriteRune(r)
+		}
+	}
+	return out.String()
+}
+
+// gateKeys types keys that hold an Enter piece by piece: before each Enter the keys
+// before it are typed, the line is read back (or built from the pieces), and Gate is
+// asked. It returns the refusal, if any, after which nothing more is typed.
+func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) error, write func([]byte) error) (*Refusal, error) {
+	for len(keys) > 0 {
+		i := bytes.IndexAny(keys, submitKeys)
+		if i < 0 {
+			s.notePieces(keys)
+			return nil, write(keys)
+		}
+		pre := keys[:i]
+		if len(pre) > 0 {
+			before := s.scr.Status().Written
+			if err := write(pre); err != nil {
+				return nil, err
+			}
+			s.notePieces(pre)
+			if _, ok := s.promptLine(); ok {
+				s.settleEcho(ctx, before)
+			}
+		}
+		st := s.scr.Status()
+		hidden := s.InputHidden()
+		p := Pending{Text: printable(pre), Enter: true, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Line: s.typedPieces}
+		if cur, ok := s.promptLine(); ok && !hidden {
+			p.Line, p.Screen = cur, true
+		}
+		if err := gate(p); err != nil {
+			ref := &Refusal{Line: p.Line, Err: err}
+			if p.Screen && p.Line != "" {
+				ref.Cleared = write(clearLine) == nil
+			}
+			s.typedPieces = ""
+			return ref, nil
+		}
+		if err := write(keys[i : i+1]); err != nil {
+			return nil, err
+		}
+		s.typedPieces = ""
+		keys = keys[i+1:]
+	}
+	return nil, nil
+}
+
+// gateLine types one line of Text once Gate lets it through. A line whose Enter would
+// submit something the screen must show first (text already at the prompt, editing
+// keys) is typed, read back, judged, and then submitted or erased.
+func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidden bool, index int, in Input, write func([]byte) error) (*Refusal, error) {
+	withEnter := bytes.HasSuffix(chunk, []byte(enter))
+	p := s.pendingLine(line, withEnter, hidden, index)
+	if s.readBack(p) {
+		if text := chunk[:len(chunk)-len(enter)]; len(text) > 0 {
+			before := s.scr.Status().Written
+			if err := write(text); err != nil {
+				return nil, err
+			}
+			s.settleEcho(ctx, before)
+		}
+		if cur, ok := s.promptLine(); ok {
+			p.Line, p.Screen = cur, true
+		}
+		chunk = []byte(enter)
+	}
+	if err := in.Gate(p); err != nil {
+		ref := &Refusal{Line: p.Line, Err: err}
+		if p.Screen && p.Line != "" && !bytes.Equal(chunk, []byte(line+enter)) {
+			ref.Cleared = write(clearLine) == nil
+		}
+		return ref, nil
+	}
+	if in.Typed != nil {
+		in.Typed(line, hidden)
+	}
+	s.notePieces(chunk)
+	return nil, write(chunk)
+}

@@ -1,0 +1,311 @@
+package tools
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/session"
+)
+
+// The gate's tests: each structural route around the danger rules, taken for real
+// against real programs. The dangerous input is always `chmod -R 777 <dir>` on a
+// directory of the test's own (what it did is visible in the directory's mode), or a
+// deletion aimed at a HOME the test made.
+
+// gateHarness is a harness with danger detection and an audit log, and a directory
+// whose mode shows whether the dangerous input ran.
+func gateHarness(t *testing.T) (*harness, string, string) {
+	t.Helper()
+	audit, auditPath := openAudit(t)
+	h := newHarness(t, Config{DangerDetection: true, Audit: audit})
+	target := filepath.Join(h.dir, "tree")
+	if err := os.MkdirAll(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return h, target, auditPath
+}
+
+func untouched(t *testing.T, target string) {
+	t.Helper()
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Fatalf("the refused input ran: %v %v", fi.Mode(), err)
+	}
+}
+
+func need(t *testing.T, programs ...string) {
+	t.Helper()
+	for _, p := range programs {
+		if _, err := exec.LookPath(p); err != nil {
+			t.Skipf("%s is not installed", p)
+		}
+	}
+}
+
+// Route 1: input the terminal does not echo is still judged; only its text is kept
+// out of the reply and the audit log.
+func TestGateHiddenInputIsChecked(t *testing.T) {
+	t.Parallel()
+	h, target, auditPath := gateHarness(t)
+	danger := "chmod -R 777 " + target
+	for _, start := range []map[string]any{
+		{"command": "sh", "env": map[string]any{"PS1": "$ "}},
+		{"command": "bash", "args": []any{"--noediting", "--norc"}, "env": map[string]any{"PS1": "$ "}},
+		{"command": "bash", "args": []any{"--norc"}, "env": map[string]any{"PS1": "$ "}},
+	} {
+		start["cwd"] = h.dir
+		id := h.must("create_session", start).str("session_id")
+		if start["command"] == "bash" {
+			h.send(id, "set +o emacs +o vi", nil)
+		}
+		h.send(id, "stty -echo", nil)
+		r := h.refused("send_command", map[string]any{"session_id": id, "input": danger})
+		if !strings.Contains(r.Text, "hidden input") || strings.Contains(r.Text, target) {
+			t.Fatalf("%v: refusal of hidden input: %s", start, r.Text)
+		}
+		untouched(t, target)
+		h.must("close_session", map[string]any{"session_id": id})
+	}
+	lines := auditLines(t, auditPath)
+	if strings.Contains(lines, target) {
+		t.Fatalf("hidden input reached the audit log:\n%s", lines)
+	}
+	if strings.Count(lines, "| chmod-recursive-777 | hidden") != 3 {
+		t.Fatalf("hidden refusals not audited:\n%s", lines)
+	}
+}
+
+// Route 2: each line of a multi-line input is judged when it is about to be typed, by
+// the rules of the program the lines before it started.
+func TestGateMultiLineJudgedInContext(t *testing.T) {
+	t.Parallel()
+	need(t, "sqlite3", "python3")
+	h, _, _ := gateHarness(t)
+	db := filepath.Join(h.dir, "app.db")
+	if out, err := exec.Command("sqlite3", db, "CREATE TABLE users(id int); INSERT INTO users VALUES (1);").CombinedOutput(); err != nil {
+		t.Fatalf("sqlite3: %v %s", err, out)
+	}
+	id := h.bash()
+	r := h.call("send_command", map[string]any{"session_id": id, "input": "sqlite3 " + db + "\nDROP TABLE users;"})
+	if !r.IsError || !strings.Contains(r.Text, "Line 2 of the input was not typed") || !strings.Contains(r.Text, "sqlite>") {
+		t.Fatalf("DROP TABLE typed into sqlite3 after starting it: %s", r.Text)
+	}
+	if out, _ := exec.Command("sqlite3", db, "SELECT count(*) FROM users;").CombinedOutput(); strings.TrimSpace(string(out)) != "1" {
+		t.Fatalf("the table is gone: %s", out)
+	}
+	h.send(id, ".quit", nil)
+
+	home := filepath.Join(h.dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, "work"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.send(id, "export HOME="+home, nil)
+	r = h.call("send_command", map[string]any{"session_id": id, "input": "python3 -q\nimport shutil,os; shutil.rmtree(os.path.expanduser('~'))"})
+	if !r.IsError || !strings.Contains(r.Text, "Line 2") {
+		t.Fatalf("rmtree of home typed into python3: %s", r.Text)
+	}
+	if _, err := os.Stat(filepath.Join(home, "work")); err != nil {
+		t.Fatalf("home is gone: %v", err)
+	}
+}
+
+// Route 3: a command line built over several calls, or edited or recalled at the
+// prompt, is judged as the prompt shows it when Enter is pressed.
+func TestGateLineAtEnter(t *testing.T) {
+	t.Parallel()
+	h, target, auditPath := gateHarness(t)
+	id := h.bash()
+	danger := "chmod -R 777 " + target
+
+	// Finished by send_command.
+	h.send(id, "chmod -R 7", map[string]any{"append_newline": false})
+	r := h.refused("send_command", map[string]any{"session_id": id, "input": "77 " + target})
+	if !strings.Contains(r.Text, "nothing ran") || !strings.Contains(r.Text, danger) {
+		t.Fatalf("split line: %s", r.Text)
+	}
+	untouched(t, target)
+	if out := h.send(id, "echo clean", nil).str("output"); out != "clean\n$ " {
+		t.Fatalf("the refused line was left at the prompt: %q", out)
+	}
+
+	// Finished by send_control enter.
+	h.send(id, "chmod -R 777 "+target, map[string]any{"append_newline": false})
+	r = h.refused("send_control", map[string]any{"session_id": id, "control": "enter"})
+	if !strings.Contains(r.Text, danger) {
+		t.Fatalf("line submitted by send_control: %s", r.Text)
+	}
+	untouched(t, target)
+
+	// Edited at the prompt with keys: the typed text alone is harmless.
+	h.send(id, "chmod -R 777 "+target+"X", map[string]any{"append_newline": false})
+	h.refused("send_control", map[string]any{"session_id": id, "control": "backspace enter"})
+	untouched(t, target)
+
+	// Recalled from history: confirmed once, it is judged again when recalled.
+	h.refused("send_command", map[string]any{"session_id": id, "input": danger})
+	h.must("confirm_dangerous_command", map[string]any{"session_id": id, "input": danger, "justification": "the fixture must be world-writable"})
+	if err := os.Chmod(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.send(id, "echo between", nil)
+	r = h.refused("send_control", map[string]any{"session_id": id, "control": "up up enter"})
+	if !strings.Contains(r.Text, danger) {
+		t.Fatalf("recalled line: %s", r.Text)
+	}
+	untouched(t, target)
+	if lines := auditLines(t, auditPath); strings.Count(lines, "| chmod-recursive-777 | "+danger+"\n") < 4 {
+		t.Fatalf("the judged lines are not in the audit log:\n%s", lines)
+	}
+}
+
+// Route 4: a session's argv is judged as argv: the script of bash -c is a script.
+// Route 5: variables that make a shell or interpreter run code at start-up are judged
+// as that code, and the dynamic loader's are refused outright.
+func TestGateSessionStart(t *testing.T) {
+	t.Parallel()
+	h, target, _ := gateHarness(t)
+	danger := "chmod -R 777 " + target
+	startup := filepath.Join(h.dir, "startup.py")
+	if err := os.WriteFile(startup, []byte("import os\nos.system('"+danger+"')\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"command": "bash", "args": []any{"-c", danger}}, "chmod-recursive-777"},
+		{map[string]any{"command": "env", "args": []any{"bash", "-c", danger}}, "chmod-recursive-777"},
+		{map[string]any{"command": "bash", "env": map[string]any{"LD_PRELOAD": "/tmp/x.so"}}, "LD_PRELOAD"},
+		{map[string]any{"command": "bash", "env": map[string]any{"LD_AUDIT": "/tmp/x.so"}}, "LD_AUDIT"},
+		{map[string]any{"command": "bash", "env": map[string]any{"PROMPT_COMMAND": danger}}, "env PROMPT_COMMAND"},
+		{map[string]any{"command": "bash", "env": map[string]any{"PS1": "$(" + danger + ") $ "}}, "env PS1"},
+		{map[string]any{"command": "sh", "env": map[string]any{"ENV": "$(" + danger + ")"}}, "env ENV"},
+		{map[string]any{"command": "python3", "env": map[string]any{"PYTHONSTARTUP": startup}}, "env PYTHONSTARTUP"},
+	} {
+		r := h.refused("create_session", c.args)
+		if !strings.Contains(r.Text, c.want) {
+			t.Fatalf("%v: %s", c.args, r.Text)
+		}
+		untouched(t, target)
+	}
+	// Ordinary argv and variables start.
+	id := h.must("create_session", map[string]any{"command": "bash", "args": []any{"-c", "echo hi; sleep 5"},
+		"env": map[string]any{"PROMPT_COMMAND": "history -a", "PAGER": "less -R"}}).str("session_id")
+	h.must("close_session", map[string]any{"session_id": id})
+}
+
+// Route 6: a confirmation lifts only the refusal it answers.
+func TestGateConfirmationBoundToRefusal(t *testing.T) {
+	t.Parallel()
+	h, target, auditPath := gateHarness(t)
+	other := filepath.Join(h.dir, "other")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	danger := "chmod -R 777 " + target
+	confirm := func(id, input string) reply {
+		return h.call("confirm_dangerous_command", map[string]any{"session_id": id, "input": input, "justification": "needed for this test fixture"})
+	}
+	a, b := h.bash(), h.bash()
+
+	// Never refused: judged like send_command, and now refused.
+	if r := confirm(a, danger); !r.IsError {
+		t.Fatalf("an unrefused dangerous input ran as confirmed: %s", r.Text)
+	}
+	untouched(t, target)
+	// Refused in session a: no confirmation in session b lifts it.
+	if r := confirm(b, danger); !r.IsError {
+		t.Fatalf("confirmed in another session: %s", r.Text)
+	}
+	untouched(t, target)
+	// A second command appended to the refused one is judged afresh.
+	if r := confirm(a, danger+"\nchmod -R 777 "+other); !r.IsError || !strings.Contains(r.Text, "Line 2") {
+		t.Fatalf("appended line: %s", r.Text)
+	}
+	if fi, _ := os.Stat(other); fi.Mode().Perm() != 0o755 {
+		t.Fatal("the appended line ran")
+	}
+	// The first line did run: it answered the refusal.
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o777 {
+		t.Fatal("the confirmed line did not run")
+	}
+	// A refusal is lifted once.
+	if err := os.Chmod(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := confirm(a, danger); !r.IsError {
+		t.Fatalf("one refusal confirmed twice: %s", r.Text)
+	}
+	untouched(t, target)
+	// Ordinary input sent to the confirm tool runs, audited as ordinary input.
+	if r := confirm(a, "echo plain"); r.IsError || !strings.Contains(r.Text, "plain") {
+		t.Fatalf("ordinary input through confirm: %s", r.Text)
+	}
+	lines := auditLines(t, auditPath)
+	for _, l := range strings.Split(lines, "\n") {
+		if strings.HasSuffix(l, "| echo plain") && !strings.HasPrefix(l, "input |") {
+			t.Fatalf("ordinary input audited as %s", l)
+		}
+	}
+	if strings.Count(lines, "confirmed |") != 1 {
+		t.Fatalf("want exactly one confirmation:\n%s", lines)
+	}
+}
+
+// Route 7: the check runs inside the session's turn. The seam runs another call that
+// starts sqlite3 after this call's arguments were checked and before it types: the
+// line must be judged as SQL, by what is in front when it is typed.
+func TestGateJudgesInsideTheTurn(t *testing.T) {
+	need(t, "sqlite3")
+	h, _, _ := gateHarness(t)
+	db := filepath.Join(h.dir, "app.db")
+	if out, err := exec.Command("sqlite3", db, "CREATE TABLE t(id int);").CombinedOutput(); err != nil {
+		t.Fatalf("sqlite3: %v %s", err, out)
+	}
+	id := h.bash()
+	testHookBeforeTurn = func(sess *session.Session) {
+		testHookBeforeTurn = nil
+		if _, err := sess.Send(t.Context(), session.Input{Text: "sqlite3 " + db, AppendNewline: true, Timeout: 5 * time.Second}); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { testHookBeforeTurn = nil }()
+	r := h.call("send_command", map[string]any{"session_id": id, "input": "DROP TABLE t;"})
+	if !r.IsError || !strings.Contains(r.Text, "DROP TABLE") {
+		t.Fatalf("DROP TABLE typed into sqlite3 started between check and typing: %s", r.Text)
+	}
+	if out, _ := exec.Command("sqlite3", db, ".tables").CombinedOutput(); !strings.Contains(string(out), "t") {
+		t.Fatalf("the table is gone: %s", out)
+	}
+}
+
+// Route 8: behind a proxy, the prompt at the cursor picks the rules.
+func TestContextBehindProxy(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		program, prompt string
+		want            security.Context
+	}{
+		{"ssh", "deploy@web-1:~$ ", security.Shell},
+		{"ssh", "root@db:/var/lib# ", security.Shell},
+		{"ssh", "app=# ", security.SQL},
+		{"ssh", "app=> ", security.SQL},
+		{"docker", "mysql> ", security.SQL},
+		{"kubectl", "MariaDB [shop]> ", security.SQL},
+		{"ssh", "sqlite> ", security.SQL},
+		{"docker", ">>> ", security.Python},
+		{"ssh", "In [3]: ", security.Python},
+		{"ssh", "", security.Shell},
+		{"sudo", "# ", security.Shell},
+		{"python3", "$ ", security.Python}, // not a proxy: the program decides
+		{"", "$ ", security.Shell},         // unknown: the session's own program
+	} {
+		if got := contextFor(c.program, c.prompt, "bash"); got != c.want {
+			t.Errorf("%s at %q: %v, want %v", c.program, c.prompt, got, c.want)
+		}
+	}
+}
