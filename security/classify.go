@@ -10,11 +10,6 @@ type Verdict struct {
 	Why       string // one sentence for the agent: what this would do
 }
 
-// maxDepth bounds how deeply strings handed to another interpreter
-// (bash -c, eval, os.system, psql \!) are analysed again. Deeper nesting is
-// only checked by the text fallback.
-const maxDepth = 4
-
 // Classify reports whether input, typed into a program of the given context,
 // is dangerous. It never executes anything and never fails: input it cannot
 // parse is judged by a conservative text check instead of being waved through.

@@ -47,22 +47,6 @@ func checkFetchedArgs(c command, _ int) Verdict {
 	return Verdict{}
 }
 
-// dashC returns the word after the first short option cluster holding letter
-// (bash -c, bash -lc, python3 -c, su -c) or after --long / --long=value.
-func dashC(args []word, letter byte, long string) (word, bool) {
-	for i, w := range args {
-		a := w.s
-		if v, ok := strings.CutPrefix(a, "--"+long+"="); ok && long != "" {
-			return word{s: v, node: w.node}, true
-		}
-		isOpt := (len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a, letter) > 0) || (long != "" && a == "--"+long)
-		if isOpt && i+1 < len(args) {
-			return args[i+1], true
-		}
-	}
-	return word{}, false
-}
-
 func checkShellInterp(c command, depth int) Verdict {
 	if v := checkFetchedArgs(c, depth); v.Dangerous {
 		return v

@@ -219,11 +219,6 @@ func (ic *inputCheck) checkWord(w *syntax.Word, exempt bool) error {
 	return nil
 }
 
-var (
-	urlLike    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
-	remoteLike = regexp.MustCompile(`^[^/]*:`) // host:path, user@host:path
-)
-
 var shellKeywords = set("do", "then", "else", "elif", "if", "while", "until", "!", "{", "time", "done", "fi")
 
 var tokenSplit = regexp.MustCompile("[;&|()`\n]+")

@@ -83,11 +83,6 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	return Verdict{}
 }
 
-var writeOps = map[syntax.RedirOperator]bool{
-	syntax.RdrOut: true, syntax.AppOut: true, syntax.RdrInOut: true, syntax.RdrClob: true, syntax.AppClob: true,
-	syntax.RdrAll: true, syntax.RdrAllClob: true, syntax.AppAll: true, syntax.AppAllClob: true, syntax.DplOut: true,
-}
-
 func checkRedirects(rs []*syntax.Redirect) Verdict {
 	for _, r := range rs {
 		if r == nil || !writeOps[r.Op] {
@@ -112,22 +107,6 @@ func checkWriteTarget(p string) Verdict {
 		return hit("write-system-file")
 	}
 	return Verdict{}
-}
-
-// pipeline flattens a | b | c into its stages.
-func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
-	var out []*syntax.Stmt
-	for _, s := range []*syntax.Stmt{b.X, b.Y} {
-		if s == nil {
-			continue
-		}
-		if inner, ok := s.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
-			out = append(out, pipeline(inner)...)
-		} else {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {

@@ -239,3 +239,10 @@ func pipeValue(stages []*syntax.Stmt) (string, bool) {
 	}
 	return strings.TrimRight(text, "\n"), !strings.Contains(text, dynMark)
 }
+
+// urlLike and remoteLike tell an argument naming a remote location from a
+// local path.
+var (
+	urlLike    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+	remoteLike = regexp.MustCompile(`^[^/]*:`) // host:path, user@host:path
+)
