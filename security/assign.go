@@ -28,16 +28,16 @@ func literalAssignments(f syntax.Node) map[string]string {
 			if n.Name == nil || n.Array != nil || n.Index != nil || n.Naked {
 				return true
 			}
-			w := resolveWord(n.Value)
-			set(n.Name.Value, w.s, !n.Append && !w.dyn())
+			w := ResolveWord(n.Value)
+			set(n.Name.Value, w.S, !n.Append && !w.Dyn())
 		case *syntax.ForClause:
 			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
 				set(wi.Name.Value, "", false)
 			}
 		case *syntax.CallExpr:
-			if len(n.Args) > 0 && (shallowLit(n.Args[0].Parts) == "read" || shallowLit(n.Args[0].Parts) == "mapfile") {
+			if len(n.Args) > 0 && (ShallowLit(n.Args[0].Parts) == "read" || ShallowLit(n.Args[0].Parts) == "mapfile") {
 				for _, a := range n.Args[1:] {
-					set(shallowLit(a.Parts), "", false)
+					set(ShallowLit(a.Parts), "", false)
 				}
 			}
 		}
@@ -51,10 +51,10 @@ func literalAssignments(f syntax.Node) map[string]string {
 
 var shellMeta = regexp.MustCompile("[;&|<>()$`\"'\\\\\n]")
 
-// substituteAssignments rewrites input with the literal values of the
+// SubstituteAssignments rewrites input with the literal values of the
 // variables it assigns in place of $NAME and ${NAME}. Values are escaped so
 // that, as in bash, they split into words but never into operators.
-func substituteAssignments(f *syntax.File, input string) (string, bool) {
+func SubstituteAssignments(f *syntax.File, input string) (string, bool) {
 	vars := literalAssignments(f)
 	out := input
 	for name, val := range vars {
@@ -62,5 +62,5 @@ func substituteAssignments(f *syntax.File, input string) (string, bool) {
 		esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
 		out = re.ReplaceAllLiteralString(out, esc)
 	}
-	return out, out != input && !strings.Contains(out, dynMark)
+	return out, out != input && !strings.Contains(out, DynMark)
 }

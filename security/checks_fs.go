@@ -7,50 +7,50 @@ import (
 
 // Checks for commands that delete, overwrite or re-permission files and disks.
 
-func checkRm(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "")
-	recursive := o.has("rR", "recursive") || o.dynFlag
-	if o.long["no-preserve-root"] {
+func checkRm(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "")
+	recursive := o.Has("rR", "recursive") || o.DynFlag
+	if o.Long["no-preserve-root"] {
 		return hit("rm-recursive-force")
 	}
-	for _, w := range o.operands {
-		if recursive && isImportant(w.s) {
+	for _, w := range o.Operands {
+		if recursive && isImportant(w.S) {
 			return hit("rm-recursive-force")
 		}
-		if isCriticalFile(w.s) {
+		if isCriticalFile(w.S) {
 			return hit("rm-system-file")
 		}
 	}
 	return Verdict{}
 }
 
-func checkUnlink(c command, _ int) Verdict {
-	for _, w := range parseOpts(c.args[1:], "").operands {
-		if isCriticalFile(w.s) {
+func checkUnlink(c Command, _ int) Verdict {
+	for _, w := range ParseOpts(c.Args[1:], "").Operands {
+		if isCriticalFile(w.S) {
 			return hit("rm-system-file")
 		}
 	}
 	return Verdict{}
 }
 
-var deleters = set("rm", "shred", "unlink", "rmdir")
+var deleters = Set("rm", "shred", "unlink", "rmdir")
 
-func checkFind(c command, depth int) Verdict {
-	args := c.args[1:]
+func checkFind(c Command, depth int) Verdict {
+	args := c.Args[1:]
 	i := 0
-	for i < len(args) && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O")) {
+	for i < len(args) && (args[i].S == "-H" || args[i].S == "-L" || args[i].S == "-P" || strings.HasPrefix(args[i].S, "-O")) {
 		i++
 	}
-	var starts []word
-	for ; i < len(args) && !findExpr(args[i].s); i++ {
+	var starts []Word
+	for ; i < len(args) && !findExpr(args[i].S); i++ {
 		starts = append(starts, args[i])
 	}
 	if len(starts) == 0 {
-		starts = []word{{s: "."}}
+		starts = []Word{{S: "."}}
 	}
 	deletes := false
 	for expr := args[i:]; len(expr) > 0; expr = expr[1:] {
-		switch expr[0].s {
+		switch expr[0].S {
 		case "-delete":
 			deletes = true
 		case "-exec", "-execdir", "-ok", "-okdir":
@@ -59,15 +59,15 @@ func checkFind(c command, depth int) Verdict {
 			if len(sub) == 0 {
 				continue
 			}
-			sc := unwrap(sub)
+			sc := Unwrap(sub)
 			if v := checkCommand(sc, depth); v.Dangerous {
 				return v
 			}
-			deletes = deletes || deleters[sc.name]
+			deletes = deletes || deleters[sc.Name]
 		}
 	}
 	for _, s := range starts {
-		if deletes && isImportant(s.s) && !isTempDir(s.s) {
+		if deletes && isImportant(s.S) && !isTempDir(s.S) {
 			return hit("find-delete")
 		}
 	}
@@ -80,20 +80,20 @@ func findExpr(s string) bool {
 
 // findExec returns the command of -exec up to its ";" or "+", with "{}"
 // standing for the (run-time) file name.
-func findExec(ws []word) []word {
-	var out []word
+func findExec(ws []Word) []Word {
+	var out []Word
 	for _, w := range ws {
-		if w.s == ";" || w.s == "+" {
+		if w.S == ";" || w.S == "+" {
 			break
 		}
-		out = append(out, word{s: strings.ReplaceAll(w.s, "{}", dynMark), node: w.node})
+		out = append(out, Word{S: strings.ReplaceAll(w.S, "{}", DynMark), Node: w.Node})
 	}
 	return out
 }
 
-func checkShred(c command, _ int) Verdict {
-	for _, w := range parseOpts(c.args[1:], "ns").operands {
-		if isBlockDevice(w.s) || isSystemFile(w.s) || isImportant(w.s) {
+func checkShred(c Command, _ int) Verdict {
+	for _, w := range ParseOpts(c.Args[1:], "ns").Operands {
+		if isBlockDevice(w.S) || isSystemFile(w.S) || isImportant(w.S) {
 			return hit("shred")
 		}
 	}
@@ -101,22 +101,22 @@ func checkShred(c command, _ int) Verdict {
 }
 
 // checkMkfs: mkfs*, mke2fs, mkswap, wipefs -a on a device (an image file is fine).
-func checkMkfs(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "")
-	if c.name == "wipefs" && !o.has("a", "all") {
+func checkMkfs(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "")
+	if c.Name == "wipefs" && !o.Has("a", "all") {
 		return Verdict{}
 	}
-	for _, w := range o.operands {
-		if strings.HasPrefix(w.s, "/dev/") || w.dyn() {
+	for _, w := range o.Operands {
+		if strings.HasPrefix(w.S, "/dev/") || w.Dyn() {
 			return hit("mkfs")
 		}
 	}
 	return Verdict{}
 }
 
-func checkDd(c command, _ int) Verdict {
-	for _, w := range c.args[1:] {
-		if target, ok := strings.CutPrefix(w.s, "of="); ok {
+func checkDd(c Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if target, ok := strings.CutPrefix(w.S, "of="); ok {
 			if isBlockDevice(target) {
 				return hit("dd-device")
 			}
@@ -126,27 +126,27 @@ func checkDd(c command, _ int) Verdict {
 	return Verdict{}
 }
 
-func checkTee(c command, _ int) Verdict {
-	for _, w := range parseOpts(c.args[1:], "").operands {
-		if v := checkWriteTarget(w.s); v.Dangerous {
+func checkTee(c Command, _ int) Verdict {
+	for _, w := range ParseOpts(c.Args[1:], "").Operands {
+		if v := checkWriteTarget(w.S); v.Dangerous {
 			return v
 		}
 	}
 	return Verdict{}
 }
 
-func checkSed(c command, _ int) Verdict {
+func checkSed(c Command, _ int) Verdict {
 	inPlace := false
-	for _, w := range c.args[1:] {
-		a := w.s
+	for _, w := range c.Args[1:] {
+		a := w.S
 		inPlace = inPlace || strings.HasPrefix(a, "--in-place") ||
 			(len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(strings.SplitN(a, "e", 2)[0], "i"))
 	}
 	if !inPlace {
 		return Verdict{}
 	}
-	for _, w := range c.args[1:] {
-		if isSystemFile(w.s) {
+	for _, w := range c.Args[1:] {
+		if isSystemFile(w.S) {
 			return hit("write-system-file")
 		}
 	}
@@ -154,24 +154,24 @@ func checkSed(c command, _ int) Verdict {
 }
 
 // checkCopy: cp, mv, install, ln onto a device or a system file.
-func checkCopy(c command, _ int) Verdict {
-	args := c.args[1:]
+func checkCopy(c Command, _ int) Verdict {
+	args := c.Args[1:]
 	var targets []string
 	for i, w := range args {
-		if w.s == "-t" && i+1 < len(args) {
-			targets = append(targets, args[i+1].s)
+		if w.S == "-t" && i+1 < len(args) {
+			targets = append(targets, args[i+1].S)
 		}
-		if t, ok := strings.CutPrefix(w.s, "--target-directory="); ok {
+		if t, ok := strings.CutPrefix(w.S, "--target-directory="); ok {
 			targets = append(targets, t)
 		}
 	}
-	ops := parseOpts(args, "tSmog").operands
+	ops := ParseOpts(args, "tSmog").Operands
 	if len(ops) >= 2 {
-		targets = append(targets, ops[len(ops)-1].s)
+		targets = append(targets, ops[len(ops)-1].S)
 	}
-	if c.name == "mv" && len(ops) >= 2 && len(targets) == 1 {
+	if c.Name == "mv" && len(ops) >= 2 && len(targets) == 1 {
 		for _, src := range ops[:len(ops)-1] {
-			if isCriticalFile(src.s) || isSystemFile(src.s) && len(components(path.Clean(src.s))) <= 2 {
+			if isCriticalFile(src.S) || isSystemFile(src.S) && len(components(path.Clean(src.S))) <= 2 {
 				return hit("rm-system-file") // moved away, it is as gone as deleted
 			}
 		}
@@ -184,9 +184,9 @@ func checkCopy(c command, _ int) Verdict {
 	return Verdict{}
 }
 
-func checkTruncate(c command, _ int) Verdict {
-	for _, w := range parseOpts(c.args[1:], "sr").operands {
-		if isSystemFile(w.s) {
+func checkTruncate(c Command, _ int) Verdict {
+	for _, w := range ParseOpts(c.Args[1:], "sr").Operands {
+		if isSystemFile(w.S) {
 			return hit("write-system-file")
 		}
 	}
@@ -196,17 +196,17 @@ func checkTruncate(c command, _ int) Verdict {
 // checkRsync: rsync --delete* whose destination is a root, system or home
 // directory (or the working directory): files missing from the source are
 // deleted there. A remote destination (host:path) is judged by its path.
-func checkRsync(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "efBTM")
+func checkRsync(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "efBTM")
 	deletes := false
-	for l := range o.long {
+	for l := range o.Long {
 		deletes = deletes || strings.HasPrefix(l, "del")
 	}
-	if !deletes || len(o.operands) < 2 {
+	if !deletes || len(o.Operands) < 2 {
 		return Verdict{}
 	}
-	dest := o.operands[len(o.operands)-1].s
-	if m := remoteLike.FindString(dest); m != "" && !strings.Contains(m, "/") {
+	dest := o.Operands[len(o.Operands)-1].S
+	if m := RemoteLike.FindString(dest); m != "" && !strings.Contains(m, "/") {
 		dest = strings.TrimPrefix(dest, m)
 		if dest == "" || !strings.HasPrefix(dest, "/") {
 			dest = "~/" + dest
@@ -232,15 +232,15 @@ var partitionReadOnly = map[string]struct {
 	"sgdisk": {"piv", []string{"print", "info", "verify", "list-types", "print-mbr", "help", "version"}},
 }
 
-var partedReadCmds = set("print", "p", "unit", "s", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "%", "cyl", "chs", "compact", "free", "all", "help", "version")
+var partedReadCmds = Set("print", "p", "unit", "s", "b", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib", "%", "cyl", "chs", "compact", "free", "all", "help", "version")
 
 // checkPartition: fdisk, sfdisk, gdisk, cfdisk, parted, sgdisk and
 // blkdiscard on a disk device, unless only reading the partition table.
-func checkPartition(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "LuoabcCHS")
+func checkPartition(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "LuoabcCHS")
 	dev := -1
-	for i, w := range o.operands {
-		if strings.HasPrefix(w.s, "/dev/") || strings.HasPrefix(w.s, dynMark) {
+	for i, w := range o.Operands {
+		if strings.HasPrefix(w.S, "/dev/") || strings.HasPrefix(w.S, DynMark) {
 			dev = i
 			break
 		}
@@ -248,18 +248,18 @@ func checkPartition(c command, _ int) Verdict {
 	if dev < 0 {
 		return Verdict{}
 	}
-	if c.name == "blkdiscard" {
+	if c.Name == "blkdiscard" {
 		return hit("partition-disk")
 	}
-	ro := partitionReadOnly[c.name]
-	if o.has(ro.short, ro.long...) {
-		if c.name != "sgdisk" || strings.Trim(o.short, ro.short) == "" {
+	ro := partitionReadOnly[c.Name]
+	if o.Has(ro.short, ro.long...) {
+		if c.Name != "sgdisk" || strings.Trim(o.Short, ro.short) == "" {
 			return Verdict{}
 		}
 	}
-	if c.name == "parted" && dev+1 < len(o.operands) {
-		for _, w := range o.operands[dev+1:] {
-			if !partedReadCmds[strings.ToLower(w.s)] {
+	if c.Name == "parted" && dev+1 < len(o.Operands) {
+		for _, w := range o.Operands[dev+1:] {
+			if !partedReadCmds[strings.ToLower(w.S)] {
 				return hit("partition-disk")
 			}
 		}

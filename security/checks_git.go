@@ -5,13 +5,13 @@ import "strings"
 // Checks for git commands that lose history others depend on, or files git
 // cannot bring back.
 
-var gitValueOpts = set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
+var gitValueOpts = Set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
 
-func checkGit(c command, _ int) Verdict {
-	args := c.args[1:]
+func checkGit(c Command, _ int) Verdict {
+	args := c.Args[1:]
 	i := 0
-	for i < len(args) && strings.HasPrefix(args[i].s, "-") {
-		if gitValueOpts[args[i].s] {
+	for i < len(args) && strings.HasPrefix(args[i].S, "-") {
+		if gitValueOpts[args[i].S] {
 			i++
 		}
 		i++
@@ -19,13 +19,13 @@ func checkGit(c command, _ int) Verdict {
 	if i >= len(args) {
 		return Verdict{}
 	}
-	sub, rest := args[i].s, args[i+1:]
+	sub, rest := args[i].S, args[i+1:]
 	switch sub {
 	case "push":
 		return checkGitPush(rest)
 	case "clean":
-		o := parseOpts(rest, "e")
-		return hitIf(o.has("f", "force") && !o.has("n", "dry-run") && o.has("dx"), "git-clean")
+		o := ParseOpts(rest, "e")
+		return hitIf(o.Has("f", "force") && !o.Has("n", "dry-run") && o.Has("dx"), "git-clean")
 	case "filter-branch", "filter-repo":
 		return hitIf(!hasWord(rest, "--help") && !hasWord(rest, "--analyze"), "git-rewrite-history")
 	case "reflog":
@@ -36,13 +36,13 @@ func checkGit(c command, _ int) Verdict {
 
 // checkReflog: `git reflog expire --expire=now --all` (or --expire-unreachable=now)
 // drops the safety net that makes reset and rebase recoverable.
-func checkReflog(args []word) Verdict {
-	if len(args) == 0 || args[0].s != "expire" {
+func checkReflog(args []Word) Verdict {
+	if len(args) == 0 || args[0].S != "expire" {
 		return Verdict{}
 	}
 	for _, w := range args[1:] {
-		_, v, ok := strings.Cut(w.s, "=")
-		if ok && strings.HasPrefix(w.s, "--expire") && (v == "now" || v == "all" || v == "0") {
+		_, v, ok := strings.Cut(w.S, "=")
+		if ok && strings.HasPrefix(w.S, "--expire") && (v == "now" || v == "all" || v == "0") {
 			return hit("git-rewrite-history")
 		}
 	}
@@ -59,18 +59,18 @@ func sharedBranch(b string) bool {
 	return strings.HasPrefix(b, "release")
 }
 
-func checkGitPush(args []word) Verdict {
-	o := parseOpts(args, "o")
-	if o.has("", "mirror", "prune") {
+func checkGitPush(args []Word) Verdict {
+	o := ParseOpts(args, "o")
+	if o.Has("", "mirror", "prune") {
 		return hit("git-push-mirror")
 	}
-	force := o.has("f", "force") && !o.has("", "dry-run") || o.long["force-if-includes"] && !o.long["force-with-lease"]
-	del := o.has("d", "delete")
-	if len(o.operands) < 2 {
+	force := o.Has("f", "force") && !o.Has("", "dry-run") || o.Long["force-if-includes"] && !o.Long["force-with-lease"]
+	del := o.Has("d", "delete")
+	if len(o.Operands) < 2 {
 		return Verdict{}
 	}
-	for _, ref := range o.operands[1:] {
-		r, plus := strings.CutPrefix(ref.s, "+")
+	for _, ref := range o.Operands[1:] {
+		r, plus := strings.CutPrefix(ref.S, "+")
 		src, dst, colon := strings.Cut(r, ":")
 		if !colon {
 			dst = src

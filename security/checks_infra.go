@@ -10,9 +10,9 @@ import (
 // database administration tools.
 
 // checkTerraform: terraform/tofu/terragrunt/pulumi/cdk destroy, apply -destroy.
-func checkTerraform(c command, _ int) Verdict {
-	ops := lits(parseOpts(c.args[1:], "").operands)
-	if hasWord(c.args, "--help") || hasWord(c.args, "-help") {
+func checkTerraform(c Command, _ int) Verdict {
+	ops := Lits(ParseOpts(c.Args[1:], "").Operands)
+	if hasWord(c.Args, "--help") || hasWord(c.Args, "-help") {
 		return Verdict{}
 	}
 	for i, op := range ops {
@@ -21,8 +21,8 @@ func checkTerraform(c command, _ int) Verdict {
 		}
 	}
 	if len(ops) > 0 && ops[0] == "apply" {
-		for _, f := range c.args[1:] {
-			if f.s == "-destroy" || f.s == "--destroy" || f.s == "-destroy=true" {
+		for _, f := range c.Args[1:] {
+			if f.S == "-destroy" || f.S == "--destroy" || f.S == "-destroy=true" {
 				return hit("terraform-destroy")
 			}
 		}
@@ -30,10 +30,10 @@ func checkTerraform(c command, _ int) Verdict {
 	return Verdict{}
 }
 
-var nsKinds = set("ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions")
+var nsKinds = Set("ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions")
 
-func checkKubectl(c command, _ int) Verdict {
-	args := lits(c.args[1:])
+func checkKubectl(c Command, _ int) Verdict {
+	args := Lits(c.Args[1:])
 	del := -1
 	for i, a := range args {
 		if a == "delete" {
@@ -65,21 +65,21 @@ func checkKubectl(c command, _ int) Verdict {
 
 // checkDocker: system prune -a/--volumes, volume prune, volume rm of a
 // computed list, compose down -v.
-func checkDocker(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "fpH")
-	ops := lits(o.operands)
-	if c.name == "docker-compose" {
+func checkDocker(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "fpH")
+	ops := Lits(o.Operands)
+	if c.Name == "docker-compose" {
 		ops = append([]string{"compose"}, ops...)
 	}
 	for i := 0; i+1 < len(ops); i++ {
 		switch a, b := ops[i], ops[i+1]; {
-		case a == "system" && b == "prune" && o.has("a", "all", "volumes"):
+		case a == "system" && b == "prune" && o.Has("a", "all", "volumes"):
 			return hit("docker-prune-all")
 		case a == "volume" && b == "prune":
 			return hit("docker-prune-all")
-		case a == "volume" && (b == "rm" || b == "remove") && i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), dynMark):
+		case a == "volume" && (b == "rm" || b == "remove") && i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), DynMark):
 			return hit("docker-prune-all")
-		case a == "compose" && o.has("v", "volumes") && contains(ops[i+1:], "down"):
+		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
 			return hit("docker-prune-all")
 		}
 	}
@@ -95,52 +95,52 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func checkRedis(c command, _ int) Verdict {
-	for _, w := range c.args {
-		if strings.EqualFold(w.s, "flushall") || strings.EqualFold(w.s, "flushdb") {
+func checkRedis(c Command, _ int) Verdict {
+	for _, w := range c.Args {
+		if strings.EqualFold(w.S, "flushall") || strings.EqualFold(w.S, "flushdb") {
 			return hit("redis-flush")
 		}
 	}
 	return Verdict{}
 }
 
-func checkDropdb(c command, _ int) Verdict {
-	if c.name == "mysqladmin" {
-		for _, w := range c.args[1:] {
-			if strings.EqualFold(w.s, "drop") {
+func checkDropdb(c Command, _ int) Verdict {
+	if c.Name == "mysqladmin" {
+		for _, w := range c.Args[1:] {
+			if strings.EqualFold(w.S, "drop") {
 				return hit("dropdb")
 			}
 		}
 		return Verdict{}
 	}
-	if hasWord(c.args, "--help") || hasWord(c.args, "--version") {
+	if hasWord(c.Args, "--help") || hasWord(c.Args, "--version") {
 		return Verdict{}
 	}
-	return hitIf(len(parseOpts(c.args[1:], "hpUd").operands) > 0, "dropdb")
+	return hitIf(len(ParseOpts(c.Args[1:], "hpUd").Operands) > 0, "dropdb")
 }
 
 // awsTeardown are the nouns after "delete-" in aws CLI verbs that destroy a
 // whole resource with its data; deleting one message, object or tag is routine.
-var awsTeardown = set("bucket", "db-instance", "db-cluster", "table", "stack", "cluster", "volume", "snapshot", "vpc",
+var awsTeardown = Set("bucket", "db-instance", "db-cluster", "table", "stack", "cluster", "volume", "snapshot", "vpc",
 	"repository", "file-system", "function", "hosted-zone", "secret", "user", "role", "log-group", "nodegroup",
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
 	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
-func checkCloud(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "")
-	ops := lits(o.operands)
-	if len(ops) < 2 || o.long["help"] || contains(ops, "help") {
+func checkCloud(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "")
+	ops := Lits(o.Operands)
+	if len(ops) < 2 || o.Long["help"] || contains(ops, "help") {
 		return Verdict{}
 	}
-	switch c.name {
+	switch c.Name {
 	case "aws":
 		return checkAWS(o, ops)
 	case "gsutil":
-		return hitIf(ops[0] == "rb" || (ops[0] == "rm" && o.has("rR", "recursive")), "cloud-teardown")
+		return hitIf(ops[0] == "rb" || (ops[0] == "rm" && o.Has("rR", "recursive")), "cloud-teardown")
 	}
-	if c.name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.has("rR", "recursive") {
+	if c.Name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
 		return hit("cloud-teardown")
 	}
 	for _, op := range ops {
@@ -151,9 +151,9 @@ func checkCloud(c command, _ int) Verdict {
 	return Verdict{}
 }
 
-func checkAWS(o opts, ops []string) Verdict {
+func checkAWS(o Opts, ops []string) Verdict {
 	if ops[0] == "s3" {
-		return hitIf((ops[1] == "rb" && o.has("", "force")) || (ops[1] == "rm" && o.has("", "recursive")), "cloud-teardown")
+		return hitIf((ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]
 	if strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion" {
@@ -168,8 +168,8 @@ func checkAWS(o opts, ops []string) Verdict {
 // db.users.deleteMany({}), db.getCollection("x").remove({}).
 var mongoDrop = regexp.MustCompile(`(?:\bdropDatabase\s*\(|\.\s*drop\s*\(\s*\)|\.\s*(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\))`)
 
-func checkMongo(c command, _ int) Verdict {
-	for _, code := range optionValues(c.args[1:], "--eval", "--eval") {
+func checkMongo(c Command, _ int) Verdict {
+	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
 		if mongoDrop.MatchString(code) {
 			return hit("mongo-drop")
 		}

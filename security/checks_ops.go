@@ -3,14 +3,14 @@ package security
 import "strings"
 
 // checkCommand judges one simple command by the program that really runs.
-func checkCommand(c command, depth int) Verdict {
-	if strings.Contains(c.name, dynMark) {
+func checkCommand(c Command, depth int) Verdict {
+	if strings.Contains(c.Name, DynMark) {
 		return checkDynamicName(c, depth)
 	}
-	if strings.HasPrefix(c.args[0].s, "/etc/init.d/") || strings.HasPrefix(c.args[0].s, "/etc/rc.d/") {
+	if strings.HasPrefix(c.Args[0].S, "/etc/init.d/") || strings.HasPrefix(c.Args[0].S, "/etc/rc.d/") {
 		return checkService(c, depth)
 	}
-	if f := commandCheck(c.name); f != nil {
+	if f := commandCheck(c.Name); f != nil {
 		return f(c, depth)
 	}
 	return Verdict{}
@@ -19,10 +19,10 @@ func checkCommand(c command, depth int) Verdict {
 // commandChecks maps a program's basename to its check. Programs not listed
 // here are looked up by family in interpreterCheck (mkfs.*, shells, Python...).
 // It is filled in init because checks such as find -exec call checkCommand.
-var commandChecks map[string]func(command, int) Verdict
+var commandChecks map[string]func(Command, int) Verdict
 
 func init() {
-	commandChecks = map[string]func(command, int) Verdict{
+	commandChecks = map[string]func(Command, int) Verdict{
 		"rm": checkRm, "unlink": checkUnlink, "find": checkFind, "shred": checkShred, "rsync": checkRsync,
 		"mke2fs": checkMkfs, "mkswap": checkMkfs, "wipefs": checkMkfs, "mkntfs": checkMkfs,
 		"fdisk": checkPartition, "sfdisk": checkPartition, "gdisk": checkPartition, "cfdisk": checkPartition,
@@ -43,7 +43,7 @@ func init() {
 	}
 }
 
-func commandCheck(name string) func(command, int) Verdict {
+func commandCheck(name string) func(Command, int) Verdict {
 	if f, ok := commandChecks[name]; ok {
 		return f
 	}
@@ -57,9 +57,9 @@ var dynamicRules = map[string]string{
 	"dd": "dd-device", "find": "find-delete", "kill": "kill-all",
 }
 
-func checkDynamicName(c command, depth int) Verdict {
+func checkDynamicName(c Command, depth int) Verdict {
 	for _, name := range []string{"rm", "chmod", "chown", "dd", "find", "kill"} {
-		c.name = name
+		c.Name = name
 		v := commandCheck(name)(c, depth)
 		if v.Dangerous && (v.Rule == dynamicRules[name] || v.Rule == "chmod-chown-system") {
 			v.Why = strings.TrimSuffix(v.Why, ".") + " (the program name is computed at run time and was judged as " + name + ")."
@@ -70,10 +70,10 @@ func checkDynamicName(c command, depth int) Verdict {
 }
 
 // checkAlias judges the command an alias would run: alias ll='rm -rf ~'.
-func checkAlias(c command, depth int) Verdict {
-	for _, w := range c.args[1:] {
-		if _, body, ok := strings.Cut(w.s, "="); ok {
-			if v := classifyShell(forParser(body, Shell), depth+1); v.Dangerous {
+func checkAlias(c Command, depth int) Verdict {
+	for _, w := range c.Args[1:] {
+		if _, body, ok := strings.Cut(w.S, "="); ok {
+			if v := classifyShell(ForParser(body, Shell), depth+1); v.Dangerous {
 				return via(v, "an alias")
 			}
 		}
@@ -82,9 +82,9 @@ func checkAlias(c command, depth int) Verdict {
 }
 
 // checkTrap judges the command a trap would run: trap 'rm -rf /' EXIT.
-func checkTrap(c command, depth int) Verdict {
-	if len(c.args) < 3 || strings.HasPrefix(c.args[1].s, "-") {
+func checkTrap(c Command, depth int) Verdict {
+	if len(c.Args) < 3 || strings.HasPrefix(c.Args[1].S, "-") {
 		return Verdict{}
 	}
-	return via(classifyShell(forParser(c.args[1].s, Shell), depth+1), "a trap")
+	return via(classifyShell(ForParser(c.Args[1].S, Shell), depth+1), "a trap")
 }

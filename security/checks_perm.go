@@ -9,12 +9,12 @@ import (
 // Checks for permission and ownership changes: recursive ones on whole
 // trees, and single ones on the system files sudo, login and boot rely on.
 
-func checkChmod(c command, _ int) Verdict {
+func checkChmod(c Command, _ int) Verdict {
 	recursive, reference := false, false
-	var operands []word
-	args := c.args[1:]
+	var operands []Word
+	args := c.Args[1:]
 	for i := 0; i < len(args); i++ {
-		a := args[i].s
+		a := args[i].S
 		switch {
 		case a == "--":
 			operands = append(operands, args[i+1:]...)
@@ -36,28 +36,28 @@ func checkChmod(c command, _ int) Verdict {
 		paths = operands[1:]
 	}
 	if !recursive {
-		if reference || !harmfulMode(operands[0].s) {
+		if reference || !harmfulMode(operands[0].S) {
 			return Verdict{}
 		}
 		return checkSystemFiles(paths)
 	}
-	if !reference && worldWritable(operands[0].s) {
+	if !reference && worldWritable(operands[0].S) {
 		return hit("chmod-recursive-777")
 	}
 	return checkSystemTree(paths)
 }
 
-func checkChown(c command, _ int) Verdict {
-	o := parseOpts(c.args[1:], "")
-	if len(o.operands) == 0 {
+func checkChown(c Command, _ int) Verdict {
+	o := ParseOpts(c.Args[1:], "")
+	if len(o.Operands) == 0 {
 		return Verdict{}
 	}
-	paths := o.operands
-	if !o.long["reference"] {
+	paths := o.Operands
+	if !o.Long["reference"] {
 		paths = paths[1:]
 	}
-	if !o.has("R", "recursive") {
-		if owner, _, _ := strings.Cut(o.operands[0].s, ":"); o.long["reference"] || owner == "root" || owner == "0" || owner == "" {
+	if !o.Has("R", "recursive") {
+		if owner, _, _ := strings.Cut(o.Operands[0].S, ":"); o.Long["reference"] || owner == "root" || owner == "0" || owner == "" {
 			return Verdict{}
 		}
 		return checkSystemFiles(paths)
@@ -65,9 +65,9 @@ func checkChown(c command, _ int) Verdict {
 	return checkSystemTree(paths)
 }
 
-func checkSystemTree(paths []word) Verdict {
+func checkSystemTree(paths []Word) Verdict {
 	for _, p := range paths {
-		if isImportant(p.s) || isSystemFile(p.s) {
+		if isImportant(p.S) || isSystemFile(p.S) {
 			return hit("chmod-chown-system")
 		}
 	}
@@ -75,9 +75,9 @@ func checkSystemTree(paths []word) Verdict {
 }
 
 // checkSystemFiles: a single system file (or the root) re-permissioned.
-func checkSystemFiles(paths []word) Verdict {
+func checkSystemFiles(paths []Word) Verdict {
 	for _, p := range paths {
-		if isSystemFile(p.s) || (strings.HasPrefix(p.s, "/") && path.Clean(p.s) == "/") || isAuthorizedKeys(p.s) {
+		if isSystemFile(p.S) || (strings.HasPrefix(p.S, "/") && path.Clean(p.S) == "/") || isAuthorizedKeys(p.S) {
 			return hit("chmod-chown-system")
 		}
 	}
@@ -107,7 +107,7 @@ func worldWritable(mode string) bool {
 // (world-writable), makes it run as its owner (setuid/setgid), or takes
 // permissions away (000, a-x, u=) so the system can no longer use it.
 func harmfulMode(mode string) bool {
-	if strings.Contains(mode, dynMark) || worldWritable(mode) {
+	if strings.Contains(mode, DynMark) || worldWritable(mode) {
 		return true
 	}
 	if octalMode.MatchString(mode) {

@@ -5,18 +5,18 @@ import "strings"
 // Checks for commands that stop the machine, its processes or the services
 // and links that remote access depends on.
 
-func checkShutdown(c command, _ int) Verdict {
-	for _, w := range c.args[1:] {
-		if w.s == "-c" || w.s == "--help" || w.s == "--version" {
+func checkShutdown(c Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if w.S == "-c" || w.S == "--help" || w.S == "--version" {
 			return Verdict{}
 		}
 	}
 	return hit("shutdown")
 }
 
-func checkInit(c command, _ int) Verdict {
-	for _, w := range c.args[1:] {
-		if w.s == "0" || w.s == "6" {
+func checkInit(c Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if w.S == "0" || w.S == "6" {
 			return hit("shutdown")
 		}
 	}
@@ -24,18 +24,18 @@ func checkInit(c command, _ int) Verdict {
 }
 
 var (
-	powerVerbs = set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
-	stopVerbs  = set("stop", "kill", "mask", "disable")
+	powerVerbs = Set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
+	stopVerbs  = Set("stop", "kill", "mask", "disable")
 	// criticalServices are the units whose loss cuts off remote access or
 	// breaks the whole system; stopping an ordinary service is not flagged.
-	criticalServices = set("ssh", "sshd", "openssh-server", "networking", "network", "NetworkManager", "systemd-networkd",
+	criticalServices = Set("ssh", "sshd", "openssh-server", "networking", "network", "NetworkManager", "systemd-networkd",
 		"systemd-resolved", "dbus", "dbus-broker", "systemd-logind", "systemd-journald", "wpa_supplicant", "tailscaled",
 		"getty", "docker", "containerd", "kubelet", "auditd")
-	rescueTargets = set("rescue", "emergency", "rescue.target", "emergency.target", "halt.target", "poweroff.target", "reboot.target")
+	rescueTargets = Set("rescue", "emergency", "rescue.target", "emergency.target", "halt.target", "poweroff.target", "reboot.target")
 )
 
-func checkSystemctl(c command, _ int) Verdict {
-	ops := lits(parseOpts(c.args[1:], "HMtpsno").operands)
+func checkSystemctl(c Command, _ int) Verdict {
+	ops := Lits(ParseOpts(c.Args[1:], "HMtpsno").Operands)
 	if len(ops) == 0 {
 		return Verdict{}
 	}
@@ -45,7 +45,7 @@ func checkSystemctl(c command, _ int) Verdict {
 	case verb == "isolate" && len(ops) > 1 && rescueTargets[ops[1]]:
 		return hit("stop-service")
 	case stopVerbs[verb]:
-		if verb == "disable" && !hasWord(c.args, "--now") {
+		if verb == "disable" && !hasWord(c.Args, "--now") {
 			return Verdict{}
 		}
 		for _, u := range ops[1:] {
@@ -61,15 +61,15 @@ func checkSystemctl(c command, _ int) Verdict {
 func criticalUnit(u string) bool {
 	u, _, _ = strings.Cut(u, "@")
 	u = strings.TrimSuffix(strings.TrimSuffix(u, ".service"), ".socket")
-	return criticalServices[u] || strings.Contains(u, dynMark)
+	return criticalServices[u] || strings.Contains(u, DynMark)
 }
 
 // checkService: service NAME stop, rc-service NAME stop, /etc/init.d/NAME stop.
-func checkService(c command, _ int) Verdict {
-	ops := lits(parseOpts(c.args[1:], "").operands)
-	name, verb := c.name, ""
+func checkService(c Command, _ int) Verdict {
+	ops := Lits(ParseOpts(c.Args[1:], "").Operands)
+	name, verb := c.Name, ""
 	switch {
-	case c.name == "service" || c.name == "rc-service":
+	case c.Name == "service" || c.Name == "rc-service":
 		if len(ops) < 2 {
 			return Verdict{}
 		}
@@ -84,9 +84,9 @@ func checkService(c command, _ int) Verdict {
 }
 
 // checkNetDown: ip link set IF down, ifdown IF, ifconfig IF down, nmcli networking off.
-func checkNetDown(c command, _ int) Verdict {
-	ops := lits(parseOpts(c.args[1:], "").operands)
-	switch c.name {
+func checkNetDown(c Command, _ int) Verdict {
+	ops := Lits(ParseOpts(c.Args[1:], "").Operands)
+	switch c.Name {
 	case "ifdown":
 		return hitIf(len(ops) > 0, "stop-service")
 	case "ifconfig":
@@ -95,7 +95,7 @@ func checkNetDown(c command, _ int) Verdict {
 		return hitIf(len(ops) > 1 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", "stop-service")
 	}
 	// ip [opts] link set [dev] IF down
-	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && hasWord(c.args, "down") {
+	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && hasWord(c.Args, "down") {
 		return hit("stop-service")
 	}
 	return Verdict{}
@@ -108,9 +108,9 @@ func hitIf(cond bool, id string) Verdict {
 	return Verdict{}
 }
 
-func hasWord(ws []word, s string) bool {
+func hasWord(ws []Word, s string) bool {
 	for _, w := range ws {
-		if w.s == s {
+		if w.S == s {
 			return true
 		}
 	}
@@ -118,8 +118,8 @@ func hasWord(ws []word, s string) bool {
 }
 
 // checkKill flags a signal to pid -1 (every process the user may signal).
-func checkKill(c command, _ int) Verdict {
-	args := lits(c.args[1:])
+func checkKill(c Command, _ int) Verdict {
+	args := Lits(c.Args[1:])
 	if len(args) == 1 && args[0] == "-1" {
 		return hit("kill-all")
 	}
@@ -146,24 +146,24 @@ func checkKill(c command, _ int) Verdict {
 // checkPkill flags pkill/killall that select every process of a user or
 // group (no name pattern), or a pattern that matches everything. killall5
 // signals every process outside its session.
-func checkPkill(c command, _ int) Verdict {
-	if c.name == "killall5" {
+func checkPkill(c Command, _ int) Verdict {
+	if c.Name == "killall5" {
 		return hit("kill-all")
 	}
-	var rest []word
-	for _, w := range c.args[1:] {
-		if !isSignalOpt(w.s) {
+	var rest []Word
+	for _, w := range c.Args[1:] {
+		if !isSignalOpt(w.S) {
 			rest = append(rest, w)
 		}
 	}
-	o := parseOpts(rest, "uUgGPstFnoc")
-	if c.name == "killall" {
-		o = parseOpts(rest, "usoyn")
+	o := ParseOpts(rest, "uUgGPstFnoc")
+	if c.Name == "killall" {
+		o = ParseOpts(rest, "usoyn")
 	}
-	if len(o.operands) == 0 {
-		return hitIf(o.has("uUgG", "euid", "uid", "user", "group", "pgroup"), "kill-all")
+	if len(o.Operands) == 0 {
+		return hitIf(o.Has("uUgG", "euid", "uid", "user", "group", "pgroup"), "kill-all")
 	}
-	for _, p := range lits(o.operands) {
+	for _, p := range Lits(o.Operands) {
 		if p == "." || p == ".*" || p == "^" || p == "" || p == "$" {
 			return hit("kill-all")
 		}

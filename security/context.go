@@ -30,9 +30,9 @@ func (c Context) String() string {
 }
 
 var (
-	shellPrograms = set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
-	sqlPrograms   = set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb")
-	pythonProgram = regexp.MustCompile(`^(?:i?python|pypy|bpython)[0-9.]*$`)
+	ShellPrograms = Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
+	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb")
+	PythonProgram = regexp.MustCompile(`^(?:i?python|pypy|bpython)[0-9.]*$`)
 )
 
 // ContextOf maps the basename of a foreground program to its Context. A login
@@ -40,17 +40,17 @@ var (
 func ContextOf(program string) Context {
 	name := strings.TrimPrefix(filepath.Base(strings.TrimSpace(program)), "-")
 	switch {
-	case shellPrograms[name]:
+	case ShellPrograms[name]:
 		return Shell
-	case sqlPrograms[name]:
+	case SQLPrograms[name]:
 		return SQL
-	case pythonProgram.MatchString(name):
+	case PythonProgram.MatchString(name):
 		return Python
 	}
 	return Unknown
 }
 
-func set(names ...string) map[string]bool {
+func Set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
 		m[n] = true

@@ -14,28 +14,28 @@ import (
 
 // checkPipedText judges literal text arriving on the stdin of a program that
 // runs it: a shell, Python, a database client, redis-cli or mongosh.
-func checkPipedText(c command, text string, depth int) Verdict {
+func checkPipedText(c Command, text string, depth int) Verdict {
 	var v Verdict
 	switch {
-	case sqlPrograms[c.name]:
-		v = classifySQL(forParser(text, SQL), depth+1)
-	case c.name == "redis-cli" || c.name == "valkey-cli":
-		v = checkRedis(command{args: wordsOf(strings.Fields(text))}, depth)
-	case c.name == "mongo" || c.name == "mongosh":
+	case SQLPrograms[c.Name]:
+		v = classifySQL(ForParser(text, SQL), depth+1)
+	case c.Name == "redis-cli" || c.Name == "valkey-cli":
+		v = checkRedis(Command{Args: wordsOf(strings.Fields(text))}, depth)
+	case c.Name == "mongo" || c.Name == "mongosh":
 		v = hitIf(mongoDrop.MatchString(text), "mongo-drop")
 	case !readsCodeFromStdin(c):
-	case shellPrograms[c.name]:
-		v = classifyShell(forParser(text, Shell), depth+1)
-	case pythonProgram.MatchString(c.name):
-		v = classifyPython(forParser(text, Python), depth+1)
+	case ShellPrograms[c.Name]:
+		v = classifyShell(ForParser(text, Shell), depth+1)
+	case PythonProgram.MatchString(c.Name):
+		v = classifyPython(ForParser(text, Python), depth+1)
 	}
 	return via(v, "a pipe")
 }
 
-func wordsOf(ss []string) []word {
-	out := make([]word, len(ss))
+func wordsOf(ss []string) []Word {
+	out := make([]Word, len(ss))
 	for i, s := range ss {
-		out[i] = word{s: s}
+		out[i] = Word{S: s}
 	}
 	return out
 }
@@ -53,16 +53,16 @@ func downloads(n syntax.Node) map[string]bool {
 		if !ok || len(call.Args) == 0 {
 			return true
 		}
-		c, _ := buildCommand(call)
-		if !downloaders[c.name] {
+		c, _ := BuildCommand(call)
+		if !Downloaders[c.Name] {
 			return true
 		}
 		for _, f := range downloadTargets(c) {
 			out[path.Base(f)] = true
 		}
 		for _, r := range s.Redirs {
-			if writeOps[r.Op] {
-				out[path.Base(resolveWord(r.Word).s)] = true
+			if WriteOps[r.Op] {
+				out[path.Base(ResolveWord(r.Word).S)] = true
 			}
 		}
 		return true
@@ -70,17 +70,17 @@ func downloads(n syntax.Node) map[string]bool {
 	return out
 }
 
-func downloadTargets(c command) []string {
+func downloadTargets(c Command) []string {
 	var out []string
-	if c.name == "wget" {
-		out = optionValues(c.args[1:], "-O", "--output-document")
+	if c.Name == "wget" {
+		out = optionValues(c.Args[1:], "-O", "--output-document")
 	} else {
-		out = optionValues(c.args[1:], "-o", "--output")
+		out = optionValues(c.Args[1:], "-o", "--output")
 	}
-	remoteName := c.name == "wget" && len(out) == 0 || hasWord(c.args, "-O") || hasWord(c.args, "--remote-name")
-	for _, w := range c.args[1:] {
-		if remoteName && urlLike.MatchString(w.s) {
-			out = append(out, strings.TrimSuffix(strings.SplitN(w.s, "?", 2)[0], "/"))
+	remoteName := c.Name == "wget" && len(out) == 0 || hasWord(c.Args, "-O") || hasWord(c.Args, "--remote-name")
+	for _, w := range c.Args[1:] {
+		if remoteName && URLLike.MatchString(w.S) {
+			out = append(out, strings.TrimSuffix(strings.SplitN(w.S, "?", 2)[0], "/"))
 		}
 	}
 	return out
@@ -89,16 +89,16 @@ func downloadTargets(c command) []string {
 // runsDownloaded reports whether c runs one of the downloaded files: as the
 // program itself (./i.sh), through an interpreter (bash i.sh, python3 i.py)
 // or with source.
-func runsDownloaded(c command, files map[string]bool) bool {
+func runsDownloaded(c Command, files map[string]bool) bool {
 	if len(files) == 0 {
 		return false
 	}
-	if strings.Contains(c.args[0].s, "/") && files[path.Base(c.args[0].s)] {
+	if strings.Contains(c.Args[0].S, "/") && files[path.Base(c.Args[0].S)] {
 		return true
 	}
-	if !shellPrograms[c.name] && !pythonProgram.MatchString(c.name) && !scriptInterps[c.name] && c.name != "source" && c.name != "." {
+	if !ShellPrograms[c.Name] && !PythonProgram.MatchString(c.Name) && !scriptInterps[c.Name] && c.Name != "source" && c.Name != "." {
 		return false
 	}
-	ops := parseOpts(c.args[1:], "o").operands
-	return len(ops) > 0 && files[path.Base(ops[0].s)]
+	ops := ParseOpts(c.Args[1:], "o").Operands
+	return len(ops) > 0 && files[path.Base(ops[0].S)]
 }

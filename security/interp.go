@@ -11,15 +11,15 @@ import (
 // source), ssh, su, Python, database clients, and interpreters fed by a pipe
 // or a here-document.
 
-var scriptInterps = set("perl", "ruby", "node", "php", "deno", "bun", "lua")
+var scriptInterps = Set("perl", "ruby", "node", "php", "deno", "bun", "lua")
 
-func interpreterCheck(name string) func(command, int) Verdict {
+func interpreterCheck(name string) func(Command, int) Verdict {
 	switch {
 	case strings.HasPrefix(name, "mkfs"):
 		return checkMkfs
 	case strings.EqualFold(name, "flushall"), strings.EqualFold(name, "flushdb"):
 		return checkRedis
-	case shellPrograms[name], name == "su":
+	case ShellPrograms[name], name == "su":
 		return checkShellInterp
 	case name == "eval":
 		return checkEval
@@ -27,9 +27,9 @@ func interpreterCheck(name string) func(command, int) Verdict {
 		return checkFetchedArgs
 	case name == "ssh":
 		return checkSSH
-	case pythonProgram.MatchString(name):
+	case PythonProgram.MatchString(name):
 		return checkPythonInterp
-	case sqlPrograms[name]:
+	case SQLPrograms[name]:
 		return checkSQLClient
 	case scriptInterps[name]:
 		return checkScriptInterp
@@ -38,85 +38,85 @@ func interpreterCheck(name string) func(command, int) Verdict {
 }
 
 // checkFetchedArgs flags `bash <(curl ...)`, `source <(curl ...)` and the like.
-func checkFetchedArgs(c command, _ int) Verdict {
-	for _, w := range c.args[1:] {
-		if w.fetched() {
+func checkFetchedArgs(c Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if w.Fetched() {
 			return hit("pipe-to-shell")
 		}
 	}
 	return Verdict{}
 }
 
-func checkShellInterp(c command, depth int) Verdict {
+func checkShellInterp(c Command, depth int) Verdict {
 	if v := checkFetchedArgs(c, depth); v.Dangerous {
 		return v
 	}
-	script, ok := dashC(c.args[1:], 'c', "command")
+	script, ok := DashC(c.Args[1:], 'c', "command")
 	if !ok {
 		return Verdict{}
 	}
-	return via(classifyShell(forParser(script.s, Shell), depth+1), c.name+" -c")
+	return via(classifyShell(ForParser(script.S, Shell), depth+1), c.Name+" -c")
 }
 
-func checkEval(c command, depth int) Verdict {
+func checkEval(c Command, depth int) Verdict {
 	if v := checkFetchedArgs(c, depth); v.Dangerous {
 		return v
 	}
-	script := strings.Join(lits(c.args[1:]), " ")
-	return via(classifyShell(forParser(script, Shell), depth+1), "eval")
+	script := strings.Join(Lits(c.Args[1:]), " ")
+	return via(classifyShell(ForParser(script, Shell), depth+1), "eval")
 }
 
 // checkSSH judges the remote command: `ssh host rm -rf /` is still rm -rf /.
-func checkSSH(c command, depth int) Verdict {
-	i := afterOptions(c.args, "BbcDEeFIiJLlmOopQRSWw", nil)
-	if i+1 >= len(c.args) {
+func checkSSH(c Command, depth int) Verdict {
+	i := AfterOptions(c.Args, "BbcDEeFIiJLlmOopQRSWw", nil)
+	if i+1 >= len(c.Args) {
 		return Verdict{}
 	}
-	remote := strings.Join(lits(c.args[i+1:]), " ")
-	return via(classifyShell(forParser(remote, Shell), depth+1), "ssh")
+	remote := strings.Join(Lits(c.Args[i+1:]), " ")
+	return via(classifyShell(ForParser(remote, Shell), depth+1), "ssh")
 }
 
-func checkPythonInterp(c command, depth int) Verdict {
+func checkPythonInterp(c Command, depth int) Verdict {
 	if v := checkFetchedArgs(c, depth); v.Dangerous {
 		return v
 	}
-	if code, ok := dashC(c.args[1:], 'c', ""); ok {
-		return via(classifyPython(forParser(code.s, Python), depth+1), c.name+" -c")
+	if code, ok := DashC(c.Args[1:], 'c', ""); ok {
+		return via(classifyPython(ForParser(code.S, Python), depth+1), c.Name+" -c")
 	}
 	return Verdict{}
 }
 
 // checkSQLClient judges SQL given on the command line: psql -c, mysql -e,
 // sqlite3 DB "SQL".
-func checkSQLClient(c command, depth int) Verdict {
+func checkSQLClient(c Command, depth int) Verdict {
 	var stmts []string
-	switch c.name {
+	switch c.Name {
 	case "psql":
-		stmts = optionValues(c.args[1:], "-c", "--command")
+		stmts = optionValues(c.Args[1:], "-c", "--command")
 	case "mysql", "mariadb":
-		stmts = optionValues(c.args[1:], "-e", "--execute")
+		stmts = optionValues(c.Args[1:], "-e", "--execute")
 	default: // sqlite3 [options] FILE [SQL...]
-		if ops := parseOpts(c.args[1:], ""); len(ops.operands) > 1 {
-			stmts = lits(ops.operands[1:])
+		if ops := ParseOpts(c.Args[1:], ""); len(ops.Operands) > 1 {
+			stmts = Lits(ops.Operands[1:])
 		}
-		stmts = append(stmts, optionValues(c.args[1:], "-cmd", "")...)
+		stmts = append(stmts, optionValues(c.Args[1:], "-cmd", "")...)
 	}
 	for _, s := range stmts {
-		if v := classifySQL(forParser(s, SQL), depth+1); v.Dangerous {
-			return via(v, c.name)
+		if v := classifySQL(ForParser(s, SQL), depth+1); v.Dangerous {
+			return via(v, c.Name)
 		}
 	}
 	return Verdict{}
 }
 
 // optionValues collects the values of -x VALUE, -xVALUE, --long VALUE and --long=VALUE.
-func optionValues(args []word, short, long string) []string {
+func optionValues(args []Word, short, long string) []string {
 	var out []string
 	for i, w := range args {
-		a := w.s
+		a := w.S
 		switch {
 		case (a == short || (long != "" && a == long)) && i+1 < len(args):
-			out = append(out, args[i+1].s)
+			out = append(out, args[i+1].S)
 		case long != "" && strings.HasPrefix(a, long+"="):
 			out = append(out, a[len(long)+1:])
 		case len(short) == 2 && strings.HasPrefix(a, short) && len(a) > 2:
@@ -128,43 +128,43 @@ func optionValues(args []word, short, long string) []string {
 
 // readsCodeFromStdin reports whether c executes what arrives on its stdin:
 // `sh`, `bash -s`, `python3 -`, `perl`.
-func readsCodeFromStdin(c command) bool {
-	o := parseOpts(c.args[1:], "o")
-	noScript := len(o.operands) == 0 || o.operands[0].s == "-"
+func readsCodeFromStdin(c Command) bool {
+	o := ParseOpts(c.Args[1:], "o")
+	noScript := len(o.Operands) == 0 || o.Operands[0].S == "-"
 	switch {
-	case shellPrograms[c.name]:
-		_, hasC := dashC(c.args[1:], 'c', "command")
-		return !hasC && (noScript || strings.Contains(o.short, "s"))
-	case pythonProgram.MatchString(c.name):
-		return noScript && !strings.ContainsAny(o.short, "cm")
-	case scriptInterps[c.name]:
-		return noScript && !strings.ContainsAny(o.short, "e")
+	case ShellPrograms[c.Name]:
+		_, hasC := DashC(c.Args[1:], 'c', "command")
+		return !hasC && (noScript || strings.Contains(o.Short, "s"))
+	case PythonProgram.MatchString(c.Name):
+		return noScript && !strings.ContainsAny(o.Short, "cm")
+	case scriptInterps[c.Name]:
+		return noScript && !strings.ContainsAny(o.Short, "e")
 	}
 	return false
 }
 
 // checkFedCode judges a here-document or here-string fed to an interpreter
 // or database client: bash <<EOF ... EOF, python3 <<< "...".
-func checkFedCode(c command, rs []*syntax.Redirect, depth int) Verdict {
+func checkFedCode(c Command, rs []*syntax.Redirect, depth int) Verdict {
 	for _, r := range rs {
 		var body string
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			body = resolveWord(r.Hdoc).s
+			body = ResolveWord(r.Hdoc).S
 		case syntax.WordHdoc:
-			body = resolveWord(r.Word).s
+			body = ResolveWord(r.Word).S
 		default:
 			continue
 		}
 		var v Verdict
 		switch {
-		case sqlPrograms[c.name]:
-			v = classifySQL(forParser(body, SQL), depth+1)
+		case SQLPrograms[c.Name]:
+			v = classifySQL(ForParser(body, SQL), depth+1)
 		case !readsCodeFromStdin(c):
-		case shellPrograms[c.name]:
-			v = classifyShell(forParser(body, Shell), depth+1)
-		case pythonProgram.MatchString(c.name):
-			v = classifyPython(forParser(body, Python), depth+1)
+		case ShellPrograms[c.Name]:
+			v = classifyShell(ForParser(body, Shell), depth+1)
+		case PythonProgram.MatchString(c.Name):
+			v = classifyPython(ForParser(body, Python), depth+1)
 		}
 		if v.Dangerous {
 			return via(v, "a here-document")
@@ -180,22 +180,22 @@ var (
 
 // checkScriptInterp: perl/ruby/node/php given code on the command line
 // (-e, -E, -r, --eval, -p): a fork loop, or a shell command it runs.
-func checkScriptInterp(c command, depth int) Verdict {
+func checkScriptInterp(c Command, depth int) Verdict {
 	if v := checkFetchedArgs(c, depth); v.Dangerous {
 		return v
 	}
 	var codes []string
 	for _, f := range []string{"-e", "-E", "-r", "-p"} {
-		codes = append(codes, optionValues(c.args[1:], f, "")...)
+		codes = append(codes, optionValues(c.Args[1:], f, "")...)
 	}
-	codes = append(codes, optionValues(c.args[1:], "--eval", "--eval")...)
+	codes = append(codes, optionValues(c.Args[1:], "--eval", "--eval")...)
 	for _, code := range codes {
 		if scriptForkLoop.MatchString(code) {
 			return hit("fork-bomb")
 		}
 		for _, m := range scriptSystem.FindAllStringSubmatch(code, -1) {
-			if v := classifyShell(forParser(m[1]+m[2], Shell), depth+1); v.Dangerous {
-				return via(v, c.name)
+			if v := classifyShell(ForParser(m[1]+m[2], Shell), depth+1); v.Dangerous {
+				return via(v, c.Name)
 			}
 		}
 	}

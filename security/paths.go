@@ -34,22 +34,22 @@ func isSystemFile(p string) bool {
 var (
 	// systemRoots are top-level directories whose direct children matter too
 	// (/var/lib, /home/alice, /usr/bin); /opt/x, /srv/x, /mnt/x are fair game.
-	systemRoots = set("etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "var", "home", "root",
+	systemRoots = Set("etc", "usr", "bin", "sbin", "lib", "lib32", "lib64", "boot", "var", "home", "root",
 		"dev", "proc", "sys", "Users", "System", "Library", "Applications", "private", "nix", "snap")
 	// homeDirs are the directories in a home that hold keys and credentials.
-	homeDirs = set(".ssh", ".gnupg", ".aws", ".kube", ".config")
+	homeDirs = Set(".ssh", ".gnupg", ".aws", ".kube", ".config")
 )
 
 // isImportant reports whether deleting p recursively would destroy the root,
 // a system or home directory, a parent directory, or everything in the
-// working directory. A run-time part (dynMark) at the start counts as
+// working directory. A run-time part (DynMark) at the start counts as
 // possibly empty: "$X/" and "$X/*" may become "/" and "/*".
 func isImportant(p string) bool {
 	switch {
 	case p == "":
 		return false
-	case strings.HasPrefix(p, dynMark):
-		rest := strings.TrimLeft(p, dynMark)
+	case strings.HasPrefix(p, DynMark):
+		rest := strings.TrimLeft(p, DynMark)
 		comps := components(rest)
 		return strings.HasPrefix(rest, "/") && (len(comps) == 0 || (len(comps) == 1 && globAll(comps[0])))
 	case strings.HasPrefix(p, "~"):
@@ -124,7 +124,7 @@ func isTempDir(p string) bool {
 
 // criticalEtc are the /etc subdirectories login, sudo, boot and networking
 // read; other subdirectories hold the configuration of single applications.
-var criticalEtc = set("ssh", "pam.d", "sudoers.d", "security", "systemd", "default", "network", "netplan", "init.d",
+var criticalEtc = Set("ssh", "pam.d", "sudoers.d", "security", "systemd", "default", "network", "netplan", "init.d",
 	"ld.so.conf.d", "apt", "yum.repos.d", "selinux", "modprobe.d", "sysctl.d", "cron.d", "udev")
 
 // isCriticalFile reports whether deleting p can stop the system from booting,

@@ -10,15 +10,15 @@ import (
 // Text that flows through pipes and redirections, which the classifier and
 // the policy both follow.
 
-// pipeline flattens a | b | c into its stages.
-func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
+// Pipeline flattens a | b | c into its stages.
+func Pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
 	var out []*syntax.Stmt
 	for _, s := range []*syntax.Stmt{b.X, b.Y} {
 		if s == nil {
 			continue
 		}
 		if inner, ok := s.Cmd.(*syntax.BinaryCmd); ok && (inner.Op == syntax.Pipe || inner.Op == syntax.PipeAll) {
-			out = append(out, pipeline(inner)...)
+			out = append(out, Pipeline(inner)...)
 		} else {
 			out = append(out, s)
 		}
@@ -26,57 +26,57 @@ func pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
 	return out
 }
 
-// writeOps are the redirections that write to their target.
-var writeOps = map[syntax.RedirOperator]bool{
+// WriteOps are the redirections that write to their target.
+var WriteOps = map[syntax.RedirOperator]bool{
 	syntax.RdrOut: true, syntax.AppOut: true, syntax.RdrInOut: true, syntax.RdrClob: true, syntax.AppClob: true,
 	syntax.RdrAll: true, syntax.RdrAllClob: true, syntax.AppAll: true, syntax.AppAllClob: true, syntax.DplOut: true,
 }
 
-// stdinText is the literal text a pipeline stage writes to its stdout, when
+// StdinText is the literal text a pipeline stage writes to its stdout, when
 // it can be known without running anything: echo, printf without
 // conversions, base64 -d of known text, or a here-string/here-document fed
 // to cat or base64.
-func stdinText(c command, redirs []*syntax.Redirect, in string, known bool) (string, bool) {
-	if body, ok := hereText(redirs); ok {
+func StdinText(c Command, redirs []*syntax.Redirect, in string, known bool) (string, bool) {
+	if body, ok := HereText(redirs); ok {
 		in, known = body, true
 	}
-	switch c.name {
+	switch c.Name {
 	case "echo":
-		args := lits(c.args[1:])
+		args := Lits(c.Args[1:])
 		for len(args) > 0 && (args[0] == "-n" || args[0] == "-e" || args[0] == "-ne" || args[0] == "-en") {
 			args = args[1:]
 		}
 		out := strings.Join(args, " ")
-		return out, !strings.Contains(out, dynMark)
+		return out, !strings.Contains(out, DynMark)
 	case "printf":
-		if len(c.args) < 2 {
+		if len(c.Args) < 2 {
 			return "", false
 		}
-		f := c.args[1].s
+		f := c.Args[1].S
 		if f == "%s" || f == `%s\n` {
-			return strings.Join(lits(c.args[2:]), " "), true
+			return strings.Join(Lits(c.Args[2:]), " "), true
 		}
-		return ansiC(f), !strings.ContainsAny(f, "%"+dynMark)
+		return ANSIC(f), !strings.ContainsAny(f, "%"+DynMark)
 	case "base64":
-		o := parseOpts(c.args[1:], "w")
-		if !known || !o.has("dD", "decode") {
+		o := ParseOpts(c.Args[1:], "w")
+		if !known || !o.Has("dD", "decode") {
 			return "", false
 		}
 		return decodeBase64(in)
 	case "cat":
-		return in, known && len(c.args) == 1
+		return in, known && len(c.Args) == 1
 	}
 	return "", false
 }
 
-// hereText is the body of the here-document or here-string among rs.
-func hereText(rs []*syntax.Redirect) (string, bool) {
+// HereText is the body of the here-document or here-string among rs.
+func HereText(rs []*syntax.Redirect) (string, bool) {
 	for _, r := range rs {
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			return resolveWord(r.Hdoc).s, true
+			return ResolveWord(r.Hdoc).S, true
 		case syntax.WordHdoc:
-			return resolveWord(r.Word).s, true
+			return ResolveWord(r.Word).S, true
 		}
 	}
 	return "", false

@@ -30,7 +30,7 @@ var (
 
 // alwaysAllowed are shell builtins an allow-list need not name; they run no
 // program and reach no file by themselves (paths they take are still checked).
-var alwaysAllowed = set("cd", "pwd", "echo", "printf", "true", "false", "test", "[", ":", "exit", "clear")
+var alwaysAllowed = Set("cd", "pwd", "echo", "printf", "true", "false", "test", "[", ":", "exit", "clear")
 
 // lists is a Policy's allow and block lists, resolved for one check.
 type lists struct {
@@ -49,7 +49,7 @@ func (l lists) check(prog program, builtinOK bool) error {
 	if !l.active() {
 		return nil
 	}
-	if strings.Contains(prog.typed, dynMark) {
+	if strings.Contains(prog.typed, DynMark) {
 		return fmt.Errorf("a program name computed at run time cannot be checked: %w", ErrNotAllowed)
 	}
 	shown := prog.typed
@@ -127,8 +127,8 @@ type inputCheck struct {
 }
 
 func (p Policy) checkShell(l lists, input string, cwds []string, depth int) error {
-	f, err := parseShell(input)
-	if err != nil || depth > maxDepth {
+	f, err := Parse(input)
+	if err != nil || depth > MaxDepth {
 		return p.checkTokens(l, input, cwds)
 	}
 	env := newShellEnv(f)
@@ -145,7 +145,7 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 		case *syntax.CallExpr:
 			err = ic.checkCall(n)
 		case *syntax.Redirect:
-			if (writeOps[n.Op] || n.Op == syntax.RdrIn) && n.Word != nil {
+			if (WriteOps[n.Op] || n.Op == syntax.RdrIn) && n.Word != nil {
 				err = ic.checkWord(n.Word, false)
 			}
 		}
@@ -156,15 +156,15 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 
 // noFileArgs are commands whose arguments are never files, so an argument
 // computed at run time (kill $(pgrep x), echo $X) need not be refused.
-var noFileArgs = set("echo", "printf", "true", "false", ":", "exit", "clear", "pwd", "kill", "sleep", "seq", "wait", "jobs", "return", "shift")
+var noFileArgs = Set("echo", "printf", "true", "false", ":", "exit", "clear", "pwd", "kill", "sleep", "seq", "wait", "jobs", "return", "shift")
 
 func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
-	c, ok := buildCommand(call)
+	c, ok := BuildCommand(call)
 	if !ok {
 		return nil
 	}
-	for i, typed := range c.progArgs {
-		if i == 0 && strings.Contains(typed, dynMark) && len(call.Args) > 0 {
+	for i, typed := range c.ProgArgs {
+		if i == 0 && strings.Contains(typed, DynMark) && len(call.Args) > 0 {
 			if vals := ic.env.expand(call.Args[0]); len(vals) == 1 {
 				typed = vals[0] // x=rm; $x: the value the input gave it
 			}
@@ -175,7 +175,7 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 			}
 		}
 	}
-	exempt := noFileArgs[c.name]
+	exempt := noFileArgs[c.Name]
 	for _, a := range call.Args[1:] {
 		if err := ic.checkWord(a, exempt); err != nil {
 			return err
@@ -192,19 +192,19 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 }
 
 // checkNested checks the script of bash -c, su -c and eval like typed input.
-func (ic *inputCheck) checkNested(c command) error {
-	if !shellPrograms[c.name] && c.name != "eval" && c.name != "su" {
+func (ic *inputCheck) checkNested(c Command) error {
+	if !ShellPrograms[c.Name] && c.Name != "eval" && c.Name != "su" {
 		return nil
 	}
-	script := strings.Join(lits(c.args[1:]), " ")
-	s, ok := dashC(c.args[1:], 'c', "command")
+	script := strings.Join(Lits(c.Args[1:]), " ")
+	s, ok := DashC(c.Args[1:], 'c', "command")
 	if ok {
-		script = s.s
+		script = s.S
 	}
-	if c.name != "eval" && !ok {
+	if c.Name != "eval" && !ok {
 		return nil
 	}
-	return ic.p.checkShell(ic.l, forParser(script, Shell), ic.cwds, ic.depth+1)
+	return ic.p.checkShell(ic.l, ForParser(script, Shell), ic.cwds, ic.depth+1)
 }
 
 func (ic *inputCheck) checkWord(w *syntax.Word, exempt bool) error {
@@ -219,7 +219,7 @@ func (ic *inputCheck) checkWord(w *syntax.Word, exempt bool) error {
 	return nil
 }
 
-var shellKeywords = set("do", "then", "else", "elif", "if", "while", "until", "!", "{", "time", "done", "fi")
+var shellKeywords = Set("do", "then", "else", "elif", "if", "while", "until", "!", "{", "time", "done", "fi")
 
 var tokenSplit = regexp.MustCompile("[;&|()`\n]+")
 
@@ -237,7 +237,7 @@ func (p Policy) checkTokens(l lists, input string, cwds []string) error {
 		for i, f := range fields {
 			f = strings.Trim(f, `'"{}<>`)
 			if strings.Contains(f, "$") {
-				f = dynMark
+				f = DynMark
 			}
 			if i == first && f != "" {
 				if err := ic.l.check(resolveProgram(f, cwds[0], ic.pathEnv), true); err != nil {

@@ -25,7 +25,7 @@ func newShellEnv(f syntax.Node) *shellEnv {
 	e := &shellEnv{vals: map[string][]string{}, unknown: map[string]bool{}}
 	add := func(name string, vals []string) {
 		for _, v := range vals {
-			if strings.Contains(v, dynMark) {
+			if strings.Contains(v, DynMark) {
 				e.unknown[name] = true
 			}
 		}
@@ -54,9 +54,9 @@ func newShellEnv(f syntax.Node) *shellEnv {
 				}
 			}
 		case *syntax.CallExpr:
-			if len(n.Args) > 0 && readers[shallowLit(n.Args[0].Parts)] {
+			if len(n.Args) > 0 && readers[ShallowLit(n.Args[0].Parts)] {
 				for _, a := range n.Args[1:] {
-					e.unknown[shallowLit(a.Parts)] = true
+					e.unknown[ShallowLit(a.Parts)] = true
 				}
 			}
 		}
@@ -65,24 +65,24 @@ func newShellEnv(f syntax.Node) *shellEnv {
 	return e
 }
 
-var readers = set("read", "mapfile", "readarray", "getopts", "select")
+var readers = Set("read", "mapfile", "readarray", "getopts", "select")
 
 // expand returns the values word w can have after brace, parameter and
-// (literal) command-substitution expansion; unknown parts are dynMark.
+// (literal) command-substitution expansion; unknown parts are DynMark.
 func (e *shellEnv) expand(w *syntax.Word) []string {
 	if w == nil {
 		return []string{""}
 	}
-	nodes := braceNodes(w)
+	nodes := BraceNodes(w)
 	if nodes == nil {
-		return []string{dynMark}
+		return []string{DynMark}
 	}
 	var out []string
 	for _, n := range nodes {
 		out = append(out, e.parts(n.Parts, false)...)
 	}
 	if len(out) > maxCandidates {
-		return []string{dynMark}
+		return []string{DynMark}
 	}
 	return out
 }
@@ -93,28 +93,28 @@ func (e *shellEnv) parts(parts []syntax.WordPart, quoted bool) []string {
 		var vals []string
 		switch p := p.(type) {
 		case *syntax.Lit:
-			vals = []string{unescape(p.Value, quoted)}
+			vals = []string{Unescape(p.Value, quoted)}
 		case *syntax.SglQuoted:
 			vals = []string{p.Value}
 			if p.Dollar {
-				vals[0] = ansiC(p.Value)
+				vals[0] = ANSIC(p.Value)
 			}
 		case *syntax.DblQuoted:
 			vals = e.parts(p.Parts, true)
 		case *syntax.ParamExp:
 			vals = e.param(p)
 		case *syntax.CmdSubst:
-			vals = []string{dynMark}
-			if s, ok := echoValue(p.Stmts); ok {
+			vals = []string{DynMark}
+			if s, ok := EchoValue(p.Stmts); ok {
 				vals[0] = s
 			}
 		case *syntax.ArithmExp:
 			vals = []string{"0"} // a number, never a path
 		default:
-			vals = []string{dynMark}
+			vals = []string{DynMark}
 		}
 		if len(cands)*len(vals) > maxCandidates {
-			return []string{dynMark}
+			return []string{DynMark}
 		}
 		next := make([]string, 0, len(cands)*len(vals))
 		for _, c := range cands {
@@ -128,22 +128,22 @@ func (e *shellEnv) parts(parts []syntax.WordPart, quoted bool) []string {
 }
 
 func (e *shellEnv) param(p *syntax.ParamExp) []string {
-	if !simpleParam(p) {
-		return []string{dynMark}
+	if !SimpleParam(p) {
+		return []string{DynMark}
 	}
 	name := p.Param.Value
 	switch {
 	case name == "?" || name == "#" || name == "$" || name == "!":
 		return []string{"0"}
 	case e.unknown[name]:
-		return []string{dynMark}
+		return []string{DynMark}
 	case e.vals[name] != nil:
 		return e.vals[name]
 	}
 	if v, ok := os.LookupEnv(name); ok {
 		return []string{v}
 	}
-	return []string{dynMark}
+	return []string{DynMark}
 }
 
 // pathEnv is the PATH programs are looked up on: the server's, or the one

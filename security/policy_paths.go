@@ -27,15 +27,15 @@ func (ic *inputCheck) checkArg(arg string, exempt bool) error {
 	if len(ic.p.AllowedPaths) == 0 || arg == "" {
 		return nil
 	}
-	if i := strings.IndexByte(arg, '='); i > 0 && (arg[0] == '-' || assignRe.MatchString(arg)) {
+	if i := strings.IndexByte(arg, '='); i > 0 && (arg[0] == '-' || AssignRe.MatchString(arg)) {
 		arg = arg[i+1:]
 	}
-	if strings.Contains(arg, dynMark) {
+	if strings.Contains(arg, DynMark) {
 		if exempt {
 			return nil
 		}
 		return fmt.Errorf("path %q is computed at run time and cannot be checked; write it out: %w",
-			strings.ReplaceAll(arg, dynMark, "$…"), ErrPathNotAllowed)
+			strings.ReplaceAll(arg, DynMark, "$…"), ErrPathNotAllowed)
 	}
 	if fields := strings.Fields(arg); len(fields) > 1 { // an unquoted value splits into words
 		for _, f := range fields {
@@ -44,7 +44,7 @@ func (ic *inputCheck) checkArg(arg string, exempt bool) error {
 			}
 		}
 	}
-	if urlLike.MatchString(arg) || remoteLike.MatchString(arg) || strings.HasPrefix(arg, "-") {
+	if URLLike.MatchString(arg) || RemoteLike.MatchString(arg) || strings.HasPrefix(arg, "-") {
 		return nil
 	}
 	p := expandHome(arg)
@@ -185,7 +185,7 @@ func cwdCandidates(f syntax.Node, env *shellEnv, start []string) (cwds []string,
 	var targets [][]string
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-			if name := shallowLit(call.Args[0].Parts); name == "cd" || name == "pushd" {
+			if name := ShallowLit(call.Args[0].Parts); name == "cd" || name == "pushd" {
 				targets = append(targets, cdTargets(call.Args[1:], env))
 			}
 		}
@@ -212,7 +212,7 @@ func cwdCandidates(f syntax.Node, env *shellEnv, start []string) (cwds []string,
 func addCdTargets(cwds *[]string, seen map[string]bool, targets [][]string) (grew, unknown bool) {
 	for _, ts := range targets {
 		for _, t := range ts {
-			if t == "-" || strings.Contains(t, dynMark) {
+			if t == "-" || strings.Contains(t, DynMark) {
 				return grew, true
 			}
 			for _, c := range *cwds {
@@ -235,7 +235,7 @@ func addCdTargets(cwds *[]string, seen map[string]bool, targets [][]string) (gre
 
 func cdTargets(args []*syntax.Word, env *shellEnv) []string {
 	for len(args) > 0 {
-		a := shallowLit(args[0].Parts)
+		a := ShallowLit(args[0].Parts)
 		if a == "--" {
 			args = args[1:]
 			break

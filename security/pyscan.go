@@ -12,7 +12,7 @@ var pyStringStart = regexp.MustCompile(`^(?i:[rbuf]{0,2})('''|"""|'|")`)
 
 // scanPython drops comments and replaces every string literal with
 // "\x01<n>\x02", returning the literal values in strs. F-string
-// replacement fields become dynMark.
+// replacement fields become DynMark.
 func scanPython(src string) (code string, strs []string) {
 	var b strings.Builder
 	for i := 0; i < len(src); {
@@ -66,7 +66,7 @@ func pyString(s, q string, raw, fstr bool) (string, int) {
 			if homeExpr.MatchString(s[i:j]) {
 				b.WriteString("~") // {os.environ['HOME']}, {Path.home()}: judged as ~
 			} else {
-				b.WriteString(dynMark)
+				b.WriteString(DynMark)
 			}
 			i = j
 		case fstr && (strings.HasPrefix(s[i:], "{{") || strings.HasPrefix(s[i:], "}}")):

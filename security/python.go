@@ -86,7 +86,7 @@ func pyShell(code string, strs []string, depth int) Verdict {
 		if !ok {
 			continue
 		}
-		if v := classify(Shell, forParser(cmd, Shell), depth+1); v.Dangerous {
+		if v := classify(Shell, ForParser(cmd, Shell), depth+1); v.Dangerous {
 			return via(v, "Python")
 		}
 	}
@@ -97,7 +97,7 @@ func pyShell(code string, strs []string, depth int) Verdict {
 func pySQL(code string, strs []string, depth int) Verdict {
 	for _, loc := range pyQuery.FindAllStringIndex(code, -1) {
 		if q, ok := pyStringArg(code[loc[1]:], strs); ok {
-			if v := classify(SQL, forParser(q, SQL), depth+1); v.Dangerous {
+			if v := classify(SQL, ForParser(q, SQL), depth+1); v.Dangerous {
 				return via(v, "Python")
 			}
 		}
@@ -106,7 +106,7 @@ func pySQL(code string, strs []string, depth int) Verdict {
 }
 
 // pyStringArg reads a first argument made of string literals ('a' 'b' or
-// 'a' + 'b'); a trailing non-literal part becomes dynMark.
+// 'a' + 'b'); a trailing non-literal part becomes DynMark.
 func pyStringArg(rest string, strs []string) (string, bool) {
 	m := pyStrArg.FindStringSubmatch(rest)
 	if m == nil {
@@ -117,7 +117,7 @@ func pyStringArg(rest string, strs []string) (string, bool) {
 		b.WriteString(pyLiteral(l[1], strs))
 	}
 	if m[2] == "" {
-		b.WriteString(dynMark)
+		b.WriteString(DynMark)
 	}
 	return b.String(), true
 }
@@ -148,7 +148,7 @@ func pyListArg(rest string, strs []string) (string, bool) {
 func pyLiteral(index string, strs []string) string {
 	i, err := strconv.Atoi(index)
 	if err != nil || i < 0 || i >= len(strs) {
-		return dynMark
+		return DynMark
 	}
 	return strs[i]
 }

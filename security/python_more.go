@@ -36,7 +36,7 @@ func pyEval(code string, strs []string, depth int) Verdict {
 			return hit("pipe-to-shell")
 		}
 		if src, ok := pyStringArg(rest, strs); ok {
-			if v := classifyPython(forParser(src, Python), depth+1); v.Dangerous {
+			if v := classifyPython(ForParser(src, Python), depth+1); v.Dangerous {
 				return via(v, "Python eval/exec")
 			}
 		}
@@ -126,7 +126,7 @@ func pyVars(code string, strs []string) map[string]string {
 	for _, m := range pyAssign.FindAllStringSubmatch(code, -1) {
 		seen[m[1]]++
 		if m[3] != "" {
-			vars[m[1]] = "/tmp/" + dynMark
+			vars[m[1]] = "/tmp/" + DynMark
 		} else {
 			vars[m[1]] = pyLiteral(m[2], strs)
 		}

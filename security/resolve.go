@@ -37,9 +37,9 @@ type program struct {
 // resolveProgram finds the file arg runs: relative paths against cwd (the
 // server's own directory when cwd is empty), bare names on pathEnv.
 func resolveProgram(arg, cwd, pathEnv string) program {
-	p := program{name: progName(arg), typed: arg}
+	p := program{name: ProgName(arg), typed: arg}
 	switch {
-	case strings.Contains(arg, dynMark):
+	case strings.Contains(arg, DynMark):
 		return p
 	case strings.Contains(arg, "/"):
 		abs := expandHome(arg)
@@ -111,7 +111,7 @@ func resolveEntry(e string) listEntry {
 		if f == "" {
 			f = abs // a path that does not exist yet still names that path
 		}
-		return listEntry{name: progName(e), file: f, isPath: true}
+		return listEntry{name: ProgName(e), file: f, isPath: true}
 	}
 	le := listEntry{name: e}
 	if f, err := exec.LookPath(e); err == nil {

@@ -11,15 +11,15 @@ import (
 // bodies. Input that does not parse is judged by the text fallback and then,
 // as far as the parser can recover, structurally.
 func classifyShell(input string, depth int) Verdict {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return fallbackShell(input)
 	}
-	f, err := parseShell(input)
+	f, err := Parse(input)
 	if err != nil {
 		if v := fallbackShell(input); v.Dangerous {
 			return v
 		}
-		if f, err = parseShell(input, syntax.RecoverErrors(8)); err != nil || f == nil {
+		if f, err = Parse(input, syntax.RecoverErrors(8)); err != nil || f == nil {
 			return Verdict{}
 		}
 	}
@@ -28,7 +28,7 @@ func classifyShell(input string, depth int) Verdict {
 	}
 	// RM="rm -rf"; $RM /: judge the input again with the literal values
 	// assigned in it substituted, as bash would expand them.
-	if sub, ok := substituteAssignments(f, input); ok {
+	if sub, ok := SubstituteAssignments(f, input); ok {
 		return classifyShell(sub, depth+1)
 	}
 	return Verdict{}
@@ -45,7 +45,7 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		case *syntax.Stmt:
 			v = checkStmt(n, depth)
 		case *syntax.CallExpr:
-			if c, ok := buildCommand(n); ok && runsDownloaded(c, fetched) {
+			if c, ok := BuildCommand(n); ok && runsDownloaded(c, fetched) {
 				v = hit("pipe-to-shell")
 			}
 		case *syntax.FuncDecl:
@@ -64,12 +64,12 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	}
 	switch cmd := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		c, ok := buildCommand(cmd)
+		c, ok := BuildCommand(cmd)
 		if !ok {
 			return Verdict{}
 		}
-		if text, ok := hereText(s.Redirs); ok && c.moreArgs {
-			c.args = append(c.args, wordsOf(strings.Fields(text))...)
+		if text, ok := HereText(s.Redirs); ok && c.MoreArgs {
+			c.Args = append(c.Args, wordsOf(strings.Fields(text))...)
 		}
 		if v := checkCommand(c, depth); v.Dangerous {
 			return v
@@ -77,7 +77,7 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		return checkFedCode(c, s.Redirs, depth)
 	case *syntax.BinaryCmd:
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
-			return checkPipeline(pipeline(cmd), depth)
+			return checkPipeline(Pipeline(cmd), depth)
 		}
 	}
 	return Verdict{}
@@ -85,10 +85,10 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 
 func checkRedirects(rs []*syntax.Redirect) Verdict {
 	for _, r := range rs {
-		if r == nil || !writeOps[r.Op] {
+		if r == nil || !WriteOps[r.Op] {
 			continue
 		}
-		if v := checkWriteTarget(resolveWord(r.Word).s); v.Dangerous {
+		if v := checkWriteTarget(ResolveWord(r.Word).S); v.Dangerous {
 			return v
 		}
 	}
@@ -119,7 +119,7 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 			prev, known = nil, false
 			continue
 		}
-		c, ok := buildCommand(call)
+		c, ok := BuildCommand(call)
 		if !ok {
 			continue
 		}
@@ -129,17 +129,17 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		if v := checkPipedText(c, text, depth); known && v.Dangerous {
 			return v
 		}
-		downloaded = downloaded || downloaders[c.name]
-		if c.moreArgs && prev != nil {
+		downloaded = downloaded || Downloaders[c.Name]
+		if c.MoreArgs && prev != nil {
 			for _, p := range prev {
-				c.args = append(c.args, word{s: p})
+				c.Args = append(c.Args, Word{S: p})
 			}
 			if v := checkCommand(c, depth); v.Dangerous {
 				return v
 			}
 		}
 		prev = echoed(c)
-		text, known = stdinText(c, s.Redirs, text, known)
+		text, known = StdinText(c, s.Redirs, text, known)
 	}
 	return Verdict{}
 }
@@ -156,7 +156,7 @@ func checkForkBomb(f *syntax.FuncDecl) Verdict {
 		case *syntax.Stmt:
 			background = background || n.Background
 		case *syntax.CallExpr:
-			if len(n.Args) > 0 && shallowLit(n.Args[0].Parts) == f.Name.Value {
+			if len(n.Args) > 0 && ShallowLit(n.Args[0].Parts) == f.Name.Value {
 				calls++
 			}
 		}
@@ -191,7 +191,7 @@ func alwaysTrue(cond []*syntax.Stmt) bool {
 	case *syntax.CallExpr:
 		ws := make([]string, len(c.Args))
 		for i, a := range c.Args {
-			ws[i] = shallowLit(a.Parts)
+			ws[i] = ShallowLit(a.Parts)
 		}
 		s := strings.Join(ws, " ")
 		return s == "true" || s == ":" || s == "[ 1 ]" || s == "test 1"
@@ -202,14 +202,14 @@ func alwaysTrue(cond []*syntax.Stmt) bool {
 }
 
 // echoed is the literal output of an echo command, split into fields.
-func echoed(c command) []string {
-	if c.name != "echo" || len(c.programs) != 1 {
+func echoed(c Command) []string {
+	if c.Name != "echo" || len(c.Programs) != 1 {
 		return nil
 	}
-	for _, w := range c.args[1:] {
-		if w.dyn() {
+	for _, w := range c.Args[1:] {
+		if w.Dyn() {
 			return nil
 		}
 	}
-	return strings.Fields(strings.Join(lits(c.args[1:]), " "))
+	return strings.Fields(strings.Join(Lits(c.Args[1:]), " "))
 }

@@ -134,7 +134,7 @@ func sqlTokens(stmt string) []string {
 	return toks
 }
 
-var keepDrops = set("CONSTRAINT", "DEFAULT", "NOT", "INDEX", "KEY", "IDENTITY", "EXPRESSION", "FOREIGN", "PRIMARY", "CHECK")
+var keepDrops = Set("CONSTRAINT", "DEFAULT", "NOT", "INDEX", "KEY", "IDENTITY", "EXPRESSION", "FOREIGN", "PRIMARY", "CHECK")
 
 // sqlStatementRule returns the id of the rule a statement breaks, or "".
 func sqlStatementRule(toks []string) string {
@@ -197,7 +197,7 @@ func indexDepth0(toks []string, tok string) int {
 
 func isWord(t string) bool { return t != "" && isIdentByte(t[0]) }
 
-var sqlVerbs = set("select", "insert", "update", "delete", "drop", "truncate", "alter", "grant", "revoke",
+var sqlVerbs = Set("select", "insert", "update", "delete", "drop", "truncate", "alter", "grant", "revoke",
 	"create", "with", "merge", "replace", "explain")
 
 // looksLikeSQL decides whether SQL rules apply to input of an unknown program:

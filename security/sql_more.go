@@ -69,7 +69,7 @@ var (
 // checkEmbeddedSQL judges SQL and shell commands that sit inside string
 // literals and function bodies, which sanitizeSQL blanks out.
 func checkEmbeddedSQL(code string, depth int) Verdict {
-	if depth > maxDepth {
+	if depth > MaxDepth {
 		return Verdict{}
 	}
 	for _, m := range sqlBody.FindAllStringSubmatch(code, -1) {

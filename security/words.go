@@ -9,83 +9,83 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// dynMark stands for the part of a word whose value is only known at run time
+// DynMark stands for the part of a word whose value is only known at run time
 // (a parameter expansion, a command substitution...). Rules treat it
 // conservatively; "$HOME" and "~" are kept as "~" instead.
-const dynMark = "\x00"
+const DynMark = "\x00"
 
-// word is a shell word after quote removal.
-type word struct {
-	s    string       // value; dynMark marks run-time parts
-	node *syntax.Word // where it came from, if parsed
+// Word is a shell word after quote removal.
+type Word struct {
+	S    string       // value; DynMark marks run-time parts
+	Node *syntax.Word // where it came from, if parsed
 }
 
-func (w word) dyn() bool { return strings.Contains(w.s, dynMark) }
+func (w Word) Dyn() bool { return strings.Contains(w.S, DynMark) }
 
-// fetched reports whether part of the value is the output of a network
+// Fetched reports whether part of the value is the output of a network
 // download: <(curl ...) or "$(wget -O- ...)". It is computed on demand, as
 // only interpreters' arguments need it.
-func (w word) fetched() bool { return w.node != nil && fetches(w.node) }
+func (w Word) Fetched() bool { return w.Node != nil && fetches(w.Node) }
 
-func lits(ws []word) []string {
+func Lits(ws []Word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.s
+		out[i] = w.S
 	}
 	return out
 }
 
-func parseShell(input string, opts ...syntax.ParserOption) (*syntax.File, error) {
+func Parse(input string, opts ...syntax.ParserOption) (*syntax.File, error) {
 	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)
 	return syntax.NewParser(opts...).Parse(strings.NewReader(input), "")
 }
 
-func resolveWord(w *syntax.Word) word {
+func ResolveWord(w *syntax.Word) Word {
 	if w == nil {
-		return word{}
+		return Word{}
 	}
 	var b strings.Builder
 	resolveParts(&b, w.Parts, false)
-	return word{s: b.String(), node: w}
+	return Word{S: b.String(), Node: w}
 }
 
 // resolveParts writes the value of parts to b: $HOME becomes "~" and every
-// other expansion dynMark. (The policy expands variables it knows; see
+// other expansion DynMark. (The policy expands variables it knows; see
 // shellEnv.)
 func resolveParts(b *strings.Builder, parts []syntax.WordPart, quoted bool) {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(p.Value, quoted))
+			b.WriteString(Unescape(p.Value, quoted))
 		case *syntax.SglQuoted:
 			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
+				b.WriteString(ANSIC(p.Value))
 			} else {
 				b.WriteString(p.Value)
 			}
 		case *syntax.DblQuoted:
 			resolveParts(b, p.Parts, true)
 		case *syntax.ParamExp:
-			if simpleParam(p) && p.Param.Value == "HOME" {
+			if SimpleParam(p) && p.Param.Value == "HOME" {
 				b.WriteString("~")
 			} else {
-				b.WriteString(dynMark)
+				b.WriteString(DynMark)
 			}
 		case *syntax.CmdSubst:
-			if s, ok := echoValue(p.Stmts); ok {
+			if s, ok := EchoValue(p.Stmts); ok {
 				b.WriteString(s)
 			} else {
-				b.WriteString(dynMark)
+				b.WriteString(DynMark)
 			}
 		default: // arithmetic, extended globs, brace expansion
-			b.WriteString(dynMark)
+			b.WriteString(DynMark)
 		}
 	}
 }
 
-// unescape removes the backslashes the shell would remove: any escaped
+// Unescape removes the backslashes the shell would remove: any escaped
 // character outside quotes, only \$ \` \" \\ and newline inside double quotes.
-func unescape(s string, quoted bool) string {
+func Unescape(s string, quoted bool) string {
 	if !strings.Contains(s, `\`) {
 		return s
 	}
@@ -111,8 +111,8 @@ func unescape(s string, quoted bool) string {
 
 var ansiEscape = regexp.MustCompile(`\\(?:x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)`)
 
-// ansiC decodes the escapes of a $'...' string.
-func ansiC(s string) string {
+// ANSIC decodes the escapes of a $'...' string.
+func ANSIC(s string) string {
 	return ansiEscape.ReplaceAllStringFunc(s, func(e string) string {
 		switch {
 		case e[1] == 'x':
@@ -129,21 +129,21 @@ func ansiC(s string) string {
 	})
 }
 
-func simpleParam(p *syntax.ParamExp) bool {
+func SimpleParam(p *syntax.ParamExp) bool {
 	return p.Param != nil && !p.Excl && !p.Length &&
 		p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil && len(p.Modifiers) == 0
 }
 
-// echoValue evaluates a command substitution that only echoes literals, as in
+// EchoValue evaluates a command substitution that only echoes literals, as in
 // "$(echo rm) -rf /", so such spellings are judged like the plain command.
 // It does not look into nested substitutions, so it costs constant time per
 // nesting level.
-func echoValue(stmts []*syntax.Stmt) (string, bool) {
+func EchoValue(stmts []*syntax.Stmt) (string, bool) {
 	if len(stmts) != 1 {
 		return "", false
 	}
 	if b, ok := stmts[0].Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe {
-		return pipeValue(pipeline(b))
+		return pipeValue(Pipeline(b))
 	}
 	call, ok := stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok || len(call.Args) == 0 || len(stmts[0].Redirs) > 0 {
@@ -151,8 +151,8 @@ func echoValue(stmts []*syntax.Stmt) (string, bool) {
 	}
 	ws := make([]string, 0, len(call.Args))
 	for _, a := range call.Args {
-		w := shallowLit(a.Parts)
-		if strings.Contains(w, dynMark) {
+		w := ShallowLit(a.Parts)
+		if strings.Contains(w, DynMark) {
 			return "", false
 		}
 		ws = append(ws, w)
@@ -168,7 +168,7 @@ func echoValue(stmts []*syntax.Stmt) (string, bool) {
 	return out, !strings.Contains(out, "%")
 }
 
-var downloaders = set("curl", "wget", "fetch", "http", "https", "aria2c")
+var Downloaders = Set("curl", "wget", "fetch", "http", "https", "aria2c")
 
 // fetches reports whether any command under n downloads from the network.
 // It resolves words without evaluating nested substitutions, so deeply nested
@@ -177,47 +177,47 @@ func fetches(n syntax.Node) bool {
 	found := false
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if call, ok := n.(*syntax.CallExpr); ok && !found && len(call.Args) > 0 {
-			ws := make([]word, len(call.Args))
+			ws := make([]Word, len(call.Args))
 			for i, a := range call.Args {
-				ws[i] = word{s: shallowLit(a.Parts)}
+				ws[i] = Word{S: ShallowLit(a.Parts)}
 			}
-			found = downloaders[unwrap(ws).name]
+			found = Downloaders[Unwrap(ws).Name]
 		}
 		return !found
 	})
 	return found
 }
 
-func shallowLit(parts []syntax.WordPart) string {
+func ShallowLit(parts []syntax.WordPart) string {
 	var b strings.Builder
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			b.WriteString(unescape(p.Value, false))
+			b.WriteString(Unescape(p.Value, false))
 		case *syntax.SglQuoted:
 			b.WriteString(p.Value)
 		case *syntax.DblQuoted:
-			b.WriteString(shallowLit(p.Parts))
+			b.WriteString(ShallowLit(p.Parts))
 		default:
-			b.WriteString(dynMark)
+			b.WriteString(DynMark)
 		}
 	}
 	return b.String()
 }
 
-// progName is the basename of a program word ("/usr/bin/rm" -> "rm").
-func progName(s string) string {
+// ProgName is the basename of a program word ("/usr/bin/rm" -> "rm").
+func ProgName(s string) string {
 	if s == "" || strings.HasSuffix(s, "/") {
 		return s
 	}
 	return path.Base(s)
 }
 
-// forParser turns a resolved value back into text another parser accepts,
+// ForParser turns a resolved value back into text another parser accepts,
 // keeping run-time parts recognisable as such.
-func forParser(s string, ctx Context) string {
+func ForParser(s string, ctx Context) string {
 	repl := map[Context]string{Shell: "$__dyn", Python: "__dyn__", SQL: "__dyn__", Unknown: "$__dyn"}[ctx]
-	return strings.ReplaceAll(s, dynMark, repl)
+	return strings.ReplaceAll(s, DynMark, repl)
 }
 
 // pipeValue evaluates a pipeline of literal stages, as in
@@ -229,20 +229,20 @@ func pipeValue(stages []*syntax.Stmt) (string, bool) {
 		if !ok || len(call.Args) == 0 {
 			return "", false
 		}
-		ws := make([]word, len(call.Args))
+		ws := make([]Word, len(call.Args))
 		for i, a := range call.Args {
-			ws[i] = word{s: shallowLit(a.Parts)}
+			ws[i] = Word{S: ShallowLit(a.Parts)}
 		}
-		if text, known = stdinText(unwrap(ws), st.Redirs, text, known); !known {
+		if text, known = StdinText(Unwrap(ws), st.Redirs, text, known); !known {
 			return "", false
 		}
 	}
-	return strings.TrimRight(text, "\n"), !strings.Contains(text, dynMark)
+	return strings.TrimRight(text, "\n"), !strings.Contains(text, DynMark)
 }
 
-// urlLike and remoteLike tell an argument naming a remote location from a
+// URLLike and RemoteLike tell an argument naming a remote location from a
 // local path.
 var (
-	urlLike    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
-	remoteLike = regexp.MustCompile(`^[^/]*:`) // host:path, user@host:path
+	URLLike    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+	RemoteLike = regexp.MustCompile(`^[^/]*:`) // host:path, user@host:path
 )
