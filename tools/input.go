@@ -8,7 +8,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/danger"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -51,8 +52,8 @@ func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, 
 	if res := s.check(&t, false); res != nil {
 		return res, nil
 	}
-	v := security.Classify(s.contextOf(t.sess), t.in.Text)
-	s.audit(security.Event{Kind: security.EventConfirmed, Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: a.Justification})
+	v := danger.Classify(s.contextOf(t.sess), t.in.Text)
+	s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: t.in.Text, Hidden: t.hidden, Rule: v.Rule, Justification: a.Justification})
 	return s.run(ctx, t), nil
 }
 
@@ -76,7 +77,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 		t.in.Keys = "" // a resize alone
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.audit(security.Event{Kind: security.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	s.audit(redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
 	return s.run(ctx, t), nil
 }
 
@@ -109,21 +110,21 @@ func (s *Server) open(t *typed, toolName, inputKey string) *mcp.CallToolResult {
 // check applies the security policy to typed text: allow and block lists and allowed
 // paths always, the danger rules unless this is a confirmation. A secret typed at a
 // password prompt is not a command and is not judged (nor recorded).
-func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
+func (s *Server) check(t *typed, classify bool) *mcp.CallToolResult {
 	if t.hidden = t.sess.InputHidden(); t.hidden {
 		return nil
 	}
 	ctx := s.contextOf(t.sess)
 	cwd := t.sess.Cwd()
 	if err := s.cfg.Policy.CheckInput(ctx, t.in.Text, cwd); err != nil {
-		s.audit(security.Event{Kind: security.EventBlocked, Session: t.id, Input: t.in.Text, Detail: err.Error()})
+		s.audit(redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: t.in.Text, Detail: err.Error()})
 		return toolError("refused: %s. Nothing was sent to the session.", strings.TrimRight(err.Error(), ". "))
 	}
-	if !danger || !s.cfg.DangerDetection {
+	if !classify || !s.cfg.DangerDetection {
 		return nil
 	}
-	if v := security.Classify(ctx, t.in.Text); v.Dangerous {
-		s.audit(security.Event{Kind: security.EventRefused, Session: t.id, Input: t.in.Text, Rule: v.Rule})
+	if v := danger.Classify(ctx, t.in.Text); v.Dangerous {
+		s.audit(redact.Event{Kind: redact.EventRefused, Session: t.id, Input: t.in.Text, Rule: v.Rule})
 		return toolError("refused: this input matches danger rule %s (%s): %s. Nothing was sent to the session. "+
 			"If it is really intended, call confirm_dangerous_command with the same session_id and input and a justification of at least 10 characters.",
 			v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
@@ -132,12 +133,12 @@ func (s *Server) check(t *typed, danger bool) *mcp.CallToolResult {
 }
 
 // contextOf picks the danger rules for the program in front of the session now.
-func (s *Server) contextOf(sess *session.Session) security.Context {
+func (s *Server) contextOf(sess *session.Session) danger.Context {
 	name := sess.Foreground()
 	if name == "" {
 		name = programName(sess.Command)
 	}
-	return security.ContextOf(name)
+	return danger.ContextOf(name)
 }
 
 // run types the input and renders what it caused.
@@ -147,7 +148,7 @@ func (s *Server) run(ctx context.Context, t typed) *mcp.CallToolResult {
 		if hidden {
 			gd.remember(line)
 		}
-		s.audit(security.Event{Kind: security.EventInput, Session: t.id, Input: line, Hidden: hidden})
+		s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}
