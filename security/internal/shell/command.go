@@ -19,6 +19,8 @@ type Command struct {
 	MoreArgs bool     // xargs: further operands arrive on stdin
 }
 
+// BuildCommand is the simple command call runs, after brace expansion and
+// its wrappers; false when call has no words.
 func BuildCommand(call *syntax.CallExpr) (Command, bool) {
 	if call == nil || len(call.Args) == 0 {
 		return Command{}, false
@@ -105,7 +107,7 @@ var wrappers = map[string]func([]Word) int{
 var (
 	sudoLong  = Set("user", "group", "host", "prompt", "chdir", "chroot", "role", "type", "other-user", "close-from", "command-timeout")
 	xargsLong = Set("arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var")
-	AssignRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+	AssignRe  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`) // NAME=value
 )
 
 func commandWrapper(ws []Word) int {
@@ -211,6 +213,8 @@ type Opts struct {
 	DynFlag  bool // an argument computed at run time may hold options
 }
 
+// ParseOpts reads args GNU-style; shortVal lists the short options that
+// take a value.
 func ParseOpts(args []Word, shortVal string) Opts {
 	o := Opts{Long: map[string]bool{}}
 	var b strings.Builder
@@ -245,6 +249,8 @@ func ParseOpts(args []Word, shortVal string) Opts {
 	return o
 }
 
+// Has reports whether any of the short option letters or long options was
+// given.
 func (o Opts) Has(short string, long ...string) bool {
 	if strings.ContainsAny(o.Short, short) && short != "" {
 		return true

@@ -29,6 +29,7 @@ func (c Context) String() string {
 	return "unknown"
 }
 
+// The programs ContextOf recognises, by basename.
 var (
 	ShellPrograms = Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
 	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb")
@@ -50,6 +51,7 @@ func ContextOf(program string) Context {
 	return Unknown
 }
 
+// Set is a set of names.
 func Set(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
 	for _, n := range names {

@@ -20,6 +20,7 @@ type Word struct {
 	Node *syntax.Word // where it came from, if parsed
 }
 
+// Dyn reports whether part of the value is only known at run time.
 func (w Word) Dyn() bool { return strings.Contains(w.S, DynMark) }
 
 // Fetched reports whether part of the value is the output of a network
@@ -27,6 +28,7 @@ func (w Word) Dyn() bool { return strings.Contains(w.S, DynMark) }
 // only interpreters' arguments need it.
 func (w Word) Fetched() bool { return w.Node != nil && fetches(w.Node) }
 
+// Lits is the values of ws.
 func Lits(ws []Word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
@@ -35,11 +37,13 @@ func Lits(ws []Word) []string {
 	return out
 }
 
+// Parse parses input as bash.
 func Parse(input string, opts ...syntax.ParserOption) (*syntax.File, error) {
 	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)
 	return syntax.NewParser(opts...).Parse(strings.NewReader(input), "")
 }
 
+// ResolveWord is the value of w after quote removal (see resolveParts).
 func ResolveWord(w *syntax.Word) Word {
 	if w == nil {
 		return Word{}
@@ -129,6 +133,7 @@ func ANSIC(s string) string {
 	})
 }
 
+// SimpleParam reports whether p is a plain $NAME or ${NAME}.
 func SimpleParam(p *syntax.ParamExp) bool {
 	return p.Param != nil && !p.Excl && !p.Length &&
 		p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil && len(p.Modifiers) == 0
@@ -168,6 +173,7 @@ func EchoValue(stmts []*syntax.Stmt) (string, bool) {
 	return out, !strings.Contains(out, "%")
 }
 
+// Downloaders are the programs that fetch from the network.
 var Downloaders = Set("curl", "wget", "fetch", "http", "https", "aria2c")
 
 // fetches reports whether any command under n downloads from the network.
@@ -188,6 +194,8 @@ func fetches(n syntax.Node) bool {
 	return found
 }
 
+// ShallowLit is the value of parts with every expansion, nested
+// substitutions included, left as DynMark.
 func ShallowLit(parts []syntax.WordPart) string {
 	var b strings.Builder
 	for _, p := range parts {
