@@ -56,12 +56,12 @@ readme-check:
 
 # Benchmarks: unit hot paths and end-to-end figures through the built binary.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./screen/ ./detect/ ./security/ ./session/ ./integration/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./screen/ ./detect/ ./security/... ./session/ ./integration/
 
 # A short run of every fuzz target (seed corpora run in `make test` already).
 FUZZTIME ?= 30s
 fuzz:
-	@for pkg in ./screen/ ./security/ ./detect/ ./session/; do \
+	@for pkg in ./screen/ ./security/danger/ ./security/redact/ ./detect/ ./session/; do \
 		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 		done; \

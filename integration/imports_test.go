@@ -13,14 +13,17 @@ import (
 // package may import. A package missing from the table fails the test too, so a new package
 // has to be placed in the architecture on purpose.
 var allowedImports = map[string][]string{
-	"cmd/mcp-terminal": {"tools", "session", "security", "pty"},
-	"pty":              {},
-	"screen":           {},
-	"detect":           {"screen"},
-	"security":         {},
-	"session":          {"pty", "screen", "detect"},
-	"tools":            {"session", "security", "screen"},
-	"integration":      {},
+	"cmd/mcp-terminal":        {"tools", "session", "security/danger", "security/policy", "security/redact", "pty"},
+	"pty":                     {},
+	"screen":                  {},
+	"detect":                  {"screen"},
+	"security/danger":         {"security/internal/shell"},
+	"security/policy":         {"security/internal/shell", "security/danger"},
+	"security/redact":         {},
+	"security/internal/shell": {},
+	"session":                 {"pty", "screen", "detect"},
+	"tools":                   {"session", "security/danger", "security/policy", "security/redact", "screen"},
+	"integration":             {},
 }
 
 const module = "github.com/mcp-terminal/mcp-terminal"

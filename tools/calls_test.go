@@ -15,7 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/policy"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -159,7 +160,7 @@ func TestPolicy(t *testing.T) {
 	audit, auditPath := openAudit(t)
 	dir := t.TempDir()
 	h := newHarness(t, Config{DangerDetection: true, Audit: audit,
-		Policy: security.Policy{Blocked: []string{"python3"}, AllowedPaths: []string{dir}}})
+		Policy: policy.Policy{Blocked: []string{"python3"}, AllowedPaths: []string{dir}}})
 	h.dir = dir
 	python, err := exec.LookPath("python3")
 	if err != nil {
@@ -284,10 +285,10 @@ func TestProgress(t *testing.T) {
 }
 
 // openAudit opens an audit log that the test's end closes.
-func openAudit(t *testing.T) (*security.Audit, string) {
+func openAudit(t *testing.T) (*redact.Audit, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "audit.log")
-	audit, err := security.OpenAudit(path)
+	audit, err := redact.OpenAudit(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +312,7 @@ func auditLines(t *testing.T, path string) string {
 	var b strings.Builder
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var e security.Event
+		var e redact.Event
 		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
 			t.Fatalf("audit line %q: %v", sc.Text(), err)
 		}

@@ -34,6 +34,6 @@
 // the server's configured defaults (Config); each call is checked against it before
 // its handler runs (validate.go).
 //
-// tools is the only library package that knows mcp-go. It imports session, security
-// and screen.
+// tools is the only library package that knows mcp-go. It imports session,
+// security/danger, security/policy, security/redact and screen.
 package tools

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/danger"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -37,23 +38,23 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		ctx := contextFor(p.Program, p.Prompt, t.sess.Command)
 		audited := p.Line
 		if err := s.cfg.Policy.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
-			s.audit(security.Event{Kind: security.EventBlocked, Session: t.id, Input: audited, Hidden: p.Hidden, Detail: err.Error()})
+			s.audit(redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: audited, Hidden: p.Hidden, Detail: err.Error()})
 			return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
 		}
 		if s.cfg.DangerDetection {
-			if v := security.Classify(ctx, p.Line); v.Dangerous {
+			if v := danger.Classify(ctx, p.Line); v.Dangerous {
 				if t.confirm != "" && s.refusals.take(t.id, p.Line) {
-					s.audit(security.Event{Kind: security.EventConfirmed, Session: t.id, Input: audited, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
+					s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: audited, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
 				} else {
 					s.refusals.add(t.id, p.Line)
-					s.audit(security.Event{Kind: security.EventRefused, Session: t.id, Input: audited, Hidden: p.Hidden, Rule: v.Rule})
+					s.audit(redact.Event{Kind: redact.EventRefused, Session: t.id, Input: audited, Hidden: p.Hidden, Rule: v.Rule})
 					return &refusedInput{line: p.Line, hidden: p.Hidden, why: fmt.Sprintf("it matches danger rule %s (%s): %s", v.Rule, v.Category, strings.TrimRight(v.Why, ". "))}
 				}
 			}
 		}
 		if p.Enter && p.Screen && p.Line != p.Text {
 			// What runs is not what this call typed: record the whole line.
-			s.audit(security.Event{Kind: security.EventInput, Session: t.id, Input: audited, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
+			s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: audited, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
 		}
 		return nil
 	}
@@ -162,19 +163,19 @@ var (
 // contextFor picks the danger rules for what reads the line: the foreground program,
 // or the session's own program when that is unknown; behind a proxy, a shell unless
 // the prompt at the cursor is a known SQL or Python prompt.
-func contextFor(program, prompt, command string) security.Context {
+func contextFor(program, prompt, command string) danger.Context {
 	if program == "" {
 		program = programName(command)
 	}
 	if !proxies[strings.TrimPrefix(program, "-")] {
-		return security.ContextOf(program)
+		return danger.ContextOf(program)
 	}
 	prompt = strings.TrimRight(prompt, " ")
 	switch {
 	case pythonPrompt.MatchString(strings.TrimSpace(prompt)):
-		return security.Python
+		return danger.Python
 	case sqlPrompt.MatchString(prompt):
-		return security.SQL
+		return danger.SQL
 	}
-	return security.Shell
+	return danger.Shell
 }

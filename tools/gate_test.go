@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/danger"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -288,21 +288,21 @@ func TestContextBehindProxy(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		program, prompt string
-		want            security.Context
+		want            danger.Context
 	}{
-		{"ssh", "deploy@web-1:~$ ", security.Shell},
-		{"ssh", "root@db:/var/lib# ", security.Shell},
-		{"ssh", "app=# ", security.SQL},
-		{"ssh", "app=> ", security.SQL},
-		{"docker", "mysql> ", security.SQL},
-		{"kubectl", "MariaDB [shop]> ", security.SQL},
-		{"ssh", "sqlite> ", security.SQL},
-		{"docker", ">>> ", security.Python},
-		{"ssh", "In [3]: ", security.Python},
-		{"ssh", "", security.Shell},
-		{"sudo", "# ", security.Shell},
-		{"python3", "$ ", security.Python}, // not a proxy: the program decides
-		{"", "$ ", security.Shell},         // unknown: the session's own program
+		{"ssh", "deploy@web-1:~$ ", danger.Shell},
+		{"ssh", "root@db:/var/lib# ", danger.Shell},
+		{"ssh", "app=# ", danger.SQL},
+		{"ssh", "app=> ", danger.SQL},
+		{"docker", "mysql> ", danger.SQL},
+		{"kubectl", "MariaDB [shop]> ", danger.SQL},
+		{"ssh", "sqlite> ", danger.SQL},
+		{"docker", ">>> ", danger.Python},
+		{"ssh", "In [3]: ", danger.Python},
+		{"ssh", "", danger.Shell},
+		{"sudo", "# ", danger.Shell},
+		{"python3", "$ ", danger.Python}, // not a proxy: the program decides
+		{"", "$ ", danger.Shell},         // unknown: the session's own program
 	} {
 		if got := contextFor(c.program, c.prompt, "bash"); got != c.want {
 			t.Errorf("%s at %q: %v, want %v", c.program, c.prompt, got, c.want)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -14,7 +14,7 @@ import (
 // still hidden) and the secrets typed at its password prompts (a program may print
 // them later).
 type guard struct {
-	stream *security.Stream
+	stream *redact.Stream
 
 	mu      sync.Mutex
 	secrets []string
@@ -29,7 +29,7 @@ type guards struct {
 	m  map[string]*guard
 }
 
-func (g *guards) get(id string, r *security.Redactor) *guard {
+func (g *guards) get(id string, r *redact.Redactor) *guard {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m == nil {

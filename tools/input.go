@@ -8,7 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -69,7 +69,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 		t.in.Keys = "" // a resize alone
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.audit(security.Event{Kind: security.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	s.audit(redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
 	return s.run(ctx, t, "send_control"), nil
 }
 
@@ -112,7 +112,7 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 		if hidden {
 			gd.remember(line)
 		}
-		s.audit(security.Event{Kind: security.EventInput, Session: t.id, Input: line, Hidden: hidden})
+		s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}

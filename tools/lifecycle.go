@@ -9,7 +9,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -20,12 +20,12 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	}
 	s.guards.prune(s.sessions)
 	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
-		s.audit(security.Event{Kind: security.EventBlocked, Command: o.Command, Detail: err.Error()})
+		s.audit(redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
 	}
 	if o.Dir != "" {
 		if err := s.cfg.Policy.CheckDir(o.Dir); err != nil {
-			s.audit(security.Event{Kind: security.EventBlocked, Command: o.Command, Detail: err.Error()})
+			s.audit(redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
 			return toolError("refused cwd %q: %v", o.Dir, err), nil
 		}
 	}
@@ -36,7 +36,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	if err != nil {
 		return startError(o.Command, err), nil
 	}
-	s.audit(security.Event{Kind: security.EventSessionCreate, Session: sess.ID, Command: o.Command})
+	s.audit(redact.Event{Kind: redact.EventSessionCreate, Session: sess.ID, Command: o.Command})
 	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
 
 	r := sess.Startup(ctx, s.cfg.StartupTimeout)
@@ -165,7 +165,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
 	s.refusals.forget(id)
-	s.audit(security.Event{Kind: security.EventSessionClose, Session: id, ExitCode: &code})
+	s.audit(redact.Event{Kind: redact.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
 }

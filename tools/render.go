@@ -1,7 +1,7 @@
 package tools
 
 import (
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -11,7 +11,7 @@ func (s *Server) render(id, output string, limit int) (string, bool) {
 	return truncate(s.guards.get(id, s.cfg.Redactor).clean(output), limit)
 }
 
-func (s *Server) audit(e security.Event) { s.cfg.Audit.Record(e) }
+func (s *Server) audit(e redact.Event) { s.cfg.Audit.Record(e) }
 
 func describe(st *session.ExitStatus) string {
 	if st == nil {

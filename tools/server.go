@@ -10,7 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/policy"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -24,9 +25,9 @@ type Config struct {
 	StartupTimeout  time.Duration // create_session's wait for readiness; default 5 s
 	MaxInput        int           // bytes per input; default 64 KiB
 	DangerDetection bool
-	Policy          security.Policy
-	Redactor        *security.Redactor
-	Audit           *security.Audit
+	Policy          policy.Policy
+	Redactor        *redact.Redactor
+	Audit           *redact.Audit
 	LogInputs       bool // log typed input (redacted) at Info; off by default
 	Logger          *slog.Logger
 }

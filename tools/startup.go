@@ -8,7 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/danger"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -37,7 +38,7 @@ const maxStartupFile = 1 << 20
 // startupCode lists what env makes the session run besides its argv: each piece of
 // code with the rules it is judged by and where it comes from.
 type codePiece struct {
-	ctx    security.Context
+	ctx    danger.Context
 	code   string
 	source string
 }
@@ -49,12 +50,12 @@ func startupCode(env map[string]string, dir string) []codePiece {
 	}
 	sort.Strings(names)
 	var out []codePiece
-	add := func(ctx security.Context, code, source string) {
+	add := func(ctx danger.Context, code, source string) {
 		if strings.TrimSpace(code) != "" {
 			out = append(out, codePiece{ctx, code, source})
 		}
 	}
-	file := func(ctx security.Context, p, source string) {
+	file := func(ctx danger.Context, p, source string) {
 		if b, ok := readStart(p, dir); ok {
 			add(ctx, b, source+" (file "+p+")")
 		}
@@ -63,30 +64,30 @@ func startupCode(env map[string]string, dir string) []codePiece {
 		v := env[k]
 		switch {
 		case shellCodeVars[k]:
-			add(security.Shell, strings.TrimPrefix(v, "|"), "env "+k)
+			add(danger.Shell, strings.TrimPrefix(v, "|"), "env "+k)
 			// A prompt's command substitutions run when it is drawn.
-			add(security.Shell, ": \""+strings.ReplaceAll(v, `"`, `\"`)+"\"", "env "+k)
+			add(danger.Shell, ": \""+strings.ReplaceAll(v, `"`, `\"`)+"\"", "env "+k)
 		case k == "BASH_ENV" || k == "ENV":
-			add(security.Shell, ": \""+strings.ReplaceAll(v, `"`, `\"`)+"\"", "env "+k) // expanded before it is read
-			file(security.Shell, v, "env "+k)
+			add(danger.Shell, ": \""+strings.ReplaceAll(v, `"`, `\"`)+"\"", "env "+k) // expanded before it is read
+			file(danger.Shell, v, "env "+k)
 		case strings.HasPrefix(k, "BASH_FUNC_"):
-			add(security.Shell, "f"+v, "env "+k) // an exported function: "() { body }"
+			add(danger.Shell, "f"+v, "env "+k) // an exported function: "() { body }"
 		case k == "PYTHONSTARTUP":
-			file(security.Python, v, "env "+k)
+			file(danger.Python, v, "env "+k)
 		case k == "PYTHONPATH":
 			for _, d := range filepath.SplitList(v) {
-				file(security.Python, filepath.Join(d, "sitecustomize.py"), "env "+k)
-				file(security.Python, filepath.Join(d, "usercustomize.py"), "env "+k)
+				file(danger.Python, filepath.Join(d, "sitecustomize.py"), "env "+k)
+				file(danger.Python, filepath.Join(d, "usercustomize.py"), "env "+k)
 			}
 		case k == "PERL5OPT":
-			add(security.Shell, "perl "+v+" -e 1", "env "+k)
+			add(danger.Shell, "perl "+v+" -e 1", "env "+k)
 		case k == "NODE_OPTIONS" || k == "RUBYOPT":
 			for _, p := range requiredFiles(v) {
-				file(security.Unknown, p, "env "+k)
+				file(danger.Unknown, p, "env "+k)
 			}
 		case k == "ZDOTDIR" || k == "HOME":
 			for _, rc := range []string{".zshenv", ".zprofile", ".zshrc", ".zlogin", ".bashrc", ".bash_profile", ".profile"} {
-				file(security.Shell, filepath.Join(v, rc), "env "+k)
+				file(danger.Shell, filepath.Join(v, rc), "env "+k)
 			}
 		}
 	}
@@ -160,17 +161,17 @@ func (s *Server) checkStart(o session.CreateOptions) error {
 		}
 	}
 	line := shellJoin(append([]string{o.Command}, o.Args...))
-	pieces := append([]codePiece{{security.Shell, line, "its command line"}}, startupCode(o.Env, o.Dir)...)
+	pieces := append([]codePiece{{danger.Shell, line, "its command line"}}, startupCode(o.Env, o.Dir)...)
 	for _, p := range pieces {
 		if err := s.cfg.Policy.CheckInput(p.ctx, p.code, o.Dir); err != nil {
-			s.audit(security.Event{Kind: security.EventBlocked, Command: line, Detail: p.source + ": " + err.Error()})
+			s.audit(redact.Event{Kind: redact.EventBlocked, Command: line, Detail: p.source + ": " + err.Error()})
 			return fmt.Errorf("%s: %v", p.source, err)
 		}
 		if !s.cfg.DangerDetection {
 			continue
 		}
-		if v := security.Classify(p.ctx, p.code); v.Dangerous {
-			e := security.Event{Kind: security.EventRefused, Command: line, Rule: v.Rule}
+		if v := danger.Classify(p.ctx, p.code); v.Dangerous {
+			e := redact.Event{Kind: redact.EventRefused, Command: line, Rule: v.Rule}
 			if p.code != line {
 				e.Input, e.Detail = p.code, p.source
 			}

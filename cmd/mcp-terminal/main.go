@@ -21,7 +21,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-terminal/mcp-terminal/pty"
-	"github.com/mcp-terminal/mcp-terminal/security"
+	"github.com/mcp-terminal/mcp-terminal/security/policy"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 	"github.com/mcp-terminal/mcp-terminal/tools"
 )
@@ -60,12 +61,12 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // app is the wired server: sessions, tool handlers and the MCP server around them.
 type app struct {
 	sessions *session.Manager
-	audit    *security.Audit
+	audit    *redact.Audit
 	mcp      *server.MCPServer
 }
 
 func newApp(cfg config, logger *slog.Logger) (*app, error) {
-	audit, err := security.OpenAudit(cfg.AuditLog)
+	audit, err := redact.OpenAudit(cfg.AuditLog)
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
 	}
@@ -77,7 +78,7 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		Logger:         logger,
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
-			audit.Record(security.Event{Kind: security.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
+			audit.Record(redact.Event{Kind: redact.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
 			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
 		},
 	})
@@ -87,10 +88,10 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		StartupTimeout:  cfg.StartupTimeout,
 		MaxInput:        cfg.MaxInput,
 		DangerDetection: cfg.DangerDetection,
-		Policy: security.Policy{
+		Policy: policy.Policy{
 			Allowed: cfg.AllowedCommands, Blocked: cfg.BlockedCommands, AllowedPaths: cfg.AllowedPaths,
 		},
-		Redactor:  security.NewRedactor(cfg.RedactSecrets),
+		Redactor:  redact.NewRedactor(cfg.RedactSecrets),
 		Audit:     audit,
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,
@@ -144,7 +145,7 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
-	a.audit.Record(security.Event{Kind: security.EventServerStart, Detail: version})
+	a.audit.Record(redact.Event{Kind: redact.EventServerStart, Detail: version})
 	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
 
 	stdio := server.NewStdioServer(a.mcp)
@@ -160,7 +161,7 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	a.sessions.Shutdown(shutdown)
-	a.audit.Record(security.Event{Kind: security.EventServerStop})
+	a.audit.Record(redact.Event{Kind: redact.EventServerStop})
 	if cerr := a.audit.Close(); cerr != nil {
 		logger.Warn("close audit log", "err", cerr)
 	}

@@ -1,0 +1,87 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// Checks for git commands that lose history others depend on, or files git
+// cannot bring back.
+
+var gitValueOpts = shell.Set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
+
+func checkGit(c shell.Command, _ int) Verdict {
+	args := c.Args[1:]
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].S, "-") {
+		if gitValueOpts[args[i].S] {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return Verdict{}
+	}
+	sub, rest := args[i].S, args[i+1:]
+	switch sub {
+	case "push":
+		return checkGitPush(rest)
+	case "clean":
+		o := shell.ParseOpts(rest, "e")
+		return hitIf(o.Has("f", "force") && !o.Has("n", "dry-run") && o.Has("dx"), "git-clean")
+	case "filter-branch", "filter-repo":
+		return hitIf(!hasWord(rest, "--help") && !hasWord(rest, "--analyze"), "git-rewrite-history")
+	case "reflog":
+		return checkReflog(rest)
+	}
+	return Verdict{}
+}
+
+// checkReflog: `git reflog expire --expire=now --all` (or --expire-unreachable=now)
+// drops the safety net that makes reset and rebase recoverable.
+func checkReflog(args []shell.Word) Verdict {
+	if len(args) == 0 || args[0].S != "expire" {
+		return Verdict{}
+	}
+	for _, w := range args[1:] {
+		_, v, ok := strings.Cut(w.S, "=")
+		if ok && strings.HasPrefix(w.S, "--expire") && (v == "now" || v == "all" || v == "0") {
+			return hit("git-rewrite-history")
+		}
+	}
+	return Verdict{}
+}
+
+// sharedBranch reports whether a branch is one a team usually shares.
+func sharedBranch(b string) bool {
+	b = strings.TrimPrefix(b, "refs/heads/")
+	switch b {
+	case "main", "master", "develop", "development", "trunk", "production":
+		return true
+	}
+	return strings.HasPrefix(b, "release")
+}
+
+func checkGitPush(args []shell.Word) Verdict {
+	o := shell.ParseOpts(args, "o")
+	if o.Has("", "mirror", "prune") {
+		return hit("git-push-mirror")
+	}
+	force := o.Has("f", "force") && !o.Has("", "dry-run") || o.Long["force-if-includes"] && !o.Long["force-with-lease"]
+	del := o.Has("d", "delete")
+	if len(o.Operands) < 2 {
+		return Verdict{}
+	}
+	for _, ref := range o.Operands[1:] {
+		r, plus := strings.CutPrefix(ref.S, "+")
+		src, dst, colon := strings.Cut(r, ":")
+		if !colon {
+			dst = src
+		}
+		if sharedBranch(dst) && (force || plus || del || (colon && src == "")) {
+			return hit("git-force-push-main")
+		}
+	}
+	return Verdict{}
+}

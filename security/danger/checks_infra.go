@@ -1,0 +1,180 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// Checks for commands that tear down infrastructure or drop data held by a
+// service: Terraform, Kubernetes, Docker, cloud CLIs, Redis, MongoDB and the
+// database administration tools.
+
+// checkTerraform: terraform/tofu/terragrunt/pulumi/cdk destroy, apply -destroy.
+func checkTerraform(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if hasWord(c.Args, "--help") || hasWord(c.Args, "-help") {
+		return Verdict{}
+	}
+	for i, op := range ops {
+		if op == "destroy" && (i == 0 || ops[i-1] == "run-all" || ops[i-1] == "run") {
+			return hit("terraform-destroy")
+		}
+	}
+	if len(ops) > 0 && ops[0] == "apply" {
+		for _, f := range c.Args[1:] {
+			if f.S == "-destroy" || f.S == "--destroy" || f.S == "-destroy=true" {
+				return hit("terraform-destroy")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+var nsKinds = shell.Set("ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions")
+
+func checkKubectl(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	del := -1
+	for i, a := range args {
+		if a == "delete" {
+			del = i
+			break
+		}
+	}
+	if del < 0 {
+		return Verdict{}
+	}
+	kindSeen := false
+	for _, a := range args[del+1:] {
+		switch {
+		case a == "--all" || a == "-A" || a == "--all-namespaces" || a == "--all=true":
+			return hit("kubectl-delete-namespace")
+		case strings.HasPrefix(a, "-"):
+		case !kindSeen:
+			kindSeen = true
+			for _, k := range strings.Split(strings.ToLower(a), ",") {
+				kind, _, _ := strings.Cut(k, "/")
+				if nsKinds[kind] {
+					return hit("kubectl-delete-namespace")
+				}
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// checkDocker: system prune -a/--volumes, volume prune, volume rm of a
+// computed list, compose down -v.
+func checkDocker(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "fpH")
+	ops := shell.Lits(o.Operands)
+	if c.Name == "docker-compose" {
+		ops = append([]string{"compose"}, ops...)
+	}
+	for i := 0; i+1 < len(ops); i++ {
+		switch a, b := ops[i], ops[i+1]; {
+		case a == "system" && b == "prune" && o.Has("a", "all", "volumes"):
+			return hit("docker-prune-all")
+		case a == "volume" && b == "prune":
+			return hit("docker-prune-all")
+		case a == "volume" && (b == "rm" || b == "remove") && i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark):
+			return hit("docker-prune-all")
+		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
+			return hit("docker-prune-all")
+		}
+	}
+	return Verdict{}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func checkRedis(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args {
+		if strings.EqualFold(w.S, "flushall") || strings.EqualFold(w.S, "flushdb") {
+			return hit("redis-flush")
+		}
+	}
+	return Verdict{}
+}
+
+func checkDropdb(c shell.Command, _ int) Verdict {
+	if c.Name == "mysqladmin" {
+		for _, w := range c.Args[1:] {
+			if strings.EqualFold(w.S, "drop") {
+				return hit("dropdb")
+			}
+		}
+		return Verdict{}
+	}
+	if hasWord(c.Args, "--help") || hasWord(c.Args, "--version") {
+		return Verdict{}
+	}
+	return hitIf(len(shell.ParseOpts(c.Args[1:], "hpUd").Operands) > 0, "dropdb")
+}
+
+// awsTeardown are the nouns after "delete-" in aws CLI verbs that destroy a
+// whole resource with its data; deleting one message, object or tag is routine.
+var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "stack", "cluster", "volume", "snapshot", "vpc",
+	"repository", "file-system", "function", "hosted-zone", "secret", "user", "role", "log-group", "nodegroup",
+	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
+	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace")
+
+// checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
+// gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
+func checkCloud(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	ops := shell.Lits(o.Operands)
+	if len(ops) < 2 || o.Long["help"] || contains(ops, "help") {
+		return Verdict{}
+	}
+	switch c.Name {
+	case "aws":
+		return checkAWS(o, ops)
+	case "gsutil":
+		return hitIf(ops[0] == "rb" || (ops[0] == "rm" && o.Has("rR", "recursive")), "cloud-teardown")
+	}
+	if c.Name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
+		return hit("cloud-teardown")
+	}
+	for _, op := range ops {
+		if op == "delete" || op == "destroy" || op == "apps:destroy" {
+			return hit("cloud-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+func checkAWS(o shell.Opts, ops []string) Verdict {
+	if ops[0] == "s3" {
+		return hitIf((ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
+	}
+	verb := ops[1]
+	if strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion" {
+		return hit("cloud-teardown")
+	}
+	noun, ok := strings.CutPrefix(verb, "delete-")
+	return hitIf(ok && awsTeardown[noun], "cloud-teardown")
+}
+
+// mongoDrop matches the shell-side calls that drop a database or collection or
+// delete every document: db.dropDatabase(), db.users.drop(),
+// db.users.deleteMany({}), db.getCollection("x").remove({}).
+var mongoDrop = regexp.MustCompile(`(?:\bdropDatabase\s*\(|\.\s*drop\s*\(\s*\)|\.\s*(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\))`)
+
+func checkMongo(c shell.Command, _ int) Verdict {
+	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
+		if mongoDrop.MatchString(code) {
+			return hit("mongo-drop")
+		}
+	}
+	return Verdict{}
+}

@@ -1,0 +1,188 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// Checks for commands that stop the machine, its processes or the services
+// and links that remote access depends on.
+
+func checkShutdown(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if w.S == "-c" || w.S == "--help" || w.S == "--version" {
+			return Verdict{}
+		}
+	}
+	return hit("shutdown")
+}
+
+func checkInit(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if w.S == "0" || w.S == "6" {
+			return hit("shutdown")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	powerVerbs = shell.Set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
+	stopVerbs  = shell.Set("stop", "kill", "mask", "disable")
+	// criticalServices are the units whose loss cuts off remote access or
+	// breaks the whole system; stopping an ordinary service is not flagged.
+	criticalServices = shell.Set("ssh", "sshd", "openssh-server", "networking", "network", "NetworkManager", "systemd-networkd",
+		"systemd-resolved", "dbus", "dbus-broker", "systemd-logind", "systemd-journald", "wpa_supplicant", "tailscaled",
+		"getty", "docker", "containerd", "kubelet", "auditd")
+	rescueTargets = shell.Set("rescue", "emergency", "rescue.target", "emergency.target", "halt.target", "poweroff.target", "reboot.target")
+)
+
+func checkSystemctl(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "HMtpsno").Operands)
+	if len(ops) == 0 {
+		return Verdict{}
+	}
+	switch verb := ops[0]; {
+	case powerVerbs[verb]:
+		return hit("shutdown")
+	case verb == "isolate" && len(ops) > 1 && rescueTargets[ops[1]]:
+		return hit("stop-service")
+	case stopVerbs[verb]:
+		if verb == "disable" && !hasWord(c.Args, "--now") {
+			return Verdict{}
+		}
+		for _, u := range ops[1:] {
+			if criticalUnit(u) {
+				return hit("stop-service")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// criticalUnit accepts "sshd", "sshd.service", "ssh.socket", "getty@tty1".
+func criticalUnit(u string) bool {
+	u, _, _ = strings.Cut(u, "@")
+	u = strings.TrimSuffix(strings.TrimSuffix(u, ".service"), ".socket")
+	return criticalServices[u] || strings.Contains(u, shell.DynMark)
+}
+
+// checkService: service NAME stop, rc-service NAME stop, /etc/init.d/NAME stop.
+func checkService(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	name, verb := c.Name, ""
+	switch {
+	case c.Name == "service" || c.Name == "rc-service":
+		if len(ops) < 2 {
+			return Verdict{}
+		}
+		name, verb = ops[0], ops[1]
+	case len(ops) > 0:
+		verb = ops[0]
+	}
+	if (verb == "stop" || verb == "force-stop") && criticalUnit(name) {
+		return hit("stop-service")
+	}
+	return Verdict{}
+}
+
+// checkNetDown: ip link set IF down, ifdown IF, ifconfig IF down, nmcli networking off.
+func checkNetDown(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	switch c.Name {
+	case "ifdown":
+		return hitIf(len(ops) > 0, "stop-service")
+	case "ifconfig":
+		return hitIf(len(ops) > 1 && ops[len(ops)-1] == "down", "stop-service")
+	case "nmcli":
+		return hitIf(len(ops) > 1 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", "stop-service")
+	}
+	// ip [opts] link set [dev] IF down
+	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && hasWord(c.Args, "down") {
+		return hit("stop-service")
+	}
+	return Verdict{}
+}
+
+func hitIf(cond bool, id string) Verdict {
+	if cond {
+		return hit(id)
+	}
+	return Verdict{}
+}
+
+func hasWord(ws []shell.Word, s string) bool {
+	for _, w := range ws {
+		if w.S == s {
+			return true
+		}
+	}
+	return false
+}
+
+// checkKill flags a signal to pid -1 (every process the user may signal).
+func checkKill(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	if len(args) == 1 && args[0] == "-1" {
+		return hit("kill-all")
+	}
+	i := 0
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "-s" || a == "-n":
+			i = 2
+		case strings.HasPrefix(a, "-") && a != "--":
+			i = 1
+		}
+	}
+	if i < len(args) && args[i] == "--" {
+		i++
+	}
+	for ; i < len(args); i++ {
+		if args[i] == "-1" {
+			return hit("kill-all")
+		}
+	}
+	return Verdict{}
+}
+
+// checkPkill flags pkill/killall that select every process of a user or
+// group (no name pattern), or a pattern that matches everything. killall5
+// signals every process outside its session.
+func checkPkill(c shell.Command, _ int) Verdict {
+	if c.Name == "killall5" {
+		return hit("kill-all")
+	}
+	var rest []shell.Word
+	for _, w := range c.Args[1:] {
+		if !isSignalOpt(w.S) {
+			rest = append(rest, w)
+		}
+	}
+	o := shell.ParseOpts(rest, "uUgGPstFnoc")
+	if c.Name == "killall" {
+		o = shell.ParseOpts(rest, "usoyn")
+	}
+	if len(o.Operands) == 0 {
+		return hitIf(o.Has("uUgG", "euid", "uid", "user", "group", "pgroup"), "kill-all")
+	}
+	for _, p := range shell.Lits(o.Operands) {
+		if p == "." || p == ".*" || p == "^" || p == "" || p == "$" {
+			return hit("kill-all")
+		}
+	}
+	return Verdict{}
+}
+
+// isSignalOpt: -9, -KILL, -SIGKILL (not -u, -f, -9u...).
+func isSignalOpt(s string) bool {
+	if len(s) < 2 || s[0] != '-' {
+		return false
+	}
+	body := strings.TrimPrefix(s[1:], "SIG")
+	if strings.Trim(body, "0123456789") == "" {
+		return true
+	}
+	return strings.ToUpper(body) == body && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZ12") == ""
+}

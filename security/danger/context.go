@@ -1,0 +1,18 @@
+package danger
+
+import "github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+
+// Context says which language an input is written in, so Classify knows which
+// rule sets apply. It comes from the session's foreground program.
+type Context = shell.Context
+
+const (
+	Unknown = shell.Unknown // unknown program: every rule set applies
+	Shell   = shell.Shell
+	SQL     = shell.SQL    // psql, mysql, mariadb, sqlite3
+	Python  = shell.Python // python, python3, python3.12, ipython
+)
+
+// ContextOf maps the basename of a foreground program to its Context. A login
+// shell's leading "-" (as in "-bash") is ignored.
+func ContextOf(program string) Context { return shell.ContextOf(program) }

@@ -1,0 +1,204 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Checks for programs that run code handed to them: shells (bash -c, eval,
+// source), ssh, su, Python, database clients, and interpreters fed by a pipe
+// or a here-document.
+
+var scriptInterps = shell.Set("perl", "ruby", "node", "php", "deno", "bun", "lua")
+
+func interpreterCheck(name string) func(shell.Command, int) Verdict {
+	switch {
+	case strings.HasPrefix(name, "mkfs"):
+		return checkMkfs
+	case strings.EqualFold(name, "flushall"), strings.EqualFold(name, "flushdb"):
+		return checkRedis
+	case shell.ShellPrograms[name], name == "su":
+		return checkShellInterp
+	case name == "eval":
+		return checkEval
+	case name == "source", name == ".":
+		return checkFetchedArgs
+	case name == "ssh":
+		return checkSSH
+	case shell.PythonProgram.MatchString(name):
+		return checkPythonInterp
+	case shell.SQLPrograms[name]:
+		return checkSQLClient
+	case scriptInterps[name]:
+		return checkScriptInterp
+	}
+	return nil
+}
+
+// checkFetchedArgs flags `bash <(curl ...)`, `source <(curl ...)` and the like.
+func checkFetchedArgs(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if w.Fetched() {
+			return hit("pipe-to-shell")
+		}
+	}
+	return Verdict{}
+}
+
+func checkShellInterp(c shell.Command, depth int) Verdict {
+	if v := checkFetchedArgs(c, depth); v.Dangerous {
+		return v
+	}
+	script, ok := shell.DashC(c.Args[1:], 'c', "command")
+	if !ok {
+		return Verdict{}
+	}
+	return via(classifyShell(shell.ForParser(script.S, Shell), depth+1), c.Name+" -c")
+}
+
+func checkEval(c shell.Command, depth int) Verdict {
+	if v := checkFetchedArgs(c, depth); v.Dangerous {
+		return v
+	}
+	script := strings.Join(shell.Lits(c.Args[1:]), " ")
+	return via(classifyShell(shell.ForParser(script, Shell), depth+1), "eval")
+}
+
+// checkSSH judges the remote command: `ssh host rm -rf /` is still rm -rf /.
+func checkSSH(c shell.Command, depth int) Verdict {
+	i := shell.AfterOptions(c.Args, "BbcDEeFIiJLlmOopQRSWw", nil)
+	if i+1 >= len(c.Args) {
+		return Verdict{}
+	}
+	remote := strings.Join(shell.Lits(c.Args[i+1:]), " ")
+	return via(classifyShell(shell.ForParser(remote, Shell), depth+1), "ssh")
+}
+
+func checkPythonInterp(c shell.Command, depth int) Verdict {
+	if v := checkFetchedArgs(c, depth); v.Dangerous {
+		return v
+	}
+	if code, ok := shell.DashC(c.Args[1:], 'c', ""); ok {
+		return via(classifyPython(shell.ForParser(code.S, Python), depth+1), c.Name+" -c")
+	}
+	return Verdict{}
+}
+
+// checkSQLClient judges SQL given on the command line: psql -c, mysql -e,
+// sqlite3 DB "SQL".
+func checkSQLClient(c shell.Command, depth int) Verdict {
+	var stmts []string
+	switch c.Name {
+	case "psql":
+		stmts = optionValues(c.Args[1:], "-c", "--command")
+	case "mysql", "mariadb":
+		stmts = optionValues(c.Args[1:], "-e", "--execute")
+	default: // sqlite3 [options] FILE [SQL...]
+		if ops := shell.ParseOpts(c.Args[1:], ""); len(ops.Operands) > 1 {
+			stmts = shell.Lits(ops.Operands[1:])
+		}
+		stmts = append(stmts, optionValues(c.Args[1:], "-cmd", "")...)
+	}
+	for _, s := range stmts {
+		if v := classifySQL(shell.ForParser(s, SQL), depth+1); v.Dangerous {
+			return via(v, c.Name)
+		}
+	}
+	return Verdict{}
+}
+
+// optionValues collects the values of -x VALUE, -xVALUE, --long VALUE and --long=VALUE.
+func optionValues(args []shell.Word, short, long string) []string {
+	var out []string
+	for i, w := range args {
+		a := w.S
+		switch {
+		case (a == short || (long != "" && a == long)) && i+1 < len(args):
+			out = append(out, args[i+1].S)
+		case long != "" && strings.HasPrefix(a, long+"="):
+			out = append(out, a[len(long)+1:])
+		case len(short) == 2 && strings.HasPrefix(a, short) && len(a) > 2:
+			out = append(out, a[2:])
+		}
+	}
+	return out
+}
+
+// readsCodeFromStdin reports whether c executes what arrives on its stdin:
+// `sh`, `bash -s`, `python3 -`, `perl`.
+func readsCodeFromStdin(c shell.Command) bool {
+	o := shell.ParseOpts(c.Args[1:], "o")
+	noScript := len(o.Operands) == 0 || o.Operands[0].S == "-"
+	switch {
+	case shell.ShellPrograms[c.Name]:
+		_, hasC := shell.DashC(c.Args[1:], 'c', "command")
+		return !hasC && (noScript || strings.Contains(o.Short, "s"))
+	case shell.PythonProgram.MatchString(c.Name):
+		return noScript && !strings.ContainsAny(o.Short, "cm")
+	case scriptInterps[c.Name]:
+		return noScript && !strings.ContainsAny(o.Short, "e")
+	}
+	return false
+}
+
+// checkFedCode judges a here-document or here-string fed to an interpreter
+// or database client: bash <<EOF ... EOF, python3 <<< "...".
+func checkFedCode(c shell.Command, rs []*syntax.Redirect, depth int) Verdict {
+	for _, r := range rs {
+		var body string
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			body = shell.ResolveWord(r.Hdoc).S
+		case syntax.WordHdoc:
+			body = shell.ResolveWord(r.Word).S
+		default:
+			continue
+		}
+		var v Verdict
+		switch {
+		case shell.SQLPrograms[c.Name]:
+			v = classifySQL(shell.ForParser(body, SQL), depth+1)
+		case !readsCodeFromStdin(c):
+		case shell.ShellPrograms[c.Name]:
+			v = classifyShell(shell.ForParser(body, Shell), depth+1)
+		case shell.PythonProgram.MatchString(c.Name):
+			v = classifyPython(shell.ForParser(body, Python), depth+1)
+		}
+		if v.Dangerous {
+			return via(v, "a here-document")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	scriptForkLoop = regexp.MustCompile(`\bfork\b[^;]*\bwhile\b|\bwhile\b[^;{]*[{;]?\s*fork\b|\bloop\s*\{\s*fork\b|\bfork\s+while\b`)
+	scriptSystem   = regexp.MustCompile(`\b(?:system|exec|execSync|spawnSync|shell_exec|passthru)\s*\(?\s*["'\x60]([^"'\x60]*)|\x60([^\x60]+)\x60`)
+)
+
+// checkScriptInterp: perl/ruby/node/php given code on the command line
+// (-e, -E, -r, --eval, -p): a fork loop, or a shell command it runs.
+func checkScriptInterp(c shell.Command, depth int) Verdict {
+	if v := checkFetchedArgs(c, depth); v.Dangerous {
+		return v
+	}
+	var codes []string
+	for _, f := range []string{"-e", "-E", "-r", "-p"} {
+		codes = append(codes, optionValues(c.Args[1:], f, "")...)
+	}
+	codes = append(codes, optionValues(c.Args[1:], "--eval", "--eval")...)
+	for _, code := range codes {
+		if scriptForkLoop.MatchString(code) {
+			return hit("fork-bomb")
+		}
+		for _, m := range scriptSystem.FindAllStringSubmatch(code, -1) {
+			if v := classifyShell(shell.ForParser(m[1]+m[2], Shell), depth+1); v.Dangerous {
+				return via(v, c.Name)
+			}
+		}
+	}
+	return Verdict{}
+}

@@ -1,0 +1,155 @@
+package danger
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// classifyPython judges Python (and IPython) input. String literals and
+// comments are set aside first, so only real calls count; the strings those
+// calls receive are judged with the shell or SQL rules.
+func classifyPython(input string, depth int) Verdict {
+	var src strings.Builder
+	for line := range strings.Lines(input) {
+		if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "!"); ok { // IPython shell escape
+			if v := classify(Shell, cmd, depth+1); v.Dangerous {
+				return via(v, "an IPython shell escape")
+			}
+			continue
+		}
+		src.WriteString(line)
+	}
+	code, strs := scanPython(src.String())
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc} {
+		if v := check(code, strs, depth); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	pyRmtree = regexp.MustCompile(`(?:\bshutil\s*\.\s*|(?:^|[^\w.]))rmtree\s*\(`)
+	pyRemove = regexp.MustCompile(`\bos\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
+	pyPath   = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*(?:unlink|rmdir)\s*\(`)
+	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	// pyBareExec: names imported with "from os import system" or "from subprocess import run".
+	pyBareExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	pyModAlias = regexp.MustCompile(`\bimport\s+(?:os|subprocess)\s+as\s+([A-Za-z_]\w*)`)
+	pyImports  = regexp.MustCompile(`\bfrom\s+(?:os|subprocess)\s+import\b`)
+	pyQuery    = regexp.MustCompile(`\.\s*execute(?:many|script)?\s*\(\s*(?:(?:sa|sqlalchemy)\s*\.\s*)?(?:text\s*\()?`)
+	pyLit      = regexp.MustCompile(`\x01(\d+)\x02`)
+	pyStrArg   = regexp.MustCompile(`^\s*((?:\x01\d+\x02\s*\+?\s*)+)([,)]?)`)
+	pyList     = regexp.MustCompile(`^\s*[\[(]([^\])]*)[\])]`)
+)
+
+func pyDeletes(code string, strs []string, _ int) Verdict {
+	vars := pyVars(code, strs)
+	for _, loc := range pyRmtree.FindAllStringIndex(code, -1) {
+		p, ok := pyPathArg(code[loc[1]:], strs, vars)
+		if !ok || isImportant(p) || isSystemFile(p) {
+			return hit("py-rmtree")
+		}
+	}
+	for _, loc := range pyRemove.FindAllStringIndex(code, -1) {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isBlockDevice(p)) {
+			return hit("py-remove-system")
+		}
+	}
+	for _, m := range pyPath.FindAllStringSubmatch(code, -1) {
+		if isSystemFile(pyLiteral(m[1], strs)) {
+			return hit("py-remove-system")
+		}
+	}
+	return Verdict{}
+}
+
+// pyShell judges the command given to os.system, subprocess.* and friends.
+func pyShell(code string, strs []string, depth int) Verdict {
+	locs := pyExec.FindAllStringIndex(code, -1)
+	if pyImports.MatchString(code) {
+		locs = append(locs, pyBareExec.FindAllStringIndex(code, -1)...)
+	}
+	for _, m := range pyModAlias.FindAllStringSubmatch(code, -1) { // import subprocess as sp
+		re := regexp.MustCompile(`\b` + m[1] + `\s*\.\s*(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+		locs = append(locs, re.FindAllStringIndex(code, -1)...)
+	}
+	for _, loc := range locs {
+		rest := code[loc[1]:]
+		cmd, ok := pyStringArg(rest, strs)
+		if !ok {
+			cmd, ok = pyListArg(rest, strs)
+		}
+		if !ok {
+			continue
+		}
+		if v := classify(Shell, shell.ForParser(cmd, Shell), depth+1); v.Dangerous {
+			return via(v, "Python")
+		}
+	}
+	return Verdict{}
+}
+
+// pySQL judges SQL passed to a DB-API cursor's execute.
+func pySQL(code string, strs []string, depth int) Verdict {
+	for _, loc := range pyQuery.FindAllStringIndex(code, -1) {
+		if q, ok := pyStringArg(code[loc[1]:], strs); ok {
+			if v := classify(SQL, shell.ForParser(q, SQL), depth+1); v.Dangerous {
+				return via(v, "Python")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// pyStringArg reads a first argument made of string literals ('a' 'b' or
+// 'a' + 'b'); a trailing non-literal part becomes DynMark.
+func pyStringArg(rest string, strs []string) (string, bool) {
+	m := pyStrArg.FindStringSubmatch(rest)
+	if m == nil {
+		return "", false
+	}
+	var b strings.Builder
+	for _, l := range pyLit.FindAllStringSubmatch(m[1], -1) {
+		b.WriteString(pyLiteral(l[1], strs))
+	}
+	if m[2] == "" {
+		b.WriteString(shell.DynMark)
+	}
+	return b.String(), true
+}
+
+// pyListArg turns ["rm", "-rf", path] into a shell command line.
+func pyListArg(rest string, strs []string) (string, bool) {
+	m := pyList.FindStringSubmatch(rest)
+	if m == nil {
+		return "", false
+	}
+	var parts []string
+	for _, el := range strings.Split(m[1], ",") {
+		el = strings.TrimSpace(el)
+		if l := pyLit.FindStringSubmatch(el); l != nil && l[0] == el {
+			q, err := syntax.Quote(pyLiteral(l[1], strs), syntax.LangBash)
+			if err == nil {
+				parts = append(parts, q)
+				continue
+			}
+		}
+		if el != "" {
+			parts = append(parts, `"$__dyn"`)
+		}
+	}
+	return strings.Join(parts, " "), len(parts) > 0
+}
+
+func pyLiteral(index string, strs []string) string {
+	i, err := strconv.Atoi(index)
+	if err != nil || i < 0 || i >= len(strs) {
+		return shell.DynMark
+	}
+	return strs[i]
+}

@@ -1,0 +1,158 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// More Python checks: code run by eval/exec (including code fetched from the
+// network), signals to every process, writes to system files and devices,
+// permission changes, Redis/MongoDB wipes and fork loops. code and strs come
+// from scanPython: string literals are "\x01<n>\x02" in code.
+
+var (
+	pyEvalCall  = regexp.MustCompile(`\b(?:exec|eval|compile)\s*\(`)
+	pyFetch     = regexp.MustCompile(`\b(?:urlopen|requests\s*\.\s*get|httpx\s*\.\s*get|urllib3?\b[\w.]*\.\s*request)\s*\(`)
+	pyKillAll   = regexp.MustCompile(`\bos\s*\.\s*(?:kill|killpg)\s*\(\s*-\s*1\s*,`)
+	pyOpen      = regexp.MustCompile(`(?:\bopen|\bio\s*\.\s*open|\bos\s*\.\s*open)\s*\(`)
+	pyWriteText = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*write_(?:text|bytes)\s*\(`)
+	pyChmod     = regexp.MustCompile(`\bos\s*\.\s*(?:chmod|chown|lchown)\s*\(`)
+	pyRedis     = regexp.MustCompile(`\.\s*(?:flushall|flushdb)\s*\(`)
+	pyMongo     = regexp.MustCompile(`\.\s*(?:drop_database|drop_collection)\s*\(|\.\s*delete_many\s*\(\s*\{\s*\}\s*\)`)
+	pyMongoDrop = regexp.MustCompile(`\.\s*drop\s*\(\s*\)`)
+	pyForkLoop  = regexp.MustCompile(`\bwhile\s+(?:True|1)\s*:[\s\S]*?\bos\s*\.\s*fork\s*\(`)
+	pyAssign    = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:\x01(\d+)\x02[ \t]*(?:;|$)|(tempfile\s*\.\s*mkdtemp\s*\(|tempfile\s*\.\s*gettempdir\s*\())`)
+	pyIdentArg  = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*[,)]`)
+	pyPathCall  = regexp.MustCompile(`^\s*(?:(?:pathlib\s*\.\s*)?Path|os\s*\.\s*path\s*\.\s*(?:expanduser|abspath|realpath|normpath))\s*\(`)
+)
+
+// pyEval judges the string given to eval/exec as Python, and flags code
+// fetched from the network and executed in the same statement.
+func pyEval(code string, strs []string, depth int) Verdict {
+	for _, loc := range pyEvalCall.FindAllStringIndex(code, -1) {
+		rest := code[loc[1]:]
+		line, _, _ := strings.Cut(rest, "\n")
+		if pyFetch.MatchString(line) {
+			return hit("pipe-to-shell")
+		}
+		if src, ok := pyStringArg(rest, strs); ok {
+			if v := classifyPython(shell.ForParser(src, Python), depth+1); v.Dangerous {
+				return via(v, "Python eval/exec")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+func pyMisc(code string, strs []string, _ int) Verdict {
+	switch {
+	case pyKillAll.MatchString(code):
+		return hit("kill-all")
+	case pyForkLoop.MatchString(code):
+		return hit("fork-bomb")
+	case pyRedis.MatchString(code):
+		return hit("redis-flush")
+	case pyMongo.MatchString(code), strings.Contains(code, "Mongo") && pyMongoDrop.MatchString(code):
+		return hit("mongo-drop")
+	}
+	if v := pyWrites(code, strs); v.Dangerous {
+		return v
+	}
+	for _, loc := range pyChmod.FindAllStringIndex(code, -1) {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isAuthorizedKeys(p)) {
+			return hit("chmod-chown-system")
+		}
+	}
+	return Verdict{}
+}
+
+// pyWrites: open(path, "w"/"a"/"r+"...) or Path(path).write_text on a device,
+// system file or authorized_keys.
+func pyWrites(code string, strs []string) Verdict {
+	for _, loc := range pyOpen.FindAllStringIndex(code, -1) {
+		args := pyCallArgs(code[loc[1]:])
+		if len(args) < 2 {
+			continue
+		}
+		mode := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(args[1]), "mode="))
+		m := pyLit.FindStringSubmatch(mode)
+		if m == nil || m[0] != mode || !strings.ContainsAny(pyLiteral(m[1], strs), "wax+") {
+			continue
+		}
+		if p, ok := pyPathArg(args[0]+")", strs, nil); ok {
+			if v := checkWriteTarget(p); v.Dangerous {
+				return v
+			}
+		}
+	}
+	for _, m := range pyWriteText.FindAllStringSubmatch(code, -1) {
+		if v := checkWriteTarget(pyLiteral(m[1], strs)); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// pyCallArgs splits the arguments of a call whose "(" was just read, at
+// top-level commas, up to its closing parenthesis.
+func pyCallArgs(rest string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth == 0 {
+				return append(out, rest[start:i])
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, rest[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return out
+}
+
+// pyVars collects names assigned a string literal, or a fresh temporary
+// directory, anywhere in the input, so rmtree(out) can be judged by out's
+// value. A name assigned more than once is left unknown.
+func pyVars(code string, strs []string) map[string]string {
+	vars := map[string]string{}
+	seen := map[string]int{}
+	for _, m := range pyAssign.FindAllStringSubmatch(code, -1) {
+		seen[m[1]]++
+		if m[3] != "" {
+			vars[m[1]] = "/tmp/" + shell.DynMark
+		} else {
+			vars[m[1]] = pyLiteral(m[2], strs)
+		}
+	}
+	for name, n := range seen {
+		if n > 1 {
+			delete(vars, name)
+		}
+	}
+	return vars
+}
+
+// pyPathArg reads a first argument that is a string literal, Path(literal)
+// or a name from vars.
+func pyPathArg(rest string, strs []string, vars map[string]string) (string, bool) {
+	for loc := pyPathCall.FindStringIndex(rest); loc != nil; loc = pyPathCall.FindStringIndex(rest) {
+		rest = rest[loc[1]:]
+	}
+	if p, ok := pyStringArg(rest, strs); ok {
+		return p, true
+	}
+	if m := pyIdentArg.FindStringSubmatch(rest); m != nil {
+		p, ok := vars[m[1]]
+		return p, ok
+	}
+	return "", false
+}

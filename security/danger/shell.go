@@ -1,0 +1,216 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// classifyShell parses input as bash and judges every simple command in it,
+// wherever it sits: lists, pipelines, subshells, substitutions, function
+// bodies. Input that does not parse is judged by the text fallback and then,
+// as far as the parser can recover, structurally.
+func classifyShell(input string, depth int) Verdict {
+	if depth > shell.MaxDepth {
+		return fallbackShell(input)
+	}
+	f, err := shell.Parse(input)
+	if err != nil {
+		if v := fallbackShell(input); v.Dangerous {
+			return v
+		}
+		if f, err = shell.Parse(input, syntax.RecoverErrors(8)); err != nil || f == nil {
+			return Verdict{}
+		}
+	}
+	if v := checkTree(f, depth); v.Dangerous {
+		return v
+	}
+	// RM="rm -rf"; $RM /: judge the input again with the literal values
+	// assigned in it substituted, as bash would expand them.
+	if sub, ok := shell.SubstituteAssignments(f, input); ok {
+		return classifyShell(sub, depth+1)
+	}
+	return Verdict{}
+}
+
+func checkTree(n syntax.Node, depth int) Verdict {
+	var v Verdict
+	fetched := downloads(n)
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if v.Dangerous || n == nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			v = checkStmt(n, depth)
+		case *syntax.CallExpr:
+			if c, ok := shell.BuildCommand(n); ok && runsDownloaded(c, fetched) {
+				v = hit("pipe-to-shell")
+			}
+		case *syntax.FuncDecl:
+			v = checkForkBomb(n)
+		case *syntax.WhileClause:
+			v = checkSpawnLoop(n)
+		}
+		return !v.Dangerous
+	})
+	return v
+}
+
+func checkStmt(s *syntax.Stmt, depth int) Verdict {
+	if v := checkRedirects(s.Redirs); v.Dangerous {
+		return v
+	}
+	switch cmd := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		c, ok := shell.BuildCommand(cmd)
+		if !ok {
+			return Verdict{}
+		}
+		if text, ok := shell.HereText(s.Redirs); ok && c.MoreArgs {
+			c.Args = append(c.Args, wordsOf(strings.Fields(text))...)
+		}
+		if v := checkCommand(c, depth); v.Dangerous {
+			return v
+		}
+		return checkFedCode(c, s.Redirs, depth)
+	case *syntax.BinaryCmd:
+		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			return checkPipeline(shell.Pipeline(cmd), depth)
+		}
+	}
+	return Verdict{}
+}
+
+func checkRedirects(rs []*syntax.Redirect) Verdict {
+	for _, r := range rs {
+		if r == nil || !shell.WriteOps[r.Op] {
+			continue
+		}
+		if v := checkWriteTarget(shell.ResolveWord(r.Word).S); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+func checkWriteTarget(p string) Verdict {
+	switch {
+	case isBlockDevice(p):
+		return hit("write-block-device")
+	case p == "/proc/sysrq-trigger":
+		return hit("shutdown")
+	case isAuthorizedKeys(p):
+		return hit("write-authorized-keys")
+	case isSystemFile(p):
+		return hit("write-system-file")
+	}
+	return Verdict{}
+}
+
+func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
+	downloaded := false
+	var prev []string // literal output of an echo stage, fed to xargs
+	text, known := "", false
+	for _, s := range stages {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok {
+			prev, known = nil, false
+			continue
+		}
+		c, ok := shell.BuildCommand(call)
+		if !ok {
+			continue
+		}
+		if downloaded && readsCodeFromStdin(c) {
+			return hit("pipe-to-shell")
+		}
+		if v := checkPipedText(c, text, depth); known && v.Dangerous {
+			return v
+		}
+		downloaded = downloaded || shell.Downloaders[c.Name]
+		if c.MoreArgs && prev != nil {
+			for _, p := range prev {
+				c.Args = append(c.Args, shell.Word{S: p})
+			}
+			if v := checkCommand(c, depth); v.Dangerous {
+				return v
+			}
+		}
+		prev = echoed(c)
+		text, known = shell.StdinText(c, s.Redirs, text, known)
+	}
+	return Verdict{}
+}
+
+// checkForkBomb flags a function that calls itself twice, or in the
+// background: :(){ :|:& };: and its renamed variants.
+func checkForkBomb(f *syntax.FuncDecl) Verdict {
+	if f.Name == nil || f.Body == nil {
+		return Verdict{}
+	}
+	calls, background := 0, false
+	syntax.Walk(f.Body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			background = background || n.Background
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && shell.ShallowLit(n.Args[0].Parts) == f.Name.Value {
+				calls++
+			}
+		}
+		return true
+	})
+	if calls >= 2 || (calls == 1 && background) {
+		return hit("fork-bomb")
+	}
+	return Verdict{}
+}
+
+// checkSpawnLoop flags an endless loop that starts a background job on
+// every turn (while true; do cmd & done): it forks without bound.
+func checkSpawnLoop(w *syntax.WhileClause) Verdict {
+	if w.Until || !alwaysTrue(w.Cond) {
+		return Verdict{}
+	}
+	for _, s := range w.Do {
+		if s.Background {
+			return hit("fork-bomb")
+		}
+	}
+	return Verdict{}
+}
+
+// alwaysTrue: true, :, [ 1 ], (( 1 )).
+func alwaysTrue(cond []*syntax.Stmt) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	switch c := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		ws := make([]string, len(c.Args))
+		for i, a := range c.Args {
+			ws[i] = shell.ShallowLit(a.Parts)
+		}
+		s := strings.Join(ws, " ")
+		return s == "true" || s == ":" || s == "[ 1 ]" || s == "test 1"
+	case *syntax.ArithmCmd:
+		return true
+	}
+	return false
+}
+
+// echoed is the literal output of an echo command, split into fields.
+func echoed(c shell.Command) []string {
+	if c.Name != "echo" || len(c.Programs) != 1 {
+		return nil
+	}
+	for _, w := range c.Args[1:] {
+		if w.Dyn() {
+			return nil
+		}
+	}
+	return strings.Fields(strings.Join(shell.Lits(c.Args[1:]), " "))
+}

@@ -1,0 +1,66 @@
+package shell
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Variables assigned in the same input: RM="rm -rf"; $RM / is rm -rf /.
+
+// literalAssignments returns the variables f assigns exactly one literal
+// value to (NAME=value, export/local/declare/readonly NAME=value, prefix
+// assignments, for NAME in one-word lists). A name that is also assigned a
+// run-time value or a second value is left out: its value is unknown.
+func literalAssignments(f syntax.Node) map[string]string {
+	vals := map[string]string{}
+	unknown := map[string]bool{}
+	set := func(name, val string, known bool) {
+		if old, seen := vals[name]; !known || (seen && old != val) {
+			unknown[name] = true
+		}
+		vals[name] = val
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name == nil || n.Array != nil || n.Index != nil || n.Naked {
+				return true
+			}
+			w := ResolveWord(n.Value)
+			set(n.Name.Value, w.S, !n.Append && !w.Dyn())
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+				set(wi.Name.Value, "", false)
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && (ShallowLit(n.Args[0].Parts) == "read" || ShallowLit(n.Args[0].Parts) == "mapfile") {
+				for _, a := range n.Args[1:] {
+					set(ShallowLit(a.Parts), "", false)
+				}
+			}
+		}
+		return true
+	})
+	for name := range unknown {
+		delete(vals, name)
+	}
+	return vals
+}
+
+var shellMeta = regexp.MustCompile("[;&|<>()$`\"'\\\\\n]")
+
+// SubstituteAssignments rewrites input with the literal values of the
+// variables it assigns in place of $NAME and ${NAME}. Values are escaped so
+// that, as in bash, they split into words but never into operators.
+func SubstituteAssignments(f *syntax.File, input string) (string, bool) {
+	vars := literalAssignments(f)
+	out := input
+	for name, val := range vars {
+		re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
+		esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
+		out = re.ReplaceAllLiteralString(out, esc)
+	}
+	return out, out != input && !strings.Contains(out, DynMark)
+}

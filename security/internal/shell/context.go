@@ -1,0 +1,61 @@
+package shell
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Context says which language an input is written in, so Classify knows which
+// rule sets apply. It comes from the session's foreground program.
+type Context int
+
+const (
+	Unknown Context = iota // unknown program: every rule set applies
+	Shell
+	SQL    // psql, mysql, mariadb, sqlite3
+	Python // python, python3, python3.12, ipython
+)
+
+func (c Context) String() string {
+	switch c {
+	case Shell:
+		return "shell"
+	case SQL:
+		return "sql"
+	case Python:
+		return "python"
+	}
+	return "unknown"
+}
+
+// The programs ContextOf recognises, by basename.
+var (
+	ShellPrograms = Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
+	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb")
+	PythonProgram = regexp.MustCompile(`^(?:i?python|pypy|bpython)[0-9.]*$`)
+)
+
+// ContextOf maps the basename of a foreground program to its Context. A login
+// shell's leading "-" (as in "-bash") is ignored.
+func ContextOf(program string) Context {
+	name := strings.TrimPrefix(filepath.Base(strings.TrimSpace(program)), "-")
+	switch {
+	case ShellPrograms[name]:
+		return Shell
+	case SQLPrograms[name]:
+		return SQL
+	case PythonProgram.MatchString(name):
+		return Python
+	}
+	return Unknown
+}
+
+// Set is a set of names.
+func Set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
