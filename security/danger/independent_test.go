@@ -1,0 +1,112 @@
+package danger
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The independent corpus (testdata/independent, see its README) was written and
+// labelled by people who never saw these rules. tune/ may guide changes to them;
+// heldout/ never does: this test reports its figures but never prints its inputs.
+// MCP_TERMINAL_CORPUS_MISSES=1 prints the tune part's misses and false positives.
+
+// Floors: the figures measured when they were last raised. A change that lowers one
+// fails; raise them as the rules improve. The goal is 97% recall and at most 1% false
+// positives on the held-out part.
+var independentFloor = map[string]struct{ recall, maxFP float64 }{
+	"tune":    {0.37, 0.035},
+	"heldout": {0.34, 0.036},
+}
+
+type corpusTally struct{ dangerous, caught, ordinary, flagged int }
+
+func (c *corpusTally) add(o corpusTally) {
+	c.dangerous += o.dangerous
+	c.caught += o.caught
+	c.ordinary += o.ordinary
+	c.flagged += o.flagged
+}
+
+func (c corpusTally) recall() float64 { return float64(c.caught) / float64(max(c.dangerous, 1)) }
+func (c corpusTally) fp() float64     { return float64(c.flagged) / float64(max(c.ordinary, 1)) }
+
+func (c corpusTally) String() string {
+	return fmt.Sprintf("recall %d/%d = %.1f%%, false positives %d/%d = %.1f%%",
+		c.caught, c.dangerous, 100*c.recall(), c.flagged, c.ordinary, 100*c.fp())
+}
+
+func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "independent", part, "*.tsv"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus files for %s: %v", part, err)
+	}
+	sort.Strings(files)
+	var total corpusTally
+	for _, f := range files {
+		var c corpusTally
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+		for n := 1; sc.Scan(); n++ {
+			line := sc.Text()
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			fields := strings.SplitN(line, "\t", 4)
+			if len(fields) != 4 {
+				t.Fatalf("%s:%d: want label, program, effect and input separated by tabs", f, n)
+			}
+			label, program, input := fields[0], fields[1], strings.ReplaceAll(fields[3], "⏎", "\n")
+			v := Classify(ContextOf(program), input)
+			switch label {
+			case "dangerous":
+				c.dangerous++
+				if v.Dangerous {
+					c.caught++
+				} else if show {
+					t.Logf("miss %s [%s] %s", program, fields[2], fields[3])
+				}
+			case "ordinary":
+				c.ordinary++
+				if v.Dangerous {
+					c.flagged++
+					if show {
+						t.Logf("false positive %s (%s) %s", program, v.Rule, fields[3])
+					}
+				}
+			case "disputed":
+			default:
+				t.Fatalf("%s:%d: unknown label %q", f, n, label)
+			}
+		}
+		fh.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s %s: %v", part, strings.TrimSuffix(filepath.Base(f), ".tsv"), c)
+		total.add(c)
+	}
+	t.Logf("%s: %v", part, total)
+	return total
+}
+
+func TestIndependentCorpus(t *testing.T) {
+	t.Parallel()
+	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
+	for _, part := range []string{"tune", "heldout"} {
+		c := scoreIndependent(t, part, show && part == "tune")
+		floor := independentFloor[part]
+		if c.recall() < floor.recall || c.fp() > floor.maxFP {
+			t.Errorf("%s part: %v; the floor is %.1f%% recall and %.1f%% false positives", part, c, 100*floor.recall, 100*floor.maxFP)
+		}
+	}
+}
