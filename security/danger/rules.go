@@ -149,12 +149,12 @@ var rules = []rule{
 		sh("git push --force origin main", "git push -f origin master", "git push origin +main", "git push -fu origin HEAD:main",
 			"git -C repo push --force origin refs/heads/master", "git push origin --delete main", "git push origin :master",
 			"git push origin +develop", "git push --force upstream release/2.3", "git push origin main --force"),
-		sh("git push --force-with-lease origin main", "git push -f origin feature/x", "git push origin main", "git reset --hard HEAD~1",
+		sh("git push --force-with-lease origin main", "git push -f origin feature/x", "git push origin main", "git reset --soft HEAD~1",
 			"git push --force origin main-fix", "git push -f --dry-run origin main", "git push origin release/2.3")},
 	{"git-clean", catDelete,
 		"This deletes untracked (and possibly ignored) files and directories in the repository, which cannot be undone.",
-		sh("git clean -fdx", "git clean -f -d", "git clean --force -x", "git clean -fxd ."),
-		sh("git clean -n -dx", "git clean -fdn", "git status", "git clean -f")},
+		sh("git clean -fdx", "git clean -f -d", "git clean --force -x", "git clean -fxd .", "git clean -f"),
+		sh("git clean -n -dx", "git clean -fdn", "git status", "git clean -fdX -- build/")},
 	{"terraform-destroy", catInfra,
 		"This destroys every resource managed by this Terraform configuration.",
 		sh("terraform destroy", "terraform destroy -auto-approve", "terraform -chdir=infra destroy", "terraform apply -destroy", "tofu destroy", "pulumi destroy --yes", "terragrunt run-all destroy"),
@@ -199,7 +199,7 @@ var rules = []rule{
 		sh("sudo systemctl stop sshd", "systemctl stop ssh.service", "service ssh stop", "sudo /etc/init.d/networking stop", "systemctl disable --now sshd",
 			"systemctl mask NetworkManager", "sudo ip link set eth0 down", "ifdown eth0", "nmcli networking off", "systemctl isolate rescue.target",
 			"sudo systemctl stop docker"),
-		sh("sudo systemctl restart sshd", "systemctl status ssh", "systemctl stop nginx", "service nginx stop", "ip link set eth0 up",
+		sh("sudo systemctl restart sshd", "systemctl status ssh", "systemctl --user stop vite-dev.service", "service app-preview stop", "ip link set eth0 up",
 			"ip link show", "systemctl disable sshd-keygen", "sudo systemctl start docker")},
 	{"git-push-mirror", catHistory,
 		"This makes the remote an exact mirror of this clone, deleting every remote branch and tag that does not exist here.",
@@ -268,7 +268,7 @@ var rules = []rule{
 
 // safeInputs are ordinary inputs that no rule may flag.
 var safeInputs = join(
-	sh("ls -la", "git status", "git reset --hard HEAD~1", "kill 1234", "cat /etc/passwd", "ls /dev/sda", "chmod 644 file",
+	sh("ls -la", "git status", "git reset --soft HEAD~1", "kill 1234", "cat /etc/passwd", "ls /dev/sda", "chmod 644 file",
 		"curl -o x.tar.gz https://example.com/x.tar.gz", "dd if=/dev/zero of=./disk.img", "make -j8 && ./bin/app",
 		"docker run --rm -it ubuntu bash", "npm install", "go test ./...", "echo $HOME", "cd ~ && ls", "sudo apt-get update",
 		"python3 script.py", "for f in *.go; do gofmt -l $f; done", "tar xzf x.tar.gz -C /tmp", ""),
@@ -276,6 +276,8 @@ var safeInputs = join(
 	py("print('hello')", "import os; os.listdir('/')", "subprocess.run(['ls', '-la'])", "x = [1, 2, 3]", "os.system('make')"),
 	unk("console.log('hello')", "SELECT 1;", "help", "ls -la"),
 )
+
+func init() { rules = append(rules, opsRules...) }
 
 var ruleIndex = sync.OnceValue(func() map[string]rule {
 	m := make(map[string]rule, len(rules))
