@@ -286,7 +286,7 @@ func checkUsermod(c shell.Command, _ int) Verdict {
 			val = args[i+1]
 		}
 		switch {
-		case a == "-L" || a == "--lock" || a == "-e" || a == "--expiredate":
+		case c.Name == "usermod" && (a == "-L" || a == "--lock" || a == "-e" || a == "--expiredate"):
 			return hit("account-change")
 		case (a == "-p" || a == "--password") && (val == "" || val == "!" || val == "*"):
 			return hit("account-change")

@@ -187,7 +187,7 @@ func checkCloud(c shell.Command, _ int) Verdict {
 }
 
 func checkAWS(o shell.Opts, ops []string) Verdict {
-	if o.Long["dryrun"] || o.Long["dry-run"] || len(ops) > 2 && temporaryName(ops[len(ops)-1]) {
+	if o.Long["dryrun"] || o.Long["dry-run"] || len(ops) > 2 && temporaryName(awsTarget(ops)) {
 		return Verdict{}
 	}
 	if ops[0] == "s3" {
@@ -214,4 +214,15 @@ func checkMongo(c shell.Command, _ int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// awsTarget is the resource a command names: its s3:// operand, else its
+// last operand (the value of --stack-name, --bucket...).
+func awsTarget(ops []string) string {
+	for i := len(ops) - 1; i >= 0; i-- {
+		if strings.HasPrefix(ops[i], "s3://") {
+			return ops[i]
+		}
+	}
+	return ops[len(ops)-1]
 }

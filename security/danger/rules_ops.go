@@ -92,7 +92,7 @@ var opsRules = []rule{
 		sh("passwd -d alice", "sudo passwd -l deploy", "usermod -L bob", "usermod --password '' carol", "usermod -a -G wheel intern",
 			"userdel bob", "sudo deluser --remove-all-files eve", "groupdel ops", "echo 'bob:x' | chpasswd", "gpasswd -a intern sudo",
 			"adduser intern sudo", "useradd -o -u 0 svc", "chattr -i /etc/shadow"),
-		sh("passwd", "passwd -S alice", "usermod -aG docker alice", "useradd -m builder", "id bob", "getent group sudo", "chattr +i /etc/hosts",
+		sh("passwd", "passwd -S alice", "usermod -aG docker alice", "useradd -m builder", "useradd -e 2030-01-01 contractor", "id bob", "getent group sudo", "chattr +i /etc/hosts",
 			"chattr -i ./notes.txt", "adduser --disabled-password builder")},
 	{"storage-teardown", catDisk,
 		"This destroys a volume, pool, dataset, array member or encryption header, and the data on it.",
