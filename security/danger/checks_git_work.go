@@ -38,6 +38,10 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 	case "worktree":
 		ops := shell.Lits(o.Operands)
 		return hitIf(len(ops) > 0 && ops[0] == "remove" && o.Has("f", "force"), "git-discard-work")
+	case "rm":
+		return hitIf(o.Has("f", "force") && broadPathspec(rest), "git-discard-work")
+	case "prune":
+		return hitIf(hasWord(rest, "--expire=now"), "git-rewrite-history")
 	case "gc":
 		for _, w := range rest {
 			if w.S == "--prune=now" || w.S == "--prune=all" {

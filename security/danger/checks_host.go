@@ -49,19 +49,24 @@ func checkHost(c shell.Command, depth int) Verdict {
 		}
 	}
 	switch c.Name {
-	case "docker", "podman", "kubectl", "oc":
+	case "docker", "podman", "kubectl", "oc", "docker-compose":
 		if v := checkContainerExec(c, depth); v.Dangerous {
 			return v
 		}
 		if c.Name == "docker" || c.Name == "podman" {
 			return checkDockerMass(c, depth)
 		}
+	case "kill":
+		return killsDaemonByLookup(c)
 	}
 	if v := checkDecodedArgs(c); v.Dangerous {
 		return v
 	}
 	if shell.PythonProgram.MatchString(c.Name) || scriptInterps[c.Name] || c.Name == "awk" || c.Name == "gawk" {
-		return hitIf(reverseShellCode(strings.Join(shell.Lits(c.Args[1:]), " ")), "reverse-shell")
+		code := strings.Join(shell.Lits(c.Args[1:]), " ")
+		// gawk's /inet/tcp special file with a getline loop is a shell of its own.
+		awkShell := strings.Contains(code, "/inet/") && strings.Contains(code, "|&") && strings.Contains(code, "getline")
+		return hitIf(reverseShellCode(code) || awkShell, "reverse-shell")
 	}
 	return Verdict{}
 }
@@ -91,6 +96,9 @@ func checkIptables(c shell.Command, _ int) Verdict {
 			matches = true
 		}
 	}
+	if sshLockout(args) && !hasWord(c.Args, "-D") && !hasWord(c.Args, "--delete") {
+		return hit("firewall-off")
+	}
 	for i, a := range args {
 		switch {
 		case a == "-F" || a == "--flush" || a == "-P" || a == "--policy":
@@ -117,7 +125,10 @@ func checkUfw(c shell.Command, _ int) Verdict {
 	if len(ops) == 0 {
 		return Verdict{}
 	}
-	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")), "firewall-off")
+	if ops[0] == "delete" && len(ops) > 2 && ops[1] == "allow" && (ops[2] == "22" || ops[2] == "22/tcp" || ops[2] == "ssh" || ops[2] == "OpenSSH") {
+		return hit("firewall-off")
+	}
+	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || sshLockout(ops), "firewall-off")
 }
 
 func checkSetenforce(c shell.Command, _ int) Verdict {
@@ -412,10 +423,11 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 			continue
 		}
 		p := shell.ResolveWord(r.Word).S
-		if truncates(r.Op) {
-			if id := tamperTarget(p); id != "" {
-				return hit(id)
-			}
+		if id := hostTarget(p, truncates(r.Op)); id != "" {
+			return hit(id)
+		}
+		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(p, "/proc/sys/"), "/", ".")] {
+			return hit("security-off")
 		}
 		if isStartupFile(p) && call != nil {
 			if c, ok := shell.BuildCommand(call); ok {

@@ -36,7 +36,7 @@ var nsKinds = shell.Set("ns", "namespace", "namespaces", "project", "projects", 
 
 // dataKinds hold the data or the identity of a stateful workload.
 var dataKinds = shell.Set("pvc", "pv", "persistentvolumeclaim", "persistentvolumeclaims", "persistentvolume", "persistentvolumes",
-	"sts", "statefulset", "statefulsets", "statefulset.apps", "secret", "secrets")
+	"sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps", "secret", "secrets", "node", "nodes", "no")
 
 func allTemporaryStr(names []string) bool {
 	for _, n := range names {
@@ -179,7 +179,7 @@ func checkCloud(c shell.Command, _ int) Verdict {
 		return hit("cloud-teardown")
 	}
 	for _, op := range ops {
-		if op == "delete" || op == "destroy" || op == "apps:destroy" {
+		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {
 			return hit("cloud-teardown")
 		}
 	}

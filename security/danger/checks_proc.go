@@ -23,6 +23,9 @@ func checkInit(c shell.Command, _ int) Verdict {
 		if w.S == "0" || w.S == "6" {
 			return hit("shutdown")
 		}
+		if w.S == "1" || w.S == "s" || w.S == "S" {
+			return hit("stop-service") // single-user mode ends every remote session
+		}
 	}
 	return Verdict{}
 }

@@ -90,10 +90,13 @@ var execLong = shell.Set("env", "env-file", "user", "workdir", "detach-keys")
 // and kubectl/oc exec POD -- CMD… as if typed there.
 func checkContainerExec(c shell.Command, depth int) Verdict {
 	args := c.Args
+	if c.Name == "docker-compose" {
+		args = append([]shell.Word{args[0], {S: "compose"}}, args[1:]...)
+	}
 	switch c.Name {
-	case "docker", "podman":
+	case "docker", "podman", "docker-compose":
 		i := 1
-		if len(args) > 2 && args[1].S == "container" {
+		if len(args) > 2 && (args[1].S == "container" || args[1].S == "compose") {
 			i = 2
 		}
 		if len(args) <= i || args[i].S != "exec" {
@@ -143,6 +146,16 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 				return hit("container-teardown")
 			}
 		}
+	case "kill":
+		for _, w := range ops[1:] {
+			if w.Dyn() {
+				return hit("container-teardown")
+			}
+		}
+	case "swarm":
+		return hitIf(ops[1].S == "leave" && o.Has("f", "force"), "container-teardown")
+	case "system":
+		return hitIf(ops[1].S == "reset", "container-teardown")
 	case "stack":
 		if len(ops) > 2 && (ops[1].S == "rm" || ops[1].S == "remove" || ops[1].S == "down") && !temporaryName(ops[2].S) {
 			return hit("container-teardown")

@@ -26,8 +26,10 @@ func isDecoder(c shell.Command) bool {
 	case "openssl":
 		ops := shell.Lits(o.Operands)
 		return len(ops) > 0 && (ops[0] == "enc" || ops[0] == "base64" || strings.HasPrefix(ops[0], "aes") || strings.HasPrefix(ops[0], "des")) && hasWord(c.Args, "-d")
-	case "rev", "uudecode":
+	case "rev", "uudecode", "gunzip", "zcat", "xzcat", "bzcat":
 		return true
+	case "gzip", "xz", "bzip2", "zstd":
+		return o.Has("d", "decompress")
 	case "tr":
 		// rot13: tr 'A-Za-z' 'N-ZA-Mn-za-m'
 		return len(o.Operands) == 2 && strings.Contains(o.Operands[1].S, "N-Z")
@@ -164,7 +166,7 @@ func checkSocat(c shell.Command, _ int) Verdict {
 }
 
 var (
-	socketCode = regexp.MustCompile(`(?i)socket|fsockopen|tcpsocket|net\.socket|io::socket|/dev/tcp/|\.connect\(`)
+	socketCode = regexp.MustCompile(`(?i)socket|fsockopen|tcpsocket|net\.socket|io::socket|/dev/tcp/|/inet/tcp/|\.connect\(`)
 	shellCode  = regexp.MustCompile(`(?i)/bin/(?:ba|z|da|k)?sh\b|["'](?:ba|z)?sh["']|\b(?:ba)?sh -i\b|cmd\.exe|pty\.spawn`)
 )
 

@@ -1,0 +1,236 @@
+package danger
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// More host effects: firewall rules that lock out SSH, macOS and AppArmor
+// switches, edits of account databases and logs through tee/sed/cp, disk
+// and volume formats, and signals to daemons found by pidof/pgrep.
+
+func init() {
+	for name, f := range map[string]func(shell.Command, int) Verdict{
+		"firewall-cmd": checkFirewallCmd, "aa-complain": hitAlways("security-off"), "csrutil": checkMacSwitch, "spctl": checkMacSwitch,
+		"chage": checkChage, "tee": checkTeeHost, "sed": checkSedHost, "cp": checkCpHost,
+		"nvme": checkNvme, "hdparm": checkHdparm, "dmsetup": checkDmsetup, "lvreduce": checkLvreduce, "ceph": checkCeph,
+		"serverless": checkServerless, "sls": checkServerless, "glab": checkGh, "hub": checkGh, "dotnet": checkDotnet,
+		"lxc": checkRemoteExec, "ansible": checkRemoteExec, "salt": checkRemoteExec, "vagrant": checkRemoteExec,
+	} {
+		hostChecks[name] = f
+	}
+}
+
+// sshLockout: a DROP/REJECT/deny rule on port 22 or the ssh service.
+func sshLockout(args []string) bool {
+	port, drop := false, false
+	for i, a := range args {
+		switch a {
+		case "22", "22/tcp", "ssh", "OpenSSH":
+			port = true
+		case "DROP", "REJECT", "deny", "reject":
+			drop = true
+		case "--dport", "--destination-port":
+			port = port || i+1 < len(args) && args[i+1] == "22"
+		}
+	}
+	return port && drop
+}
+
+func checkFirewallCmd(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		switch {
+		case w.S == "--panic-on", w.S == "--set-default-zone=trusted", w.S == "--remove-service=ssh", w.S == "--remove-port=22/tcp":
+			return hit("firewall-off")
+		}
+	}
+	return Verdict{}
+}
+
+func checkMacSwitch(c shell.Command, _ int) Verdict {
+	return hitIf(hasWord(c.Args, "disable") || hasWord(c.Args, "--master-disable") || hasWord(c.Args, "--global-disable"), "security-off")
+}
+
+// checkChage: an expiry date in the past (0 or -E 1970…) locks the account.
+func checkChage(c shell.Command, _ int) Verdict {
+	for _, v := range append(optionValues(c.Args[1:], "-E", "--expiredate"), optionValues(c.Args[1:], "-M", "--maxdays")...) {
+		if v == "0" || strings.HasPrefix(v, "1970") {
+			return hit("account-change")
+		}
+	}
+	return Verdict{}
+}
+
+// accountFile: the databases of users, groups, passwords and sudo rights.
+func accountFile(p string) bool {
+	switch p {
+	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers":
+		return true
+	}
+	return strings.HasPrefix(p, "/etc/sudoers.d/")
+}
+
+// hostTarget names the rule for writing into p: account databases, logs and history.
+func hostTarget(p string, truncating bool) string {
+	switch {
+	case accountFile(p) && !checkWriteTarget(p).Dangerous: // a system-file rule may already name it
+		return "account-change"
+	case truncating:
+		return tamperTarget(p)
+	}
+	return ""
+}
+
+func checkTeeHost(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	for _, w := range o.Operands {
+		if id := hostTarget(w.S, !o.Has("a", "append")); id != "" {
+			return hit(id)
+		}
+	}
+	return Verdict{}
+}
+
+// checkSedHost: sed -i on an account database or a log edits the record.
+func checkSedHost(c shell.Command, _ int) Verdict {
+	inPlace := false
+	for _, w := range c.Args[1:] {
+		inPlace = inPlace || strings.HasPrefix(w.S, "-i") || strings.HasPrefix(w.S, "--in-place") ||
+			len(w.S) > 1 && w.S[0] == '-' && w.S[1] != '-' && strings.ContainsRune(w.S, 'i')
+	}
+	if !inPlace {
+		return Verdict{}
+	}
+	for _, w := range c.Args[1:] {
+		if id := hostTarget(w.S, true); id != "" {
+			return hit(id)
+		}
+	}
+	return Verdict{}
+}
+
+// checkCpHost: cp /dev/null over a log or history file empties it; cp over
+// an account database replaces it.
+func checkCpHost(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "tS").Operands)
+	if len(ops) < 2 {
+		return Verdict{}
+	}
+	dst := ops[len(ops)-1]
+	if id := hostTarget(dst, false); id != "" {
+		return hit(id)
+	}
+	return hitIf(ops[0] == "/dev/null" && tamperTarget(dst) != "", tamperTarget(dst))
+}
+
+func checkNvme(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) > 1 && (ops[0] == "format" || ops[0] == "sanitize"), "storage-teardown")
+}
+
+func checkHdparm(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if strings.HasPrefix(w.S, "--security-erase") || w.S == "--trim-sector-ranges" {
+			return hit("storage-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+func checkDmsetup(c shell.Command, _ int) Verdict {
+	return hitIf(hasWord(c.Args, "remove_all") || hasWord(c.Args, "wipe_table"), "storage-teardown")
+}
+
+// checkLvreduce: shrinking a volume without resizing its filesystem (-r)
+// cuts the filesystem's end off.
+func checkLvreduce(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "Ll")
+	return hitIf(!o.Has("rt", "resizefs", "test") && len(o.Operands) > 0, "storage-teardown")
+}
+
+func checkCeph(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "c").Operands)
+	return hitIf(len(ops) > 2 && ops[0] == "osd" && ops[1] == "pool" && (ops[2] == "delete" || ops[2] == "rm"), "storage-teardown")
+}
+
+func checkServerless(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "sr").Operands)
+	return hitIf(len(ops) > 0 && ops[0] == "remove", "cloud-teardown")
+}
+
+func checkDotnet(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "ks").Operands)
+	return hitIf(len(ops) > 1 && ops[0] == "nuget" && ops[1] == "delete", "package-unpublish")
+}
+
+// checkRemoteExec judges the command that lxc exec, ansible -a, salt
+// cmd.run and vagrant ssh -c run on another machine.
+func checkRemoteExec(c shell.Command, depth int) Verdict {
+	var script string
+	switch c.Name {
+	case "lxc":
+		for i, w := range c.Args {
+			if w.S == "--" && hasWord(c.Args[:i], "exec") {
+				return via(checkInner(c.Args[i+1:], depth), "lxc exec")
+			}
+		}
+	case "ansible":
+		if vs := optionValues(c.Args[1:], "-a", "--args"); len(vs) > 0 {
+			script = vs[0]
+		}
+	case "salt":
+		for i, w := range c.Args {
+			if w.S == "cmd.run" && i+1 < len(c.Args) {
+				script = c.Args[i+1].S
+			}
+		}
+	case "vagrant":
+		if vs := optionValues(c.Args[1:], "-c", "--command"); len(vs) > 0 {
+			script = vs[0]
+		}
+	}
+	if script == "" || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	return via(classifyShell(shell.ForParser(script, Shell), depth+1), c.Name)
+}
+
+// killsDaemonByLookup: kill $(pidof sshd), kill -9 $(pgrep -f dockerd),
+// kill $(cat /run/nginx.pid). HUP, USR1/USR2 and 0 (reload, reopen logs,
+// probe) pass.
+func killsDaemonByLookup(c shell.Command) Verdict {
+	for _, w := range c.Args[1:] {
+		switch strings.TrimPrefix(strings.TrimPrefix(w.S, "-"), "SIG") {
+		case "HUP", "USR1", "USR2", "0", "1", "WINCH":
+			return Verdict{}
+		}
+	}
+	found := false
+	for _, w := range c.Args[1:] {
+		if w.Node == nil || !w.Dyn() {
+			continue
+		}
+		syntax.Walk(w.Node, func(n syntax.Node) bool {
+			call, ok := n.(*syntax.CallExpr)
+			if !ok || found {
+				return !found
+			}
+			inner, ok := shell.BuildCommand(call)
+			if !ok {
+				return true
+			}
+			ops := shell.Lits(shell.ParseOpts(inner.Args[1:], "uUgGPstFno").Operands)
+			switch inner.Name {
+			case "pidof", "pgrep":
+				found = len(ops) > 0 && isDaemon(ops[len(ops)-1])
+			case "cat":
+				found = len(ops) > 0 && isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid"))
+			}
+			return !found
+		})
+	}
+	return hitIf(found, "kill-daemon")
+}
