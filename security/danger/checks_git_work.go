@@ -14,6 +14,9 @@ import (
 // checkGitWork judges subcommand sub with its arguments rest.
 func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 	o := shell.ParseOpts(rest, "bBmsSO")
+	if o.Has("h", "help") {
+		return Verdict{}
+	}
 	switch sub {
 	case "reset":
 		return hitIf(o.Long["hard"], "git-discard-work")
@@ -21,9 +24,9 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		if o.Has("f", "force") {
 			return hit("git-discard-work")
 		}
-		return hitIf(!o.Has("b", "orphan") && broadPathspec(rest), "git-discard-work")
+		return hitIf(!o.Has("bp", "orphan", "patch") && broadPathspec(rest), "git-discard-work")
 	case "restore":
-		worktree := !o.Has("S", "staged") || o.Has("W", "worktree")
+		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
 		return hitIf(worktree && broadPathspec(rest), "git-discard-work")
 	case "switch":
 		return hitIf(o.Has("f", "force", "discard-changes"), "git-discard-work")
@@ -32,7 +35,7 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		return hitIf(len(ops) > 0 && (ops[0] == "clear" || ops[0] == "drop"), "git-discard-work")
 	case "branch":
 		force := o.Has("D", "") || o.Has("d", "delete") && o.Has("f", "force")
-		return hitIf(force && !allTemporary(o.Operands), "git-discard-work")
+		return hitIf(force && len(o.Operands) > 0 && !allTemporary(o.Operands), "git-discard-work")
 	case "update-ref":
 		return hitIf(o.Has("d", ""), "git-discard-work")
 	case "worktree":

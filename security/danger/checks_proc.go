@@ -223,7 +223,7 @@ func checkPkill(c shell.Command, _ int) Verdict {
 		}
 	}
 	for _, p := range shell.Lits(o.Operands) {
-		if isDaemon(p) {
+		if isDaemon(p) && !temporaryName(p) {
 			return hit("kill-daemon")
 		}
 	}

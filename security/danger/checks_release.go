@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Checks for tearing down releases, clusters and published packages, and for
@@ -49,7 +50,7 @@ func checkEksctl(c shell.Command, _ int) Verdict {
 func checkUnpublish(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "v")
 	ops := shell.Lits(o.Operands)
-	if len(ops) == 0 || o.Long["dry-run"] || o.Long["undo"] {
+	if len(ops) == 0 || o.Long["dry-run"] || o.Long["undo"] || o.Has("h", "help") {
 		return Verdict{}
 	}
 	switch c.Name {
@@ -61,10 +62,11 @@ func checkUnpublish(c shell.Command, _ int) Verdict {
 	return Verdict{}
 }
 
-// checkGh: gh repo delete, gh release delete.
+// checkGh: gh repo delete (a release or a branch can be made again; a
+// repository with its issues cannot).
 func checkGh(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "R").Operands)
-	return hitIf(len(ops) >= 2 && (ops[0] == "repo" || ops[0] == "release") && ops[1] == "delete", "cloud-teardown")
+	return hitIf(len(ops) >= 2 && ops[0] == "repo" && ops[1] == "delete", "cloud-teardown")
 }
 
 // checkVault: disabling a secrets or auth engine deletes what it held; kv
@@ -142,13 +144,13 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 			return Verdict{}
 		}
 		for _, w := range ops[1:] {
-			if w.Dyn() && o.Has("f", "force") {
+			if w.Dyn() && o.Has("f", "force") && !filteredList(w) {
 				return hit("container-teardown")
 			}
 		}
 	case "kill":
 		for _, w := range ops[1:] {
-			if w.Dyn() {
+			if w.Dyn() && !filteredList(w) {
 				return hit("container-teardown")
 			}
 		}
@@ -162,4 +164,25 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// filteredList: a computed list narrowed by name, label or image ($(docker
+// ps -q --filter name=e2e-)) names the containers someone chose, not all.
+func filteredList(w shell.Word) bool {
+	if w.Node == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(w.Node, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			if c, ok := shell.BuildCommand(call); ok && (c.Name == "docker" || c.Name == "podman") {
+				for _, v := range append(optionValues(c.Args[1:], "-f", "--filter"), optionValues(c.Args[1:], "--filter", "--filter")...) {
+					// status=, health= and exited= select every container in a state.
+					found = found || !strings.HasPrefix(v, "status=") && !strings.HasPrefix(v, "health=") && !strings.HasPrefix(v, "exited=")
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
