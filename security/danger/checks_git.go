@@ -42,6 +42,9 @@ func checkGit(c shell.Command, depth int) Verdict {
 	case "reflog":
 		return checkReflog(rest)
 	}
+	if c.MoreArgs { // xargs git branch -D: the names arrive on stdin
+		rest = append(rest[:len(rest):len(rest)], shell.Word{S: shell.DynMark})
+	}
 	return checkGitWork(sub, rest, depth)
 }
 
