@@ -49,11 +49,11 @@ func checkHost(c shell.Command, depth int) Verdict {
 		}
 	}
 	switch c.Name {
-	case "docker", "podman", "kubectl", "oc", "docker-compose":
+	case "docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose":
 		if v := checkContainerExec(c, depth); v.Dangerous {
 			return v
 		}
-		if c.Name == "docker" || c.Name == "podman" {
+		if c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" {
 			return checkDockerMass(c, depth)
 		}
 	case "kill":
@@ -185,6 +185,15 @@ func checkHistory(c shell.Command, _ int) Verdict {
 
 var historyVars = shell.Set("HISTFILE", "HISTSIZE", "HISTFILESIZE")
 
+// checkPromptCommand judges code put in PROMPT_COMMAND, which bash runs
+// before every prompt from then on.
+func checkPromptCommand(name, value string, depth int) Verdict {
+	if name != "PROMPT_COMMAND" || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	return hitIf(classifyShell(shell.ForParser(value, Shell), depth+1).Dangerous, "startup-inject")
+}
+
 func checkUnsetHist(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {
 		if historyVars[w.S] {
@@ -208,6 +217,8 @@ func disablesHistory(name, value string) bool {
 	switch name {
 	case "HISTFILE":
 		return value == "" || value == "/dev/null"
+	case "HISTIGNORE":
+		return value == "*"
 	case "HISTSIZE", "HISTFILESIZE":
 		return value == "0"
 	}
@@ -274,7 +285,7 @@ func checkLnHistory(c shell.Command, _ int) Verdict {
 // --- accounts
 
 func checkPasswd(c shell.Command, _ int) Verdict {
-	return hitIf(shell.ParseOpts(c.Args[1:], "nxwiR").Has("dl", "delete", "lock"), "account-change")
+	return hitIf(shell.ParseOpts(c.Args[1:], "nxwiR").Has("dl", "delete", "lock", "stdin"), "account-change")
 }
 
 // privilegedGroups grant root, directly or through sudo.
@@ -314,7 +325,8 @@ func checkUseradd(c shell.Command, depth int) Verdict { return checkUsermod(c, d
 
 func checkGpasswd(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
-	return hitIf(len(args) >= 3 && (args[0] == "-a" || args[0] == "-M") && grantsPrivilege(args[len(args)-1]), "account-change")
+	// -a/-M into sudo grants root; -d out of it may lock the last admin out.
+	return hitIf(len(args) >= 3 && (args[0] == "-a" || args[0] == "-M" || args[0] == "-d") && grantsPrivilege(args[len(args)-1]), "account-change")
 }
 
 // checkAdduser: adduser USER sudo adds to a group; --remove-home belongs to deluser.
@@ -358,8 +370,10 @@ func checkStorageRemove(c shell.Command, _ int) Verdict {
 }
 
 func checkZpool(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "o").Operands)
-	return hitIf(len(ops) > 1 && (ops[0] == "destroy" || ops[0] == "labelclear"), "storage-teardown")
+	o := shell.ParseOpts(c.Args[1:], "oOmR")
+	ops := shell.Lits(o.Operands)
+	create := len(ops) > 1 && ops[0] == "create" && o.Has("f", "")
+	return hitIf(len(ops) > 1 && (ops[0] == "destroy" || ops[0] == "labelclear") || create, "storage-teardown")
 }
 
 // checkZfs: destroy of a dataset (a snapshot only with -r/-R) and rollback,
@@ -381,7 +395,7 @@ func checkZfs(c shell.Command, _ int) Verdict {
 
 func checkCryptsetup(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "cdhksSy").Operands)
-	return hitIf(len(ops) > 0 && (ops[0] == "erase" || ops[0] == "luksErase" || ops[0] == "luksKillSlot"), "storage-teardown")
+	return hitIf(len(ops) > 0 && (ops[0] == "erase" || ops[0] == "luksErase" || ops[0] == "luksKillSlot" || ops[0] == "luksFormat"), "storage-teardown")
 }
 
 func checkMdadm(c shell.Command, _ int) Verdict {
@@ -409,12 +423,22 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
 				return hit("history-tamper")
 			}
+			if a.Name != nil {
+				if v := checkPromptCommand(a.Name.Value, shell.ResolveWord(a.Value).S, depth); v.Dangerous {
+					return v
+				}
+			}
 		}
 	}
 	if call != nil {
 		for _, a := range call.Assigns {
 			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
 				return hit("history-tamper")
+			}
+			if a.Name != nil {
+				if v := checkPromptCommand(a.Name.Value, shell.ResolveWord(a.Value).S, depth); v.Dangerous {
+					return v
+				}
 			}
 		}
 	}

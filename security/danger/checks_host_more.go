@@ -18,7 +18,11 @@ func init() {
 		"chage": checkChage, "tee": checkTeeHost, "sed": checkSedHost, "cp": checkCpHost,
 		"nvme": checkNvme, "hdparm": checkHdparm, "dmsetup": checkDmsetup, "lvreduce": checkLvreduce, "ceph": checkCeph,
 		"serverless": checkServerless, "sls": checkServerless, "glab": checkGh, "hub": checkGh, "dotnet": checkDotnet,
-		"lxc": checkRemoteExec, "ansible": checkRemoteExec, "salt": checkRemoteExec, "vagrant": checkRemoteExec,
+		"lxc": checkRemoteExec, "incus": checkRemoteExec, "multipass": checkRemoteExec, "ansible": checkRemoteExec,
+		"salt": checkRemoteExec, "vagrant": checkRemoteExec, "gcloud": checkRemoteExec,
+		"netsh": checkNetsh, "apparmor_parser": checkApparmorParser, "dmesg": checkDmesg,
+		"sam": checkStackTool, "sst": checkStackTool, "helmfile": checkStackTool, "cdktf": checkTerraform, "pulumi": checkStackTool,
+		"nuget": checkNuget, "pwsh": checkPowershell, "powershell": checkPowershell, "powershell.exe": checkPowershell,
 	} {
 		hostChecks[name] = f
 	}
@@ -171,11 +175,15 @@ func checkDotnet(c shell.Command, _ int) Verdict {
 func checkRemoteExec(c shell.Command, depth int) Verdict {
 	var script string
 	switch c.Name {
-	case "lxc":
+	case "lxc", "incus", "multipass":
 		for i, w := range c.Args {
 			if w.S == "--" && hasWord(c.Args[:i], "exec") {
-				return via(checkInner(c.Args[i+1:], depth), "lxc exec")
+				return via(checkInner(c.Args[i+1:], depth), c.Name+" exec")
 			}
+		}
+	case "gcloud":
+		if vs := optionValues(c.Args[1:], "--command", "--command"); len(vs) > 0 && hasWord(c.Args, "ssh") {
+			script = vs[0]
 		}
 	case "ansible":
 		if vs := optionValues(c.Args[1:], "-a", "--args"); len(vs) > 0 {
@@ -233,4 +241,60 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 		})
 	}
 	return hitIf(found, "kill-daemon")
+}
+
+// checkNetsh: netsh advfirewall set … state off (Windows).
+func checkNetsh(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	return hitIf(contains(args, "advfirewall") && contains(args, "state") && contains(args, "off"), "firewall-off")
+}
+
+// checkApparmorParser: -R unloads a profile, leaving its program unconfined.
+func checkApparmorParser(c shell.Command, _ int) Verdict {
+	return hitIf(shell.ParseOpts(c.Args[1:], "").Has("R", "remove"), "security-off")
+}
+
+// checkDmesg: -C/--clear empties the kernel's log buffer.
+func checkDmesg(c shell.Command, _ int) Verdict {
+	return hitIf(shell.ParseOpts(c.Args[1:], "fFlnsS").Has("Cc", "clear", "read-clear"), "log-tamper")
+}
+
+// checkStackTool: sam delete, sst remove, helmfile destroy, pulumi stack rm
+// tear down every resource of a stack.
+func checkStackTool(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "s").Operands)
+	if len(ops) == 0 || hasWord(c.Args, "--help") {
+		return Verdict{}
+	}
+	switch c.Name {
+	case "sam":
+		return hitIf(ops[0] == "delete", "terraform-destroy")
+	case "sst":
+		return hitIf(ops[0] == "remove", "terraform-destroy")
+	case "helmfile":
+		return hitIf(ops[0] == "destroy" || ops[0] == "delete", "cluster-teardown")
+	case "pulumi":
+		return hitIf(len(ops) > 1 && ops[0] == "stack" && (ops[1] == "rm" || ops[1] == "remove"), "terraform-destroy")
+	}
+	return Verdict{}
+}
+
+func checkNuget(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) > 1 && ops[0] == "delete", "package-unpublish")
+}
+
+// checkPowershell: -EncodedCommand runs hidden code; a download piped into
+// Invoke-Expression runs fetched code.
+func checkPowershell(c shell.Command, _ int) Verdict {
+	code := strings.ToLower(strings.Join(shell.Lits(c.Args[1:]), " "))
+	for _, w := range c.Args[1:] {
+		if l := strings.ToLower(w.S); l == "-enc" || l == "-e" || l == "-encodedcommand" || l == "-ec" {
+			return hit("decode-to-shell")
+		}
+	}
+	runs := strings.Contains(code, "iex") || strings.Contains(code, "invoke-expression")
+	fetches := strings.Contains(code, "iwr") || strings.Contains(code, "invoke-webrequest") || strings.Contains(code, "downloadstring") ||
+		strings.Contains(code, "irm ") || strings.Contains(code, "invoke-restmethod")
+	return hitIf(runs && fetches, "pipe-to-shell")
 }

@@ -80,6 +80,11 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 			names = append(names, a)
 		}
 	}
+	for _, f := range optionValues(c.Args[1:], "-f", "--filename") {
+		if (f == "-" || f == "." || strings.HasSuffix(f, "/")) && !temporaryName(f) {
+			return hit("cluster-teardown") // every object of a manifest directory or a build
+		}
+	}
 	if kind == "" && !fromFile && c.MoreArgs {
 		return hit("kubectl-delete-namespace") // xargs kubectl delete: kinds and names computed
 	}
@@ -159,7 +164,9 @@ func checkDropdb(c shell.Command, _ int) Verdict {
 var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "stack", "cluster", "volume", "snapshot", "vpc",
 	"repository", "file-system", "function", "hosted-zone", "secret", "user", "role", "log-group", "nodegroup",
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
-	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects")
+	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects",
+	"elasticsearch-domain", "db-cluster-snapshot", "service", "load-balancer", "nat-gateway", "subnet", "user-pool", "identity-pool",
+	"api", "pipeline", "workgroup", "database", "package-versions", "package", "access-key", "cluster-snapshot", "index")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
@@ -177,6 +184,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	}
 	if c.Name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
 		return hit("cloud-teardown")
+	}
+	if temporaryName(ops[len(ops)-1]) {
+		return Verdict{}
 	}
 	for _, op := range ops {
 		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {

@@ -31,7 +31,7 @@ func checkInit(c shell.Command, _ int) Verdict {
 }
 
 var (
-	powerVerbs = shell.Set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
+	powerVerbs = shell.Set("poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate")
 	stopVerbs  = shell.Set("stop", "kill", "mask", "disable")
 	// criticalServices are the units whose loss cuts off remote access or
 	// breaks the whole system; stopping an ordinary service is not flagged.
