@@ -166,7 +166,7 @@ var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "sta
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
 	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects",
 	"elasticsearch-domain", "db-cluster-snapshot", "service", "load-balancer", "nat-gateway", "subnet", "user-pool", "identity-pool",
-	"api", "pipeline", "workgroup", "database", "package-versions", "package", "access-key", "cluster-snapshot", "index")
+	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
