@@ -9,11 +9,11 @@ import (
 )
 
 // Checks by effect on the host rather than on files: security switches
-// (firewall, SELinux/AppArmor, audit, kernel hardening), persistence and
-// tampering (cron, shell history, logs), accounts, storage pools and
-// volumes, packages withdrawn from a registry, and commands run inside a
-// container. Which flags and subcommands destroy is kept as data here; the
-// functions only read it.
+// (firewall, SELinux/AppArmor, audit, kernel hardening) and persistence and
+// tampering (cron, shell history, logs, start-up files). hostChecks
+// dispatches to these and to the account, storage, release and remote
+// checks in their own files. Which flags and subcommands destroy is kept
+// as data; the functions only read it.
 
 // hostChecks is consulted before commandChecks (see checkCommand), so a
 // program may have a check here and one there.
@@ -38,6 +38,7 @@ func init() {
 		"gem": checkUnpublish, "cargo": checkUnpublish, "gh": checkGh, "flyctl": checkCloud, "fly": checkCloud, "vault": checkVault,
 		"nc": checkNetcat, "ncat": checkNetcat, "netcat": checkNetcat, "socat": checkSocat,
 	}
+	registerHostEdits()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for
@@ -280,135 +281,6 @@ func checkTamperArgs(c shell.Command, _ int) Verdict {
 func checkLnHistory(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "St").Operands)
 	return hitIf(len(ops) == 2 && ops[0] == "/dev/null" && tamperTarget(ops[1]) != "", "history-tamper")
-}
-
-// --- accounts
-
-func checkPasswd(c shell.Command, _ int) Verdict {
-	return hitIf(shell.ParseOpts(c.Args[1:], "nxwiR").Has("dl", "delete", "lock", "stdin"), "account-change")
-}
-
-// privilegedGroups grant root, directly or through sudo.
-var privilegedGroups = shell.Set("sudo", "wheel", "admin", "root")
-
-func grantsPrivilege(groups string) bool {
-	for _, g := range strings.Split(groups, ",") {
-		if privilegedGroups[g] {
-			return true
-		}
-	}
-	return false
-}
-
-func checkUsermod(c shell.Command, _ int) Verdict {
-	args := shell.Lits(c.Args[1:])
-	for i, a := range args {
-		val := ""
-		if i+1 < len(args) {
-			val = args[i+1]
-		}
-		switch {
-		case c.Name == "usermod" && (a == "-L" || a == "--lock" || a == "-e" || a == "--expiredate"):
-			return hit("account-change")
-		case (a == "-p" || a == "--password") && (val == "" || val == "!" || val == "*"):
-			return hit("account-change")
-		case (a == "-u" || a == "--uid") && val == "0", a == "-o" || a == "--non-unique":
-			return hit("account-change")
-		case (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'G') || a == "--groups") && grantsPrivilege(val):
-			return hit("account-change")
-		}
-	}
-	return Verdict{}
-}
-
-func checkUseradd(c shell.Command, depth int) Verdict { return checkUsermod(c, depth) }
-
-func checkGpasswd(c shell.Command, _ int) Verdict {
-	args := shell.Lits(c.Args[1:])
-	// -a/-M into sudo grants root; -d out of it may lock the last admin out.
-	return hitIf(len(args) >= 3 && (args[0] == "-a" || args[0] == "-M" || args[0] == "-d") && grantsPrivilege(args[len(args)-1]), "account-change")
-}
-
-// checkAdduser: adduser USER sudo adds to a group; --remove-home belongs to deluser.
-func checkAdduser(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	return hitIf(len(ops) == 2 && privilegedGroups[ops[1]], "account-change")
-}
-
-// checkChattr: removing the immutable or append-only bit from a system or
-// log file, the step before tampering with it.
-func checkChattr(c shell.Command, _ int) Verdict {
-	removes := false
-	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w.S, "-") && strings.ContainsAny(w.S, "ia") && !strings.HasPrefix(w.S, "--") {
-			removes = true
-		}
-	}
-	if !removes {
-		return Verdict{}
-	}
-	for _, w := range c.Args[1:] {
-		for _, p := range []string{"/etc", "/var", "/boot", "/usr", "/bin", "/sbin", "/lib", "/root"} {
-			if w.S == p || strings.HasPrefix(w.S, p+"/") {
-				return hit("account-change")
-			}
-		}
-	}
-	return Verdict{}
-}
-
-// --- storage pools and volumes
-
-func firstTemporary(ops []shell.Word) bool {
-	return len(ops) > 0 && temporaryName(ops[0].S)
-}
-
-// checkStorageRemove: lvremove, vgremove, pvremove of anything not named as scratch.
-func checkStorageRemove(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "S")
-	return hitIf(len(o.Operands) > 0 && !firstTemporary(o.Operands) && !o.Has("t", "test"), "storage-teardown")
-}
-
-func checkZpool(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "oOmR")
-	ops := shell.Lits(o.Operands)
-	create := len(ops) > 1 && ops[0] == "create" && o.Has("f", "")
-	return hitIf(len(ops) > 1 && (ops[0] == "destroy" || ops[0] == "labelclear") || create, "storage-teardown")
-}
-
-// checkZfs: destroy of a dataset (a snapshot only with -r/-R) and rollback,
-// which destroys everything written since the snapshot. -n is a dry run.
-func checkZfs(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "o")
-	ops := shell.Lits(o.Operands)
-	if len(ops) < 2 || o.Has("n", "") || temporaryName(ops[1]) {
-		return Verdict{}
-	}
-	switch ops[0] {
-	case "destroy":
-		return hitIf(!strings.Contains(ops[1], "@") || o.Has("rR", ""), "storage-teardown")
-	case "rollback":
-		return hit("storage-teardown")
-	}
-	return Verdict{}
-}
-
-func checkCryptsetup(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "cdhksSy").Operands)
-	return hitIf(len(ops) > 0 && (ops[0] == "erase" || ops[0] == "luksErase" || ops[0] == "luksKillSlot" || ops[0] == "luksFormat"), "storage-teardown")
-}
-
-func checkMdadm(c shell.Command, _ int) Verdict {
-	return hitIf(hasWord(c.Args, "--zero-superblock"), "storage-teardown")
-}
-
-func checkBtrfs(c shell.Command, _ int) Verdict {
-	ops := shell.ParseOpts(c.Args[1:], "").Operands
-	if len(ops) < 3 {
-		return Verdict{}
-	}
-	verb := ops[0].S + " " + ops[1].S
-	return hitIf((verb == "subvolume delete" || verb == "sub del" || verb == "subvolume del") && !temporaryName(ops[2].S), "storage-teardown")
 }
 
 // --- statement level: assignments and redirections

@@ -8,11 +8,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// More host effects: firewall rules that lock out SSH, macOS and AppArmor
-// switches, edits of account databases and logs through tee/sed/cp, disk
-// and volume formats, and signals to daemons found by pidof/pgrep.
+// Host effects reached through general-purpose tools and front ends:
+// firewall rules that lock out SSH, macOS and AppArmor switches, edits of
+// account databases and logs through tee/sed/cp, stack tools, PowerShell,
+// remote runners (ansible, salt, lxc…), and signals to daemons found by
+// pidof/pgrep.
 
-func init() {
+// registerHostEdits adds this file's checks to hostChecks (called from its init).
+func registerHostEdits() {
 	for name, f := range map[string]func(shell.Command, int) Verdict{
 		"firewall-cmd": checkFirewallCmd, "aa-complain": hitAlways("security-off"), "csrutil": checkMacSwitch, "spctl": checkMacSwitch,
 		"chage": checkChage, "tee": checkTeeHost, "sed": checkSedHost, "cp": checkCpHost,
@@ -56,25 +59,6 @@ func checkFirewallCmd(c shell.Command, _ int) Verdict {
 
 func checkMacSwitch(c shell.Command, _ int) Verdict {
 	return hitIf(hasWord(c.Args, "disable") || hasWord(c.Args, "--master-disable") || hasWord(c.Args, "--global-disable"), "security-off")
-}
-
-// checkChage: an expiry date in the past (0 or -E 1970…) locks the account.
-func checkChage(c shell.Command, _ int) Verdict {
-	for _, v := range append(optionValues(c.Args[1:], "-E", "--expiredate"), optionValues(c.Args[1:], "-M", "--maxdays")...) {
-		if v == "0" || strings.HasPrefix(v, "1970") {
-			return hit("account-change")
-		}
-	}
-	return Verdict{}
-}
-
-// accountFile: the databases of users, groups, passwords and sudo rights.
-func accountFile(p string) bool {
-	switch p {
-	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers":
-		return true
-	}
-	return strings.HasPrefix(p, "/etc/sudoers.d/")
 }
 
 // hostTarget names the rule for writing into p: account databases, logs and history.
@@ -128,36 +112,6 @@ func checkCpHost(c shell.Command, _ int) Verdict {
 		return hit(id)
 	}
 	return hitIf(ops[0] == "/dev/null" && tamperTarget(dst) != "", tamperTarget(dst))
-}
-
-func checkNvme(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	return hitIf(len(ops) > 1 && (ops[0] == "format" || ops[0] == "sanitize"), "storage-teardown")
-}
-
-func checkHdparm(c shell.Command, _ int) Verdict {
-	for _, w := range c.Args[1:] {
-		if strings.HasPrefix(w.S, "--security-erase") || w.S == "--trim-sector-ranges" {
-			return hit("storage-teardown")
-		}
-	}
-	return Verdict{}
-}
-
-func checkDmsetup(c shell.Command, _ int) Verdict {
-	return hitIf(hasWord(c.Args, "remove_all") || hasWord(c.Args, "wipe_table"), "storage-teardown")
-}
-
-// checkLvreduce: shrinking a volume without resizing its filesystem (-r)
-// cuts the filesystem's end off.
-func checkLvreduce(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "Ll")
-	return hitIf(!o.Has("rt", "resizefs", "test") && len(o.Operands) > 0, "storage-teardown")
-}
-
-func checkCeph(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "c").Operands)
-	return hitIf(len(ops) > 2 && ops[0] == "osd" && ops[1] == "pool" && (ops[2] == "delete" || ops[2] == "rm"), "storage-teardown")
 }
 
 func checkServerless(c shell.Command, _ int) Verdict {
