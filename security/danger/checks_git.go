@@ -11,8 +11,13 @@ import (
 
 var gitValueOpts = shell.Set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
 
-func checkGit(c shell.Command, _ int) Verdict {
+func checkGit(c shell.Command, depth int) Verdict {
 	args := c.Args[1:]
+	for _, body := range gitAliasBodies(args) {
+		if v := classifyShell(shell.ForParser(body, Shell), depth+1); v.Dangerous {
+			return via(v, "a git alias")
+		}
+	}
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].S, "-") {
 		if gitValueOpts[args[i].S] {
@@ -29,13 +34,18 @@ func checkGit(c shell.Command, _ int) Verdict {
 		return checkGitPush(rest)
 	case "clean":
 		o := shell.ParseOpts(rest, "e")
-		return hitIf(o.Has("f", "force") && !o.Has("n", "dry-run") && o.Has("dx"), "git-clean")
+		// -X alone removes only ignored files (build output); -f alone still
+		// removes every untracked file.
+		return hitIf(o.Has("f", "force") && !o.Has("n", "dry-run") && !(o.Has("X") && !o.Has("x")), "git-clean")
 	case "filter-branch", "filter-repo":
 		return hitIf(!hasWord(rest, "--help") && !hasWord(rest, "--analyze"), "git-rewrite-history")
 	case "reflog":
 		return checkReflog(rest)
 	}
-	return Verdict{}
+	if c.MoreArgs { // xargs git branch -D: the names arrive on stdin
+		rest = append(rest[:len(rest):len(rest)], shell.Word{S: shell.DynMark})
+	}
+	return checkGitWork(sub, rest, depth)
 }
 
 // checkReflog: `git reflog expire --expire=now --all` (or --expire-unreachable=now)
@@ -68,8 +78,16 @@ func checkGitPush(args []shell.Word) Verdict {
 	if o.Has("", "mirror", "prune") {
 		return hit("git-push-mirror")
 	}
-	force := o.Has("f", "force") && !o.Has("", "dry-run") || o.Long["force-if-includes"] && !o.Long["force-with-lease"]
+	if o.Has("n", "dry-run") {
+		return Verdict{}
+	}
+	force := o.Has("f", "force") || o.Long["force-if-includes"] && !o.Long["force-with-lease"]
 	del := o.Has("d", "delete")
+	// Forced with no refspec (every matching or the current branch), or
+	// forced over every branch: unpushed history on the remote is lost.
+	if (force || o.Long["force-with-lease"]) && o.Has("", "all", "branches") || force && len(o.Operands) < 2 {
+		return hit("git-force-push-all")
+	}
 	if len(o.Operands) < 2 {
 		return Verdict{}
 	}
@@ -81,6 +99,9 @@ func checkGitPush(args []shell.Word) Verdict {
 		}
 		if sharedBranch(dst) && (force || plus || del || (colon && src == "")) {
 			return hit("git-force-push-main")
+		}
+		if (del || colon && src == "") && !temporaryName(dst) && !strings.HasPrefix(dst, "refs/tags/") {
+			return hit("git-delete-remote-branch")
 		}
 	}
 	return Verdict{}

@@ -34,6 +34,19 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 
 var nsKinds = shell.Set("ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions")
 
+// dataKinds hold the data or the identity of a stateful workload.
+var dataKinds = shell.Set("pvc", "pv", "persistentvolumeclaim", "persistentvolumeclaims", "persistentvolume", "persistentvolumes",
+	"sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps", "secret", "secrets", "node", "nodes", "no")
+
+func allTemporaryStr(names []string) bool {
+	for _, n := range names {
+		if !temporaryName(n) {
+			return false
+		}
+	}
+	return len(names) > 0
+}
+
 func checkKubectl(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
 	del := -1
@@ -46,20 +59,44 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 	if del < 0 {
 		return Verdict{}
 	}
-	kindSeen := false
-	for _, a := range args[del+1:] {
+	kind, names, fromFile := "", []string{}, false
+	for i, a := range args[del+1:] {
 		switch {
 		case a == "--all" || a == "-A" || a == "--all-namespaces" || a == "--all=true":
 			return hit("kubectl-delete-namespace")
-		case strings.HasPrefix(a, "-"):
-		case !kindSeen:
-			kindSeen = true
-			for _, k := range strings.Split(strings.ToLower(a), ",") {
-				kind, _, _ := strings.Cut(k, "/")
-				if nsKinds[kind] {
-					return hit("kubectl-delete-namespace")
-				}
+		case a == "-f" || a == "--filename" || a == "-k" || a == "-l" || a == "--selector" || strings.HasPrefix(a, "--filename=") || strings.HasPrefix(a, "--selector="):
+			fromFile = true
+		case a == "-n" || a == "--namespace" || a == "--context":
+			if i+1 < len(args[del+1:]) {
+				args[del+1+i+1] = "-"
 			}
+		case strings.HasPrefix(a, "-"):
+		case kind == "":
+			kind = strings.ToLower(a)
+			if k, n, ok := strings.Cut(kind, "/"); ok {
+				kind, names = k, append(names, n)
+			}
+		default:
+			names = append(names, a)
+		}
+	}
+	for _, f := range optionValues(c.Args[1:], "-f", "--filename") {
+		if (f == "-" || f == "." || strings.HasSuffix(f, "/")) && !temporaryName(f) {
+			return hit("cluster-teardown") // every object of a manifest directory or a build
+		}
+	}
+	if kind == "" && !fromFile && c.MoreArgs {
+		return hit("kubectl-delete-namespace") // xargs kubectl delete: kinds and names computed
+	}
+	if allTemporaryStr(names) {
+		return Verdict{}
+	}
+	for _, k := range strings.Split(kind, ",") {
+		switch {
+		case nsKinds[k]:
+			return hit("kubectl-delete-namespace")
+		case dataKinds[k]:
+			return hit("kubectl-delete-data")
 		}
 	}
 	return Verdict{}
@@ -118,7 +155,8 @@ func checkDropdb(c shell.Command, _ int) Verdict {
 	if hasWord(c.Args, "--help") || hasWord(c.Args, "--version") {
 		return Verdict{}
 	}
-	return hitIf(len(shell.ParseOpts(c.Args[1:], "hpUd").Operands) > 0, "dropdb")
+	ops := shell.ParseOpts(c.Args[1:], "hpUd").Operands
+	return hitIf(len(ops) > 0 && !temporaryName(ops[len(ops)-1].S), "dropdb")
 }
 
 // awsTeardown are the nouns after "delete-" in aws CLI verbs that destroy a
@@ -126,7 +164,9 @@ func checkDropdb(c shell.Command, _ int) Verdict {
 var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "stack", "cluster", "volume", "snapshot", "vpc",
 	"repository", "file-system", "function", "hosted-zone", "secret", "user", "role", "log-group", "nodegroup",
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
-	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace")
+	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects",
+	"elasticsearch-domain", "db-cluster-snapshot", "service", "load-balancer", "nat-gateway", "subnet", "user-pool", "identity-pool",
+	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
@@ -145,8 +185,11 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	if c.Name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
 		return hit("cloud-teardown")
 	}
+	if temporaryName(ops[len(ops)-1]) {
+		return Verdict{}
+	}
 	for _, op := range ops {
-		if op == "delete" || op == "destroy" || op == "apps:destroy" {
+		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {
 			return hit("cloud-teardown")
 		}
 	}
@@ -154,8 +197,12 @@ func checkCloud(c shell.Command, _ int) Verdict {
 }
 
 func checkAWS(o shell.Opts, ops []string) Verdict {
+	if o.Long["dryrun"] || o.Long["dry-run"] || len(ops) > 2 && temporaryName(awsTarget(ops)) {
+		return Verdict{}
+	}
 	if ops[0] == "s3" {
-		return hitIf((ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
+		sync := ops[1] == "sync" && o.Has("", "delete") && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-1], "s3://")
+		return hitIf(sync || (ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]
 	if strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion" {
@@ -177,4 +224,15 @@ func checkMongo(c shell.Command, _ int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// awsTarget is the resource a command names: its s3:// operand, else its
+// last operand (the value of --stack-name, --bucket...).
+func awsTarget(ops []string) string {
+	for i := len(ops) - 1; i >= 0; i-- {
+		if strings.HasPrefix(ops[i], "s3://") {
+			return ops[i]
+		}
+	}
+	return ops[len(ops)-1]
 }

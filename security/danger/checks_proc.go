@@ -23,12 +23,15 @@ func checkInit(c shell.Command, _ int) Verdict {
 		if w.S == "0" || w.S == "6" {
 			return hit("shutdown")
 		}
+		if w.S == "1" || w.S == "s" || w.S == "S" {
+			return hit("stop-service") // single-user mode ends every remote session
+		}
 	}
 	return Verdict{}
 }
 
 var (
-	powerVerbs = shell.Set("poweroff", "reboot", "halt", "kexec", "soft-reboot")
+	powerVerbs = shell.Set("poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate")
 	stopVerbs  = shell.Set("stop", "kill", "mask", "disable")
 	// criticalServices are the units whose loss cuts off remote access or
 	// breaks the whole system; stopping an ordinary service is not flagged.
@@ -38,8 +41,14 @@ var (
 	rescueTargets = shell.Set("rescue", "emergency", "rescue.target", "emergency.target", "halt.target", "poweroff.target", "reboot.target")
 )
 
+// securityServices enforce access control or record it; stopping one is a
+// security switch rather than an outage.
+var securityServices = shell.Set("apparmor", "auditd", "firewalld", "ufw", "fail2ban", "nftables", "iptables", "netfilter-persistent",
+	"selinux", "crowdstrike", "falcon-sensor", "osqueryd", "clamav-daemon", "wazuh-agent")
+
 func checkSystemctl(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "HMtpsno").Operands)
+	o := shell.ParseOpts(c.Args[1:], "HMtpsno")
+	ops := shell.Lits(o.Operands)
 	if len(ops) == 0 {
 		return Verdict{}
 	}
@@ -49,13 +58,32 @@ func checkSystemctl(c shell.Command, _ int) Verdict {
 	case verb == "isolate" && len(ops) > 1 && rescueTargets[ops[1]]:
 		return hit("stop-service")
 	case stopVerbs[verb]:
-		if verb == "disable" && !hasWord(c.Args, "--now") {
-			return Verdict{}
-		}
+		// disable without --now still takes a critical unit away at the next boot.
 		for _, u := range ops[1:] {
+			if securityServices[strings.TrimSuffix(u, ".service")] && !o.Long["user"] {
+				return hit("security-off")
+			}
 			if criticalUnit(u) {
 				return hit("stop-service")
 			}
+		}
+		if verb != "disable" || hasWord(c.Args, "--now") {
+			return stopSystemUnits(o, ops[1:])
+		}
+	}
+	return Verdict{}
+}
+
+// stopSystemUnits: stopping, masking or disabling --now a system unit takes
+// down what depends on it. User units (--user) and units named as temporary
+// (dev servers, previews, tests) pass.
+func stopSystemUnits(o shell.Opts, units []string) Verdict {
+	if o.Long["user"] || o.Long["dry-run"] {
+		return Verdict{}
+	}
+	for _, u := range units {
+		if !temporaryName(u) && !strings.HasPrefix(u, "-") {
+			return hit("stop-system-service")
 		}
 	}
 	return Verdict{}
@@ -81,10 +109,13 @@ func checkService(c shell.Command, _ int) Verdict {
 	case len(ops) > 0:
 		verb = ops[0]
 	}
+	if (verb == "stop" || verb == "force-stop") && securityServices[name] {
+		return hit("security-off")
+	}
 	if (verb == "stop" || verb == "force-stop") && criticalUnit(name) {
 		return hit("stop-service")
 	}
-	return Verdict{}
+	return hitIf((verb == "stop" || verb == "force-stop") && !temporaryName(name), "stop-system-service")
 }
 
 // checkNetDown: ip link set IF down, ifdown IF, ifconfig IF down, nmcli networking off.
@@ -144,7 +175,26 @@ func checkKill(c shell.Command, _ int) Verdict {
 			return hit("kill-all")
 		}
 	}
-	return Verdict{}
+	return killsInit(args)
+}
+
+// killsInit: any signal but 0 (a liveness probe) and HUP (reload) sent to
+// pid 1, which is init: KILL panics the kernel, TERM may halt the system.
+func killsInit(args []string) Verdict {
+	if len(args) == 0 || args[len(args)-1] != "1" {
+		return Verdict{}
+	}
+	for i, a := range args[:len(args)-1] {
+		switch a {
+		case "-0", "-HUP", "-SIGHUP", "-1":
+			return Verdict{}
+		case "-s", "-n":
+			if i+1 < len(args) && (args[i+1] == "0" || args[i+1] == "HUP") {
+				return Verdict{}
+			}
+		}
+	}
+	return hit("kill-init")
 }
 
 // checkPkill flags pkill/killall that select every process of a user or
@@ -172,6 +222,11 @@ func checkPkill(c shell.Command, _ int) Verdict {
 			return hit("kill-all")
 		}
 	}
+	for _, p := range shell.Lits(o.Operands) {
+		if isDaemon(p) && !temporaryName(p) {
+			return hit("kill-daemon")
+		}
+	}
 	return Verdict{}
 }
 
@@ -185,4 +240,22 @@ func isSignalOpt(s string) bool {
 		return true
 	}
 	return strings.ToUpper(body) == body && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZ12") == ""
+}
+
+// daemons are system services whose processes an agent should not signal
+// directly: databases, web servers, the container runtime, sshd, init.
+var daemons = shell.Set("sshd", "systemd", "init", "dockerd", "containerd", "kubelet", "mysqld", "mariadbd", "mysqld_safe",
+	"postgres", "postmaster", "mongod", "mongos", "redis-server", "nginx", "apache2", "httpd", "php-fpm", "haproxy",
+	"memcached", "rsyslogd", "syslog-ng", "journald", "systemd-journald", "cron", "crond", "dbus-daemon", "NetworkManager",
+	"networkd", "systemd-networkd", "firewalld", "auditd", "etcd", "kube-apiserver", "named", "dnsmasq", "sssd", "polkitd",
+	"elasticsearch", "rabbitmq-server", "beam.smp", "zookeeper", "kafka", "caddy", "traefik", "envoy", "consul", "vault",
+	"tailscaled", "wpa_supplicant", "udevd", "systemd-udevd", "slapd", "postfix", "master", "dovecot", "exim4", "ntpd", "chronyd")
+
+// isDaemon matches a daemon's name, its path (/usr/sbin/sshd) or a pkill -f
+// pattern that starts with it ("postgres: checkpointer").
+func isDaemon(p string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(p), " ")
+	first = strings.TrimSuffix(strings.TrimPrefix(first[strings.LastIndexByte(first, '/')+1:], "^"), "$")
+	first = strings.TrimSuffix(first, ":")
+	return daemons[first]
 }

@@ -137,7 +137,7 @@ var rules = []rule{
 	{"shutdown", catAvail,
 		"This shuts down or reboots the machine, ending every session on it.",
 		sh("shutdown -h now", "sudo reboot", "halt", "poweroff", "init 0", "sudo systemctl reboot", "systemctl poweroff",
-			"echo b > /proc/sysrq-trigger", `sudo sh -c "echo o > /proc/sysrq-trigger"`),
+			"echo b > /proc/sysrq-trigger", "systemctl suspend", `sudo sh -c "echo o > /proc/sysrq-trigger"`),
 		sh("shutdown -c", "systemctl status nginx", "echo reboot", "init --version", "sudo systemctl restart nginx")},
 	{"kill-all", catAvail,
 		"This sends a signal to every process you may signal, killing your whole session and more.",
@@ -149,16 +149,16 @@ var rules = []rule{
 		sh("git push --force origin main", "git push -f origin master", "git push origin +main", "git push -fu origin HEAD:main",
 			"git -C repo push --force origin refs/heads/master", "git push origin --delete main", "git push origin :master",
 			"git push origin +develop", "git push --force upstream release/2.3", "git push origin main --force"),
-		sh("git push --force-with-lease origin main", "git push -f origin feature/x", "git push origin main", "git reset --hard HEAD~1",
+		sh("git push --force-with-lease origin main", "git push -f origin feature/x", "git push origin main", "git reset --soft HEAD~1",
 			"git push --force origin main-fix", "git push -f --dry-run origin main", "git push origin release/2.3")},
 	{"git-clean", catDelete,
 		"This deletes untracked (and possibly ignored) files and directories in the repository, which cannot be undone.",
-		sh("git clean -fdx", "git clean -f -d", "git clean --force -x", "git clean -fxd ."),
-		sh("git clean -n -dx", "git clean -fdn", "git status", "git clean -f")},
+		sh("git clean -fdx", "git clean -f -d", "git clean --force -x", "git clean -fxd .", "git clean -f"),
+		sh("git clean -n -dx", "git clean -fdn", "git status", "git clean -fdX -- build/")},
 	{"terraform-destroy", catInfra,
 		"This destroys every resource managed by this Terraform configuration.",
-		sh("terraform destroy", "terraform destroy -auto-approve", "terraform -chdir=infra destroy", "terraform apply -destroy", "tofu destroy", "pulumi destroy --yes", "terragrunt run-all destroy"),
-		sh("terraform plan -destroy", "terraform plan", "terraform apply", "echo terraform destroy", "terraform destroy --help", "pulumi preview")},
+		sh("terraform destroy", "terraform destroy -auto-approve", "terraform -chdir=infra destroy", "terraform apply -destroy", "tofu destroy", "pulumi destroy --yes", "terragrunt run-all destroy", "sam delete --stack-name api", "pulumi stack rm prod --force", "sst remove --stage prod"),
+		sh("terraform plan -destroy", "terraform plan", "terraform apply", "echo terraform destroy", "terraform destroy --help", "pulumi preview", "sam deploy", "pulumi stack ls")},
 	{"kubectl-delete-namespace", catInfra,
 		"This deletes a Kubernetes namespace or every resource of a kind, with everything running in it.",
 		sh("kubectl delete namespace prod", "kubectl delete ns staging", "kubectl delete pods --all", "kubectl -n prod delete deploy --all",
@@ -198,8 +198,8 @@ var rules = []rule{
 		"This stops SSH, networking or a core system service (or takes a network link down), which can cut off every remote session.",
 		sh("sudo systemctl stop sshd", "systemctl stop ssh.service", "service ssh stop", "sudo /etc/init.d/networking stop", "systemctl disable --now sshd",
 			"systemctl mask NetworkManager", "sudo ip link set eth0 down", "ifdown eth0", "nmcli networking off", "systemctl isolate rescue.target",
-			"sudo systemctl stop docker"),
-		sh("sudo systemctl restart sshd", "systemctl status ssh", "systemctl stop nginx", "service nginx stop", "ip link set eth0 up",
+			"sudo systemctl stop docker", "telinit 1", "systemctl disable sshd"),
+		sh("sudo systemctl restart sshd", "systemctl status ssh", "systemctl --user stop vite-dev.service", "service app-preview stop", "ip link set eth0 up",
 			"ip link show", "systemctl disable sshd-keygen", "sudo systemctl start docker")},
 	{"git-push-mirror", catHistory,
 		"This makes the remote an exact mirror of this clone, deleting every remote branch and tag that does not exist here.",
@@ -208,7 +208,7 @@ var rules = []rule{
 	{"git-rewrite-history", catHistory,
 		"This rewrites or expires repository history, so commits can no longer be recovered from this clone.",
 		sh("git filter-branch --force --index-filter 'git rm --cached -r .' HEAD", "git filter-branch --tree-filter 'rm -f x' -- --all",
-			"git filter-repo --path secrets.txt --invert-paths", "git reflog expire --expire=now --all", "git reflog expire --expire-unreachable=now --all"),
+			"git filter-repo --path secrets.txt --invert-paths", "git reflog expire --expire=now --all", "git reflog expire --expire-unreachable=now --all", "git gc --prune=now", "git prune --expire=now"),
 		sh("git reflog", "git log --all --oneline", "git filter-repo --analyze", "git reflog expire --expire=90.days.ago --all", "git gc")},
 	{"cloud-teardown", catInfra,
 		"This deletes cloud resources (buckets, instances, databases, clusters, resource groups) and their data.",
@@ -216,10 +216,10 @@ var rules = []rule{
 			"aws rds delete-db-instance --db-instance-identifier prod --skip-final-snapshot", "aws cloudformation delete-stack --stack-name app",
 			"gcloud compute instances delete web-1 --zone us-central1-a", "gcloud projects delete my-proj", "gcloud sql instances delete prod-db",
 			"az group delete --name prod-rg --yes", "gsutil rm -r gs://prod-bucket", "gsutil rb gs://b", "doctl compute droplet delete web-1",
-			"heroku apps:destroy --app myapp --confirm myapp", "gcloud storage rm -r gs://b", "aws dynamodb delete-table --table-name users"),
-		sh("aws s3 ls s3://prod-data", "aws s3 cp x.txt s3://b/x.txt", "aws s3 rm s3://b/tmp/x.txt", "aws ec2 describe-instances",
+			"heroku apps:destroy --app myapp --confirm myapp", "gh repo delete o/r --yes", "vault secrets disable kv/", "serverless remove --stage prod", "flyctl apps destroy api", "az storage blob delete-batch -s c", "aws s3 rm s3://prod-data --recursive --exclude tmp/x", "aws s3 sync ./site s3://www --delete", "gcloud storage rm -r gs://b", "aws dynamodb delete-table --table-name users"),
+		sh("aws s3 ls s3://prod-data", "aws s3 cp x.txt s3://b/x.txt", "aws s3 rm s3://b/tmp/x.txt", "aws s3 rm s3://ci/tmp/run-9/ --recursive", "aws s3 sync ./site s3://b --delete --dryrun", "aws ec2 describe-instances",
 			"gcloud compute instances list", "az group list", "aws sqs delete-message --queue-url u --receipt-handle h", "gsutil ls gs://b",
-			"gcloud help compute instances delete")},
+			"gcloud help compute instances delete", "gh repo view o/r", "vault secrets list", "serverless deploy", "gcloud compute instances delete test-vm-3")},
 	{"mongo-drop", catData,
 		"This drops a MongoDB database or collection, or deletes every document in it.",
 		join(sh(`mongosh app --eval "db.dropDatabase()"`, `mongo prod --eval 'db.users.drop()'`, `mongosh --eval="db.orders.deleteMany({})"`,
@@ -268,7 +268,7 @@ var rules = []rule{
 
 // safeInputs are ordinary inputs that no rule may flag.
 var safeInputs = join(
-	sh("ls -la", "git status", "git reset --hard HEAD~1", "kill 1234", "cat /etc/passwd", "ls /dev/sda", "chmod 644 file",
+	sh("ls -la", "git status", "git reset --soft HEAD~1", "kill 1234", "cat /etc/passwd", "ls /dev/sda", "chmod 644 file",
 		"curl -o x.tar.gz https://example.com/x.tar.gz", "dd if=/dev/zero of=./disk.img", "make -j8 && ./bin/app",
 		"docker run --rm -it ubuntu bash", "npm install", "go test ./...", "echo $HOME", "cd ~ && ls", "sudo apt-get update",
 		"python3 script.py", "for f in *.go; do gofmt -l $f; done", "tar xzf x.tar.gz -C /tmp", ""),
@@ -276,6 +276,8 @@ var safeInputs = join(
 	py("print('hello')", "import os; os.listdir('/')", "subprocess.run(['ls', '-la'])", "x = [1, 2, 3]", "os.system('make')"),
 	unk("console.log('hello')", "SELECT 1;", "help", "ls -la"),
 )
+
+func init() { rules = append(rules, opsRules...) }
 
 var ruleIndex = sync.OnceValue(func() map[string]rule {
 	m := make(map[string]rule, len(rules))

@@ -36,6 +36,9 @@ func classifyShell(input string, depth int) Verdict {
 }
 
 func checkTree(n syntax.Node, depth int) Verdict {
+	if v := checkSocketRedirects(n); v.Dangerous {
+		return v
+	}
 	var v Verdict
 	fetched := downloads(n)
 	syntax.Walk(n, func(n syntax.Node) bool {
@@ -60,6 +63,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 }
 
 func checkStmt(s *syntax.Stmt, depth int) Verdict {
+	if v := checkHostStmt(s, depth); v.Dangerous {
+		return v
+	}
 	if v := checkRedirects(s.Redirs); v.Dangerous {
 		return v
 	}
@@ -142,7 +148,7 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		prev = echoed(c)
 		text, known = shell.StdinText(c, s.Redirs, text, known)
 	}
-	return Verdict{}
+	return checkStreamPipeline(stages)
 }
 
 // checkForkBomb flags a function that calls itself twice, or in the

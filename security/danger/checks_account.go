@@ -1,0 +1,102 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// Checks for changes to accounts: who may log in, with what password, and
+// who may become root.
+
+func checkPasswd(c shell.Command, _ int) Verdict {
+	return hitIf(shell.ParseOpts(c.Args[1:], "nxwiR").Has("dl", "delete", "lock", "stdin"), "account-change")
+}
+
+// privilegedGroups grant root, directly or through sudo.
+var privilegedGroups = shell.Set("sudo", "wheel", "admin", "root")
+
+func grantsPrivilege(groups string) bool {
+	for _, g := range strings.Split(groups, ",") {
+		if privilegedGroups[g] {
+			return true
+		}
+	}
+	return false
+}
+
+func checkUsermod(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	for i, a := range args {
+		val := ""
+		if i+1 < len(args) {
+			val = args[i+1]
+		}
+		switch {
+		case c.Name == "usermod" && (a == "-L" || a == "--lock" || a == "-e" || a == "--expiredate"):
+			return hit("account-change")
+		case (a == "-p" || a == "--password") && (val == "" || val == "!" || val == "*"):
+			return hit("account-change")
+		case (a == "-u" || a == "--uid") && val == "0", a == "-o" || a == "--non-unique":
+			return hit("account-change")
+		case (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'G') || a == "--groups") && grantsPrivilege(val):
+			return hit("account-change")
+		}
+	}
+	return Verdict{}
+}
+
+func checkUseradd(c shell.Command, depth int) Verdict { return checkUsermod(c, depth) }
+
+func checkGpasswd(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	// -a/-M into sudo grants root; -d out of it may lock the last admin out.
+	return hitIf(len(args) >= 3 && (args[0] == "-a" || args[0] == "-M" || args[0] == "-d") && grantsPrivilege(args[len(args)-1]), "account-change")
+}
+
+// checkAdduser: adduser USER sudo adds to a group; --remove-home belongs to deluser.
+func checkAdduser(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) == 2 && privilegedGroups[ops[1]], "account-change")
+}
+
+// checkChattr: removing the immutable or append-only bit from a system or
+// log file, the step before tampering with it.
+func checkChattr(c shell.Command, _ int) Verdict {
+	removes := false
+	for _, w := range c.Args[1:] {
+		if strings.HasPrefix(w.S, "-") && strings.ContainsAny(w.S, "ia") && !strings.HasPrefix(w.S, "--") {
+			removes = true
+		}
+	}
+	if !removes {
+		return Verdict{}
+	}
+	for _, w := range c.Args[1:] {
+		for _, p := range []string{"/etc", "/var", "/boot", "/usr", "/bin", "/sbin", "/lib", "/root"} {
+			if w.S == p || strings.HasPrefix(w.S, p+"/") {
+				return hit("account-change")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// checkChage: an expiry date in the past (0 or -E 1970…) locks the account.
+func checkChage(c shell.Command, _ int) Verdict {
+	for _, v := range append(optionValues(c.Args[1:], "-E", "--expiredate"), optionValues(c.Args[1:], "-M", "--maxdays")...) {
+		if v == "0" || strings.HasPrefix(v, "1970") {
+			return hit("account-change")
+		}
+	}
+	return Verdict{}
+}
+
+// accountFile: the databases of users, groups, passwords and sudo rights.
+func accountFile(p string) bool {
+	switch p {
+	case "/etc/passwd", "/etc/shadow", "/etc/group", "/etc/gshadow", "/etc/sudoers":
+		return true
+	}
+	return strings.HasPrefix(p, "/etc/sudoers.d/")
+}

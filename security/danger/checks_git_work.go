@@ -1,0 +1,110 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// Git commands that discard work not yet committed or not yet pushed: the
+// working tree, the index, stashes, local branches and the objects only the
+// reflog still reaches. Routine forms (reset --soft, restore --staged,
+// branch -d, stash pop, a named single-file checkout) pass.
+
+// checkGitWork judges subcommand sub with its arguments rest.
+func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
+	o := shell.ParseOpts(rest, "bBmsSO")
+	if o.Has("h", "help") {
+		return Verdict{}
+	}
+	switch sub {
+	case "reset":
+		return hitIf(o.Long["hard"], "git-discard-work")
+	case "checkout":
+		if o.Has("f", "force") {
+			return hit("git-discard-work")
+		}
+		return hitIf(!o.Has("bp", "orphan", "patch") && broadPathspec(rest), "git-discard-work")
+	case "restore":
+		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
+		return hitIf(worktree && broadPathspec(rest), "git-discard-work")
+	case "switch":
+		return hitIf(o.Has("f", "force", "discard-changes"), "git-discard-work")
+	case "stash":
+		ops := shell.Lits(o.Operands)
+		return hitIf(len(ops) > 0 && (ops[0] == "clear" || ops[0] == "drop"), "git-discard-work")
+	case "branch":
+		force := o.Has("D", "") || o.Has("d", "delete") && o.Has("f", "force")
+		return hitIf(force && len(o.Operands) > 0 && !allTemporary(o.Operands), "git-discard-work")
+	case "update-ref":
+		return hitIf(o.Has("d", ""), "git-discard-work")
+	case "worktree":
+		ops := shell.Lits(o.Operands)
+		return hitIf(len(ops) > 0 && ops[0] == "remove" && o.Has("f", "force"), "git-discard-work")
+	case "rm":
+		return hitIf(o.Has("f", "force") && broadPathspec(rest), "git-discard-work")
+	case "prune":
+		return hitIf(hasWord(rest, "--expire=now"), "git-rewrite-history")
+	case "gc":
+		for _, w := range rest {
+			if w.S == "--prune=now" || w.S == "--prune=all" {
+				return hit("git-rewrite-history")
+			}
+		}
+	case "submodule":
+		for i, w := range rest {
+			if w.S == "foreach" {
+				cmd := rest[i+1:]
+				for len(cmd) > 0 && (cmd[0].S == "--recursive" || cmd[0].S == "-q" || cmd[0].S == "--quiet") {
+					cmd = cmd[1:]
+				}
+				return via(classifyShell(shell.ForParser(strings.Join(shell.Lits(cmd), " "), Shell), depth+1), "git submodule foreach")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// broadPathspec: the paths after checkout/restore cover a whole tree
+// (".", ":/", "*", "dir/") or are computed at run time.
+func broadPathspec(rest []shell.Word) bool {
+	for _, w := range rest {
+		s := w.S
+		switch {
+		case s == "." || s == "./" || s == ":/" || s == "*" || s == ":(top)" || s == "..":
+			return true
+		case w.Dyn() && !strings.HasPrefix(s, "-"):
+			return true
+		case strings.HasSuffix(s, "/") && !strings.HasPrefix(s, "-"):
+			return true
+		}
+	}
+	return false
+}
+
+func allTemporary(ws []shell.Word) bool {
+	for _, w := range ws {
+		if !temporaryName(w.S) {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// gitAliasBodies returns the shell commands of `git -c alias.X='!cmd'`.
+func gitAliasBodies(args []shell.Word) []string {
+	var out []string
+	for i, w := range args {
+		v := ""
+		switch {
+		case w.S == "-c" && i+1 < len(args):
+			v = args[i+1].S
+		case strings.HasPrefix(w.S, "-c") && len(w.S) > 2:
+			v = w.S[2:]
+		}
+		if k, body, ok := strings.Cut(v, "="); ok && strings.HasPrefix(k, "alias.") && strings.HasPrefix(body, "!") {
+			out = append(out, body[1:])
+		}
+	}
+	return out
+}

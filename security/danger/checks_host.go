@@ -1,0 +1,351 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Checks by effect on the host rather than on files: security switches
+// (firewall, SELinux/AppArmor, audit, kernel hardening) and persistence and
+// tampering (cron, shell history, logs, start-up files). hostChecks
+// dispatches to these and to the account, storage, release and remote
+// checks in their own files. Which flags and subcommands destroy is kept
+// as data; the functions only read it.
+
+// hostChecks is consulted before commandChecks (see checkCommand), so a
+// program may have a check here and one there.
+var hostChecks map[string]func(shell.Command, int) Verdict
+
+func init() {
+	hostChecks = map[string]func(shell.Command, int) Verdict{
+		"iptables": checkIptables, "ip6tables": checkIptables, "iptables-legacy": checkIptables, "iptables-nft": checkIptables,
+		"ip6tables-legacy": checkIptables, "ip6tables-nft": checkIptables,
+		"nft": checkNft, "ufw": checkUfw, "setenforce": checkSetenforce, "aa-teardown": hitAlways("security-off"),
+		"aa-disable": hitAlways("security-off"), "sysctl": checkSysctl, "auditctl": checkAuditctl,
+		"crontab": checkCrontab, "history": checkHistory, "unset": checkUnsetHist, "export": checkExportHist,
+		"declare": checkExportHist, "typeset": checkExportHist, "set": checkSetHist, "journalctl": checkJournalctl,
+		"truncate": checkTamperArgs, "shred": checkTamperArgs, "ln": checkLnHistory,
+		"passwd": checkPasswd, "usermod": checkUsermod, "userdel": hitAlways("account-change"),
+		"deluser": hitAlways("account-change"), "groupdel": hitAlways("account-change"), "delgroup": hitAlways("account-change"),
+		"chpasswd": hitAlways("account-change"), "gpasswd": checkGpasswd, "adduser": checkAdduser, "useradd": checkUseradd,
+		"chattr":   checkChattr,
+		"lvremove": checkStorageRemove, "vgremove": checkStorageRemove, "pvremove": checkStorageRemove,
+		"zpool": checkZpool, "zfs": checkZfs, "cryptsetup": checkCryptsetup, "mdadm": checkMdadm, "btrfs": checkBtrfs,
+		"helm": checkHelm, "eksctl": checkEksctl, "npm": checkUnpublish, "pnpm": checkUnpublish, "yarn": checkUnpublish,
+		"gem": checkUnpublish, "cargo": checkUnpublish, "gh": checkGh, "flyctl": checkCloud, "fly": checkCloud, "vault": checkVault,
+		"nc": checkNetcat, "ncat": checkNetcat, "netcat": checkNetcat, "socat": checkSocat,
+	}
+	registerHostEdits()
+}
+
+// checkHost runs the host checks for c, and the reverse-shell check for
+// interpreters' one-liners.
+func checkHost(c shell.Command, depth int) Verdict {
+	if f, ok := hostChecks[c.Name]; ok {
+		if v := f(c, depth); v.Dangerous {
+			return v
+		}
+	}
+	switch c.Name {
+	case "docker", "podman", "nerdctl", "kubectl", "oc", "docker-compose":
+		if v := checkContainerExec(c, depth); v.Dangerous {
+			return v
+		}
+		if c.Name == "docker" || c.Name == "podman" || c.Name == "nerdctl" {
+			return checkDockerMass(c, depth)
+		}
+	case "kill":
+		return killsDaemonByLookup(c)
+	}
+	if v := checkDecodedArgs(c); v.Dangerous {
+		return v
+	}
+	if shell.PythonProgram.MatchString(c.Name) || scriptInterps[c.Name] || c.Name == "awk" || c.Name == "gawk" {
+		code := strings.Join(shell.Lits(c.Args[1:]), " ")
+		// gawk's /inet/tcp special file with a getline loop is a shell of its own.
+		awkShell := strings.Contains(code, "/inet/") && strings.Contains(code, "|&") && strings.Contains(code, "getline")
+		return hitIf(reverseShellCode(code) || awkShell, "reverse-shell")
+	}
+	return Verdict{}
+}
+
+func hitAlways(id string) func(shell.Command, int) Verdict {
+	return func(c shell.Command, _ int) Verdict {
+		help := hasWord(c.Args, "--help") || hasWord(c.Args, "-h")
+		return hitIf(!help, id)
+	}
+}
+
+// temporaryName reports whether a resource's name says it is disposable:
+// tmp, temp, scratch, preview, ephemeral, sandbox, test, e2e, pr-123.
+var temporaryName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:tmp|temp|scratch|preview|ephemeral|sandbox|throwaway|test|e2e|pr-?\d+)(?:$|[-_./:@]|\d)`).MatchString
+
+// --- security switches
+
+// checkIptables: flush (-F), default policy (-P) and a rule dropping all
+// traffic of a chain with no match (-A INPUT -j DROP). Listing, saving and
+// narrow ACCEPT rules pass.
+func checkIptables(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	matches := false
+	for _, a := range args {
+		switch a {
+		case "-p", "--protocol", "-s", "--source", "-d", "--destination", "-i", "-o", "-m", "--match", "--dport", "--sport":
+			matches = true
+		}
+	}
+	if sshLockout(args) && !hasWord(c.Args, "-D") && !hasWord(c.Args, "--delete") {
+		return hit("firewall-off")
+	}
+	for i, a := range args {
+		switch {
+		case a == "-F" || a == "--flush" || a == "-P" || a == "--policy":
+			return hit("firewall-off")
+		case (a == "-A" || a == "-I" || a == "--append" || a == "--insert") && !matches:
+			for j := i + 1; j+1 < len(args); j++ {
+				if args[j] == "-j" && (args[j+1] == "DROP" || args[j+1] == "REJECT") {
+					return hit("firewall-off")
+				}
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// checkNft: nft flush ruleset / flush table / delete table.
+func checkNft(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "fI").Operands)
+	return hitIf(len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table"), "firewall-off")
+}
+
+func checkUfw(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if len(ops) == 0 {
+		return Verdict{}
+	}
+	if ops[0] == "delete" && len(ops) > 2 && ops[1] == "allow" && (ops[2] == "22" || ops[2] == "22/tcp" || ops[2] == "ssh" || ops[2] == "OpenSSH") {
+		return hit("firewall-off")
+	}
+	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || sshLockout(ops), "firewall-off")
+}
+
+func checkSetenforce(c shell.Command, _ int) Verdict {
+	return hitIf(len(c.Args) > 1 && (c.Args[1].S == "0" || strings.EqualFold(c.Args[1].S, "permissive")), "security-off")
+}
+
+// hardeningSysctls are kernel settings whose value 0 switches a protection off.
+var hardeningSysctls = shell.Set("kernel.randomize_va_space", "kernel.kptr_restrict", "kernel.dmesg_restrict",
+	"kernel.yama.ptrace_scope", "fs.protected_symlinks", "fs.protected_hardlinks", "fs.protected_regular",
+	"kernel.unprivileged_bpf_disabled", "net.ipv4.tcp_syncookies", "fs.suid_dumpable")
+
+func checkSysctl(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		k, v, ok := strings.Cut(w.S, "=")
+		k = strings.ReplaceAll(strings.TrimSpace(k), "/", ".")
+		if ok && hardeningSysctls[k] && (strings.TrimSpace(v) == "0") != (k == "fs.suid_dumpable") {
+			return hit("security-off")
+		}
+	}
+	return Verdict{}
+}
+
+// checkAuditctl: -D deletes every audit rule, -e 0 disables auditing.
+func checkAuditctl(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	for i, a := range args {
+		if a == "-D" || (a == "-e" && i+1 < len(args) && args[i+1] == "0") {
+			return hit("security-off")
+		}
+	}
+	return Verdict{}
+}
+
+// --- persistence and tampering
+
+// checkCrontab: -r removes the whole crontab; installing one from stdin or
+// /dev/null replaces it. -l, -e and installing a named file pass.
+func checkCrontab(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "u")
+	if o.Has("r", "remove") {
+		return hit("crontab-replace")
+	}
+	if o.Has("le", "list", "edit") {
+		return Verdict{}
+	}
+	ops := shell.Lits(o.Operands)
+	return hitIf(len(ops) > 0 && (ops[0] == "-" || ops[0] == "/dev/null" || ops[0] == "/dev/stdin"), "crontab-replace")
+}
+
+func checkHistory(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "d")
+	return hitIf(o.Has("c", ""), "history-tamper")
+}
+
+var historyVars = shell.Set("HISTFILE", "HISTSIZE", "HISTFILESIZE")
+
+// checkPromptCommand judges code put in PROMPT_COMMAND, which bash runs
+// before every prompt from then on.
+func checkPromptCommand(name, value string, depth int) Verdict {
+	if name != "PROMPT_COMMAND" || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	return hitIf(classifyShell(shell.ForParser(value, Shell), depth+1).Dangerous, "startup-inject")
+}
+
+func checkUnsetHist(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if historyVars[w.S] {
+			return hit("history-tamper")
+		}
+	}
+	return Verdict{}
+}
+
+func checkExportHist(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if k, v, ok := strings.Cut(w.S, "="); ok && disablesHistory(k, v) {
+			return hit("history-tamper")
+		}
+	}
+	return Verdict{}
+}
+
+// disablesHistory: HISTFILE=/dev/null or empty, HISTSIZE=0.
+func disablesHistory(name, value string) bool {
+	switch name {
+	case "HISTFILE":
+		return value == "" || value == "/dev/null"
+	case "HISTIGNORE":
+		return value == "*"
+	case "HISTSIZE", "HISTFILESIZE":
+		return value == "0"
+	}
+	return false
+}
+
+func checkSetHist(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == "+o" && args[i+1] == "history" {
+			return hit("history-tamper")
+		}
+	}
+	return Verdict{}
+}
+
+func checkJournalctl(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if strings.HasPrefix(w.S, "--vacuum-") {
+			if _, v, _ := strings.Cut(w.S, "="); v == "" || strings.HasPrefix(v, "0") || strings.HasPrefix(v, "1") {
+				return hit("log-tamper")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// tamperTarget names the rule for writing over (or emptying) a file that
+// records what happened on the host: logs and shell history.
+func tamperTarget(p string) string {
+	switch {
+	case strings.HasPrefix(p, "/var/log/"), p == "/var/log", strings.HasPrefix(p, "/var/run/utmp"), p == "/run/utmp":
+		return "log-tamper"
+	case isHistoryFile(p):
+		return "history-tamper"
+	}
+	return ""
+}
+
+func isHistoryFile(p string) bool {
+	switch base := p[strings.LastIndexByte(p, '/')+1:]; base {
+	case ".bash_history", ".zsh_history", ".history", ".sh_history", ".python_history", ".psql_history", ".mysql_history":
+		return true
+	}
+	return false
+}
+
+// checkTamperArgs: truncate or shred of a log or history file.
+func checkTamperArgs(c shell.Command, _ int) Verdict {
+	for _, w := range shell.ParseOpts(c.Args[1:], "srn").Operands {
+		if id := tamperTarget(w.S); id != "" {
+			return hit(id)
+		}
+	}
+	return Verdict{}
+}
+
+// checkLnHistory: ln -sf /dev/null ~/.bash_history.
+func checkLnHistory(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "St").Operands)
+	return hitIf(len(ops) == 2 && ops[0] == "/dev/null" && tamperTarget(ops[1]) != "", "history-tamper")
+}
+
+// --- statement level: assignments and redirections
+
+// checkHostStmt judges what a simple command's assignments and redirections
+// do to the host: HISTFILE=/dev/null, : > /var/log/auth.log, and code
+// appended to a shell start-up file (echo 'curl … | sh' >> ~/.bashrc).
+func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
+	call, _ := s.Cmd.(*syntax.CallExpr)
+	if d, ok := s.Cmd.(*syntax.DeclClause); ok {
+		for _, a := range d.Args {
+			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
+				return hit("history-tamper")
+			}
+			if a.Name != nil {
+				if v := checkPromptCommand(a.Name.Value, shell.ResolveWord(a.Value).S, depth); v.Dangerous {
+					return v
+				}
+			}
+		}
+	}
+	if call != nil {
+		for _, a := range call.Assigns {
+			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
+				return hit("history-tamper")
+			}
+			if a.Name != nil {
+				if v := checkPromptCommand(a.Name.Value, shell.ResolveWord(a.Value).S, depth); v.Dangerous {
+					return v
+				}
+			}
+		}
+	}
+	for _, r := range s.Redirs {
+		if r == nil || !shell.WriteOps[r.Op] {
+			continue
+		}
+		p := shell.ResolveWord(r.Word).S
+		if id := hostTarget(p, truncates(r.Op)); id != "" {
+			return hit(id)
+		}
+		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(p, "/proc/sys/"), "/", ".")] {
+			return hit("security-off")
+		}
+		if isStartupFile(p) && call != nil {
+			if c, ok := shell.BuildCommand(call); ok {
+				if text, known := shell.StdinText(c, nil, "", false); known && classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous {
+					return hit("startup-inject")
+				}
+			}
+		}
+	}
+	return Verdict{}
+}
+
+func truncates(op syntax.RedirOperator) bool {
+	return op == syntax.RdrOut || op == syntax.RdrClob || op == syntax.RdrAll || op == syntax.RdrAllClob
+}
+
+// isStartupFile: files a shell or the system runs at login or boot.
+func isStartupFile(p string) bool {
+	switch base := p[strings.LastIndexByte(p, '/')+1:]; base {
+	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".kshrc", "config.fish":
+		return true
+	}
+	return strings.HasPrefix(p, "/etc/profile") || p == "/etc/bash.bashrc" || p == "/etc/rc.local" ||
+		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron")
+}

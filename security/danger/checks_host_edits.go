@@ -1,0 +1,254 @@
+package danger
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Host effects reached through general-purpose tools and front ends:
+// firewall rules that lock out SSH, macOS and AppArmor switches, edits of
+// account databases and logs through tee/sed/cp, stack tools, PowerShell,
+// remote runners (ansible, salt, lxc…), and signals to daemons found by
+// pidof/pgrep.
+
+// registerHostEdits adds this file's checks to hostChecks (called from its init).
+func registerHostEdits() {
+	for name, f := range map[string]func(shell.Command, int) Verdict{
+		"firewall-cmd": checkFirewallCmd, "aa-complain": hitAlways("security-off"), "csrutil": checkMacSwitch, "spctl": checkMacSwitch,
+		"chage": checkChage, "tee": checkTeeHost, "sed": checkSedHost, "cp": checkCpHost,
+		"nvme": checkNvme, "hdparm": checkHdparm, "dmsetup": checkDmsetup, "lvreduce": checkLvreduce, "ceph": checkCeph,
+		"serverless": checkServerless, "sls": checkServerless, "glab": checkGh, "hub": checkGh, "dotnet": checkDotnet,
+		"lxc": checkRemoteExec, "incus": checkRemoteExec, "multipass": checkRemoteExec, "ansible": checkRemoteExec,
+		"salt": checkRemoteExec, "vagrant": checkRemoteExec, "gcloud": checkRemoteExec,
+		"netsh": checkNetsh, "apparmor_parser": checkApparmorParser, "dmesg": checkDmesg,
+		"sam": checkStackTool, "sst": checkStackTool, "helmfile": checkStackTool, "cdktf": checkTerraform, "pulumi": checkStackTool,
+		"nuget": checkNuget, "pwsh": checkPowershell, "powershell": checkPowershell, "powershell.exe": checkPowershell,
+	} {
+		hostChecks[name] = f
+	}
+}
+
+// sshLockout: a DROP/REJECT/deny rule on port 22 or the ssh service.
+func sshLockout(args []string) bool {
+	port, drop := false, false
+	for i, a := range args {
+		switch a {
+		case "22", "22/tcp", "ssh", "OpenSSH":
+			port = true
+		case "DROP", "REJECT", "deny", "reject":
+			drop = true
+		case "--dport", "--destination-port":
+			port = port || i+1 < len(args) && args[i+1] == "22"
+		}
+	}
+	return port && drop
+}
+
+func checkFirewallCmd(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		switch {
+		case w.S == "--panic-on", w.S == "--set-default-zone=trusted", w.S == "--remove-service=ssh", w.S == "--remove-port=22/tcp":
+			return hit("firewall-off")
+		}
+	}
+	return Verdict{}
+}
+
+func checkMacSwitch(c shell.Command, _ int) Verdict {
+	return hitIf(hasWord(c.Args, "disable") || hasWord(c.Args, "--master-disable") || hasWord(c.Args, "--global-disable"), "security-off")
+}
+
+// hostTarget names the rule for writing into p: account databases, logs and history.
+func hostTarget(p string, truncating bool) string {
+	switch {
+	case accountFile(p) && !checkWriteTarget(p).Dangerous: // a system-file rule may already name it
+		return "account-change"
+	case truncating:
+		return tamperTarget(p)
+	}
+	return ""
+}
+
+func checkTeeHost(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	for _, w := range o.Operands {
+		if id := hostTarget(w.S, !o.Has("a", "append")); id != "" {
+			return hit(id)
+		}
+	}
+	return Verdict{}
+}
+
+// checkSedHost: sed -i on an account database or a log edits the record.
+func checkSedHost(c shell.Command, _ int) Verdict {
+	inPlace := false
+	for _, w := range c.Args[1:] {
+		inPlace = inPlace || strings.HasPrefix(w.S, "-i") || strings.HasPrefix(w.S, "--in-place") ||
+			len(w.S) > 1 && w.S[0] == '-' && w.S[1] != '-' && strings.ContainsRune(w.S, 'i')
+	}
+	if !inPlace {
+		return Verdict{}
+	}
+	for _, w := range c.Args[1:] {
+		if id := hostTarget(w.S, true); id != "" {
+			return hit(id)
+		}
+	}
+	return Verdict{}
+}
+
+// checkCpHost: cp /dev/null over a log or history file empties it; cp over
+// an account database replaces it.
+func checkCpHost(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "tS").Operands)
+	if len(ops) < 2 {
+		return Verdict{}
+	}
+	dst := ops[len(ops)-1]
+	if id := hostTarget(dst, false); id != "" {
+		return hit(id)
+	}
+	return hitIf(ops[0] == "/dev/null" && tamperTarget(dst) != "", tamperTarget(dst))
+}
+
+func checkServerless(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "sr").Operands)
+	return hitIf(len(ops) > 0 && ops[0] == "remove", "cloud-teardown")
+}
+
+func checkDotnet(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "ks").Operands)
+	return hitIf(len(ops) > 1 && ops[0] == "nuget" && ops[1] == "delete", "package-unpublish")
+}
+
+// checkRemoteExec judges the command that lxc exec, ansible -a, salt
+// cmd.run and vagrant ssh -c run on another machine.
+func checkRemoteExec(c shell.Command, depth int) Verdict {
+	var script string
+	switch c.Name {
+	case "lxc", "incus", "multipass":
+		for i, w := range c.Args {
+			if w.S == "--" && hasWord(c.Args[:i], "exec") {
+				return via(checkInner(c.Args[i+1:], depth), c.Name+" exec")
+			}
+		}
+	case "gcloud":
+		if vs := optionValues(c.Args[1:], "--command", "--command"); len(vs) > 0 && hasWord(c.Args, "ssh") {
+			script = vs[0]
+		}
+	case "ansible":
+		if vs := optionValues(c.Args[1:], "-a", "--args"); len(vs) > 0 {
+			script = vs[0]
+		}
+	case "salt":
+		for i, w := range c.Args {
+			if w.S == "cmd.run" && i+1 < len(c.Args) {
+				script = c.Args[i+1].S
+			}
+		}
+	case "vagrant":
+		if vs := optionValues(c.Args[1:], "-c", "--command"); len(vs) > 0 {
+			script = vs[0]
+		}
+	}
+	if script == "" || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	return via(classifyShell(shell.ForParser(script, Shell), depth+1), c.Name)
+}
+
+// killsDaemonByLookup: kill $(pidof sshd), kill -9 $(pgrep -f dockerd),
+// kill $(cat /run/nginx.pid). HUP, USR1/USR2 and 0 (reload, reopen logs,
+// probe) pass.
+func killsDaemonByLookup(c shell.Command) Verdict {
+	for _, w := range c.Args[1:] {
+		switch strings.TrimPrefix(strings.TrimPrefix(w.S, "-"), "SIG") {
+		case "HUP", "USR1", "USR2", "0", "1", "WINCH":
+			return Verdict{}
+		}
+	}
+	found := false
+	for _, w := range c.Args[1:] {
+		if w.Node == nil || !w.Dyn() {
+			continue
+		}
+		syntax.Walk(w.Node, func(n syntax.Node) bool {
+			call, ok := n.(*syntax.CallExpr)
+			if !ok || found {
+				return !found
+			}
+			inner, ok := shell.BuildCommand(call)
+			if !ok {
+				return true
+			}
+			ops := shell.Lits(shell.ParseOpts(inner.Args[1:], "uUgGPstFno").Operands)
+			switch inner.Name {
+			case "pidof", "pgrep":
+				found = len(ops) > 0 && isDaemon(ops[len(ops)-1])
+			case "cat":
+				found = len(ops) > 0 && isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid"))
+			}
+			return !found
+		})
+	}
+	return hitIf(found, "kill-daemon")
+}
+
+// checkNetsh: netsh advfirewall set … state off (Windows).
+func checkNetsh(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	return hitIf(contains(args, "advfirewall") && contains(args, "state") && contains(args, "off"), "firewall-off")
+}
+
+// checkApparmorParser: -R unloads a profile, leaving its program unconfined.
+func checkApparmorParser(c shell.Command, _ int) Verdict {
+	return hitIf(shell.ParseOpts(c.Args[1:], "").Has("R", "remove"), "security-off")
+}
+
+// checkDmesg: -C/--clear empties the kernel's log buffer.
+func checkDmesg(c shell.Command, _ int) Verdict {
+	return hitIf(shell.ParseOpts(c.Args[1:], "fFlnsS").Has("Cc", "clear", "read-clear"), "log-tamper")
+}
+
+// checkStackTool: sam delete, sst remove, helmfile destroy, pulumi stack rm
+// tear down every resource of a stack.
+func checkStackTool(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "s").Operands)
+	if len(ops) == 0 || hasWord(c.Args, "--help") {
+		return Verdict{}
+	}
+	switch c.Name {
+	case "sam":
+		return hitIf(ops[0] == "delete", "terraform-destroy")
+	case "sst":
+		return hitIf(ops[0] == "remove", "terraform-destroy")
+	case "helmfile":
+		return hitIf(ops[0] == "destroy" || ops[0] == "delete", "cluster-teardown")
+	case "pulumi":
+		return hitIf(len(ops) > 1 && ops[0] == "stack" && (ops[1] == "rm" || ops[1] == "remove"), "terraform-destroy")
+	}
+	return Verdict{}
+}
+
+func checkNuget(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) > 1 && ops[0] == "delete", "package-unpublish")
+}
+
+// checkPowershell: -EncodedCommand runs hidden code; a download piped into
+// Invoke-Expression runs fetched code.
+func checkPowershell(c shell.Command, _ int) Verdict {
+	code := strings.ToLower(strings.Join(shell.Lits(c.Args[1:]), " "))
+	for _, w := range c.Args[1:] {
+		if l := strings.ToLower(w.S); l == "-enc" || l == "-e" || l == "-encodedcommand" || l == "-ec" {
+			return hit("decode-to-shell")
+		}
+	}
+	runs := strings.Contains(code, "iex") || strings.Contains(code, "invoke-expression")
+	fetches := strings.Contains(code, "iwr") || strings.Contains(code, "invoke-webrequest") || strings.Contains(code, "downloadstring") ||
+		strings.Contains(code, "irm ") || strings.Contains(code, "invoke-restmethod")
+	return hitIf(runs && fetches, "pipe-to-shell")
+}

@@ -1,0 +1,188 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Checks for tearing down releases, clusters and published packages, and for
+// commands run inside a container or pod (judged as the command they run).
+
+// checkHelm: uninstall/delete of a release not named as temporary.
+func checkHelm(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "n")
+	ops := shell.Lits(o.Operands)
+	if len(ops) < 2 || o.Long["dry-run"] || o.Long["help"] {
+		return Verdict{}
+	}
+	if ops[0] != "uninstall" && ops[0] != "delete" && ops[0] != "del" && ops[0] != "un" {
+		return Verdict{}
+	}
+	for _, r := range ops[1:] {
+		if !temporaryName(r) {
+			return hit("cluster-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+func checkEksctl(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if len(ops) < 2 || ops[0] != "delete" || hasWord(c.Args, "--help") {
+		return Verdict{}
+	}
+	for _, w := range c.Args {
+		if name, ok := strings.CutPrefix(w.S, "--name="); ok && temporaryName(name) {
+			return Verdict{}
+		}
+	}
+	names := optionValues(c.Args[1:], "-n", "--name")
+	if len(names) > 0 && temporaryName(names[0]) || len(ops) > 2 && temporaryName(ops[2]) {
+		return Verdict{}
+	}
+	return hitIf(ops[1] == "cluster" || ops[1] == "nodegroup", "cluster-teardown")
+}
+
+// checkUnpublish: npm unpublish, gem yank, cargo yank (not --undo) withdraw a
+// published version that others may depend on.
+func checkUnpublish(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "v")
+	ops := shell.Lits(o.Operands)
+	if len(ops) == 0 || o.Long["dry-run"] || o.Long["undo"] || o.Has("h", "help") {
+		return Verdict{}
+	}
+	switch c.Name {
+	case "npm", "pnpm", "yarn":
+		return hitIf(ops[0] == "unpublish" || (c.Name == "yarn" && len(ops) > 1 && ops[0] == "npm" && ops[1] == "unpublish"), "package-unpublish")
+	case "gem", "cargo":
+		return hitIf(ops[0] == "yank", "package-unpublish")
+	}
+	return Verdict{}
+}
+
+// checkGh: gh repo delete (a release or a branch can be made again; a
+// repository with its issues cannot).
+func checkGh(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "R").Operands)
+	return hitIf(len(ops) >= 2 && ops[0] == "repo" && ops[1] == "delete", "cloud-teardown")
+}
+
+// checkVault: disabling a secrets or auth engine deletes what it held; kv
+// destroy and metadata delete remove every version of a secret.
+func checkVault(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if len(ops) < 2 {
+		return Verdict{}
+	}
+	switch ops[0] + " " + ops[1] {
+	case "secrets disable", "auth disable", "kv destroy", "kv metadata":
+		return hitIf(ops[1] != "metadata" || len(ops) > 2 && ops[2] == "delete", "cloud-teardown")
+	}
+	return Verdict{}
+}
+
+// execValueOpts are docker/podman exec options that take a value.
+const execValueOpts = "euw"
+
+var execLong = shell.Set("env", "env-file", "user", "workdir", "detach-keys")
+
+// checkContainerExec judges the command of docker/podman exec CONTAINER CMD…
+// and kubectl/oc exec POD -- CMD… as if typed there.
+func checkContainerExec(c shell.Command, depth int) Verdict {
+	args := c.Args
+	if c.Name == "docker-compose" {
+		args = append([]shell.Word{args[0], {S: "compose"}}, args[1:]...)
+	}
+	switch c.Name {
+	case "docker", "podman", "docker-compose":
+		i := 1
+		if len(args) > 2 && (args[1].S == "container" || args[1].S == "compose") {
+			i = 2
+		}
+		if len(args) <= i || args[i].S != "exec" {
+			return Verdict{}
+		}
+		rest := args[i:]
+		j := shell.AfterOptions(rest, execValueOpts, execLong)
+		if j+1 >= len(rest) {
+			return Verdict{}
+		}
+		return via(checkInner(rest[j+1:], depth), c.Name+" exec")
+	case "kubectl", "oc":
+		for i, w := range args {
+			if w.S == "--" && hasWord(args[:i], "exec") && i+1 < len(args) {
+				return via(checkInner(args[i+1:], depth), c.Name+" exec")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+func checkInner(ws []shell.Word, depth int) Verdict {
+	if depth >= shell.MaxDepth || len(ws) == 0 {
+		return Verdict{}
+	}
+	return checkCommand(shell.Unwrap(ws), depth+1)
+}
+
+// checkDockerMass: docker rm -f over a computed list ($(docker ps -aq)),
+// docker stack rm of a stack not named as temporary.
+func checkDockerMass(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	ops := o.Operands
+	if len(ops) > 0 && ops[0].S == "container" {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 {
+		return Verdict{}
+	}
+	switch ops[0].S {
+	case "rm":
+		if ops[1].S == "" {
+			return Verdict{}
+		}
+		for _, w := range ops[1:] {
+			if w.Dyn() && o.Has("f", "force") && !filteredList(w) {
+				return hit("container-teardown")
+			}
+		}
+	case "kill":
+		for _, w := range ops[1:] {
+			if w.Dyn() && !filteredList(w) {
+				return hit("container-teardown")
+			}
+		}
+	case "swarm":
+		return hitIf(ops[1].S == "leave" && o.Has("f", "force"), "container-teardown")
+	case "system":
+		return hitIf(ops[1].S == "reset", "container-teardown")
+	case "stack":
+		if len(ops) > 2 && (ops[1].S == "rm" || ops[1].S == "remove" || ops[1].S == "down") && !temporaryName(ops[2].S) {
+			return hit("container-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+// filteredList: a computed list narrowed by name, label or image ($(docker
+// ps -q --filter name=e2e-)) names the containers someone chose, not all.
+func filteredList(w shell.Word) bool {
+	if w.Node == nil {
+		return false
+	}
+	found := false
+	syntax.Walk(w.Node, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			if c, ok := shell.BuildCommand(call); ok && (c.Name == "docker" || c.Name == "podman") {
+				for _, v := range append(optionValues(c.Args[1:], "-f", "--filter"), optionValues(c.Args[1:], "--filter", "--filter")...) {
+					// status=, health= and exited= select every container in a state.
+					found = found || !strings.HasPrefix(v, "status=") && !strings.HasPrefix(v, "health=") && !strings.HasPrefix(v, "exited=")
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}

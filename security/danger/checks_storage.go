@@ -1,0 +1,92 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// Checks for tearing down storage: LVM, ZFS, encrypted volumes, RAID
+// members, subvolumes and whole devices.
+
+func firstTemporary(ops []shell.Word) bool {
+	return len(ops) > 0 && temporaryName(ops[0].S)
+}
+
+// checkStorageRemove: lvremove, vgremove, pvremove of anything not named as scratch.
+func checkStorageRemove(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "S")
+	return hitIf(len(o.Operands) > 0 && !firstTemporary(o.Operands) && !o.Has("t", "test"), "storage-teardown")
+}
+
+func checkZpool(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "oOmR")
+	ops := shell.Lits(o.Operands)
+	create := len(ops) > 1 && ops[0] == "create" && o.Has("f", "")
+	return hitIf(len(ops) > 1 && (ops[0] == "destroy" || ops[0] == "labelclear") || create, "storage-teardown")
+}
+
+// checkZfs: destroy of a dataset (a snapshot only with -r/-R) and rollback,
+// which destroys everything written since the snapshot. -n is a dry run.
+func checkZfs(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "o")
+	ops := shell.Lits(o.Operands)
+	if len(ops) < 2 || o.Has("n", "") || temporaryName(ops[1]) {
+		return Verdict{}
+	}
+	switch ops[0] {
+	case "destroy":
+		return hitIf(!strings.Contains(ops[1], "@") || o.Has("rR", ""), "storage-teardown")
+	case "rollback":
+		return hit("storage-teardown")
+	}
+	return Verdict{}
+}
+
+func checkCryptsetup(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "cdhksSy").Operands)
+	return hitIf(len(ops) > 0 && (ops[0] == "erase" || ops[0] == "luksErase" || ops[0] == "luksKillSlot" || ops[0] == "luksFormat"), "storage-teardown")
+}
+
+func checkMdadm(c shell.Command, _ int) Verdict {
+	return hitIf(hasWord(c.Args, "--zero-superblock"), "storage-teardown")
+}
+
+func checkBtrfs(c shell.Command, _ int) Verdict {
+	ops := shell.ParseOpts(c.Args[1:], "").Operands
+	if len(ops) < 3 {
+		return Verdict{}
+	}
+	verb := ops[0].S + " " + ops[1].S
+	return hitIf((verb == "subvolume delete" || verb == "sub del" || verb == "subvolume del") && !temporaryName(ops[2].S), "storage-teardown")
+}
+
+func checkNvme(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) > 1 && (ops[0] == "format" || ops[0] == "sanitize"), "storage-teardown")
+}
+
+func checkHdparm(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		if strings.HasPrefix(w.S, "--security-erase") || w.S == "--trim-sector-ranges" {
+			return hit("storage-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+func checkDmsetup(c shell.Command, _ int) Verdict {
+	return hitIf(hasWord(c.Args, "remove_all") || hasWord(c.Args, "wipe_table"), "storage-teardown")
+}
+
+// checkLvreduce: shrinking a volume without resizing its filesystem (-r)
+// cuts the filesystem's end off.
+func checkLvreduce(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "Ll")
+	return hitIf(!o.Has("rt", "resizefs", "test") && len(o.Operands) > 0, "storage-teardown")
+}
+
+func checkCeph(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "c").Operands)
+	return hitIf(len(ops) > 2 && ops[0] == "osd" && ops[1] == "pool" && (ops[2] == "delete" || ops[2] == "rm"), "storage-teardown")
+}
