@@ -12,7 +12,8 @@ import (
 // nothing. Any name starting with tmp, temp or scratch counts too.
 var scratchNames = shell.Set("build", "dist", "out", "target", "node_modules", "__pycache__", ".pytest_cache",
 	".mypy_cache", ".ruff_cache", ".cache", ".tox", ".nox", ".venv", "venv", "env", "htmlcov", ".coverage",
-	"coverage", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle", "_build", "site", ".eggs", "cache", "logs")
+	"coverage", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle", "_build", "site", ".eggs", "cache", "logs",
+	"output", "outputs", "generated", "artifacts", "__generated__", ".svelte-kit", ".angular", ".terraform")
 
 // protectedTree reports whether deleting the tree at p from code loses work
 // or data: anything but scratch space (temporary directories and the

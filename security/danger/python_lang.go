@@ -49,16 +49,30 @@ func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
 	if p, ok := pyPathArg(rest, strs, vars); ok {
 		return protectedTree(p)
 	}
-	if m := pyIdentArg.FindStringSubmatch(rest); m != nil {
-		for _, part := range strings.Split(strings.ToLower(m[1]), "_") {
+	// An expression: scratch if a name or literal in it says so
+	// (os.path.join(tmp, 'x'), Path(__file__).parent / 'generated').
+	args := pyCallArgs(rest)
+	if len(args) == 0 {
+		return true
+	}
+	for _, l := range pyLit.FindAllStringSubmatch(args[0], -1) {
+		if p := pyLiteral(l[1], strs); strings.Contains(p, ".git") {
+			return true
+		} else if !protectedTree(p) {
+			return false
+		}
+	}
+	for _, id := range pyIdent.FindAllString(args[0], -1) {
+		for _, part := range strings.Split(strings.ToLower(id), "_") {
 			if isScratchName(part) || strings.Contains(part, "tmp") || strings.Contains(part, "temp") {
 				return false
 			}
 		}
-		return true
 	}
 	return true
 }
+
+var pyIdent = regexp.MustCompile(`[A-Za-z_]\w*`)
 
 // pyLoopVars gives loop and comprehension targets the path their listing
 // walks: for p in Path('src').rglob('*.py') makes p "src/**/*.py".
@@ -162,7 +176,9 @@ func pyDestroyFiles(code string, strs []string) Verdict {
 		}
 		mode := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(args[1]), "mode="))
 		if m := pyLit.FindStringSubmatch(mode); m != nil && strings.ContainsAny(pyLiteral(m[1], strs), "w") {
-			if p, ok := pyStringArg(args[0]+")", strs); ok {
+			// Writing a database file is how one is downloaded or built;
+			// only credentials count here.
+			if p, ok := pyStringArg(args[0]+")", strs); ok && isSecretFile(p) {
 				targets = append(targets, p)
 			}
 		}

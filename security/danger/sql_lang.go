@@ -16,7 +16,8 @@ import (
 // scratchObjects reports whether DROP/TRUNCATE rest names only scratch tables
 // (or a TEMPORARY one).
 func scratchObjects(rest []string) bool {
-	if len(rest) > 0 && (rest[0] == "TEMPORARY" || rest[0] == "TEMP") {
+	// An index holds no data of its own: dropping it loses none.
+	if len(rest) > 0 && (rest[0] == "TEMPORARY" || rest[0] == "TEMP" || rest[0] == "INDEX") {
 		return true
 	}
 	names := 0
