@@ -43,7 +43,7 @@ func (m *Memory) Remember(line string) {
 }
 
 // Expand returns line as the shell would run it: history references (!!,
-// !-n, !prefix, !?str?, ^old^new, !$, fc -s, r) replaced by the commands they
+// !-n, !prefix, !?str?, ^old^new, !$, :s/old/new/, fc -s, r) replaced by the commands they
 // repeat, aliases expanded, and the bodies of called functions appended.
 // A line that refers to nothing remembered comes back unchanged.
 func (m *Memory) Expand(line string) string {
@@ -105,7 +105,12 @@ func (m *Memory) expandHistory(line string) string {
 	return b.String()
 }
 
-var histRef = regexp.MustCompile(`^(?:!|-\d+|\d+|\?[^?\n]*\??|[$*^]|[^\s!=()"';|&<>]+)(?::[0-9$*^-]+)?`)
+// histRef: an event (!, -n, n, ?str?, a prefix, or the word shorthands $ * ^),
+// then an optional word designator and :s/old/new/ (or :gs) modifiers.
+var (
+	histRef   = regexp.MustCompile(`^(?:!|-\d+|\d+|\?[^?\n]*\??|[$*^]|[^\s!=()"';|&<>:]+)(?::[0-9$*^-]+)?((?::g?s/[^/\n]*/[^/\n]*/?)*)`)
+	histSubst = regexp.MustCompile(`:(g?)s/([^/\n]*)/([^/\n]*)/?`)
+)
 
 // historyRef reads the reference after a "!": it returns the text it stands
 // for and how many bytes it used.
@@ -114,7 +119,8 @@ func (m *Memory) historyRef(s string) (string, int, bool) {
 	if ref == "" {
 		return "", 0, false
 	}
-	event, word, _ := strings.Cut(ref, ":")
+	subst := histRef.FindStringSubmatch(s)[1]
+	event, word, _ := strings.Cut(strings.TrimSuffix(ref, subst), ":")
 	if event == "" {
 		return "", 0, false
 	}
@@ -128,10 +134,8 @@ func (m *Memory) historyRef(s string) (string, int, bool) {
 		n, _ := strconv.Atoi(event[1:])
 		line = m.last(n - 1)
 	case event[0] >= '0' && event[0] <= '9':
-		n, _ := strconv.Atoi(event)
-		if n >= 1 && n <= len(m.history) {
-			line = m.history[n-1]
-		}
+		// !n counts the whole history file, which only the shell knows:
+		// the line is judged as typed.
 	case event[0] == '?':
 		line = m.find(func(h string) bool { return strings.Contains(h, strings.Trim(event, "?")) })
 	default:
@@ -140,7 +144,15 @@ func (m *Memory) historyRef(s string) (string, int, bool) {
 	if line == "" {
 		return "", 0, false
 	}
-	return historyWords(line, word), len(ref), true
+	text := historyWords(line, word)
+	for _, sm := range histSubst.FindAllStringSubmatch(subst, -1) {
+		n := 1
+		if sm[1] == "g" {
+			n = -1
+		}
+		text = strings.Replace(text, sm[2], sm[3], n)
+	}
+	return text, len(ref), true
 }
 
 // historyWords applies a word designator ($, *, ^, n, n-m) to a line.

@@ -23,7 +23,13 @@ func (m *Memory) define(line string) {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
-			m.funcs[n.Name.Value] = nodeText(line, n.Body)
+			names := n.Names
+			if n.Name != nil {
+				names = append(names, n.Name)
+			}
+			for _, name := range names { // none for an anonymous function
+				m.funcs[name.Value] = nodeText(line, n.Body)
+			}
 			return false
 		case *syntax.CallExpr:
 			m.defineCall(n)

@@ -20,6 +20,12 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 		return classifyRuby(input, depth)
 	}
 	for line := range strings.Lines(input) {
+		// gdb "python …" and vim ":py3 …" run Python.
+		if m := replPython.FindStringSubmatch(strings.TrimSpace(line)); m != nil && (ctx == Debugger) == (m[1] == "") {
+			if v := classifyPython(m[2], depth+1); v.Dangerous {
+				return via(v, "an embedded Python")
+			}
+		}
 		var cmd string
 		var ok bool
 		switch ctx {
@@ -40,6 +46,9 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 	return Verdict{}
 }
 
+// replPython: gdb's "python CODE" / "pi CODE", vim's ":python3 CODE" / ":py3 CODE" / ":pyx CODE".
+var replPython = regexp.MustCompile(`^(:+\s*)?(?:python3?|py3?|pyx|pythonx|pi)\s+(.+)$`)
+
 var (
 	gdbShell = regexp.MustCompile(`^(?:shell\s+|!\s*)(.*)$`)
 	// gdb's pipe: "pipe [cmd] | shell-cmd" or "| [cmd] | shell-cmd".
@@ -58,8 +67,8 @@ func gdbEscape(line string) (string, bool) {
 }
 
 var (
-	// vimBang: ":!cmd", ":silent !cmd", ":r !cmd", ":w !cmd", ":{range}!cmd".
-	vimBang = regexp.MustCompile(`^:+\s*(?:sil(?:ent)?!?\s+)?(?:r(?:ead)?\s*|w(?:rite)?\s+|[%.$,0-9']*)!(.*)$`)
+	// vimBang: ":!cmd", ":silent !cmd", ":r !cmd", ":w !cmd", ":{range}!cmd", ":terminal cmd".
+	vimBang = regexp.MustCompile(`^:+\s*(?:sil(?:ent)?!?\s+)?(?:(?:r(?:ead)?\s*|w(?:rite)?\s+|[%.$,0-9']*)!|term(?:inal)?\s+(?:\+\+\w+\s+)*)(.*)$`)
 	// vimWrite: ":w path", ":w! path", ":sav path", ":wq path" write the buffer to a file.
 	vimWrite  = regexp.MustCompile(`^:+\s*(?:w(?:rite)?|wq|x|sav(?:eas)?|up(?:date)?)!?\s+(?:>>\s*)?([^!\s|]\S*)\s*$`)
 	vimSystem = regexp.MustCompile(`\bsystem(?:list)?\s*\(\s*(?:'((?:[^']|'')*)'|"((?:[^"\\]|\\.)*)")`)

@@ -25,11 +25,13 @@ var langExamples = []struct {
 	match, near []example
 }{
 	{"rm-recursive-force", join(gdb("shell rm -rf ~", "!rm -rf /", "pipe info registers | rm -rf ~", `call (int)system("rm -rf /")`),
-		vim(":!rm -rf ~", ":silent !rm -rf /", ":r !rm -rf ~", ":%!rm -rf ~"),
+		vim(":!rm -rf ~", ":silent !rm -rf /", ":r !rm -rf ~", ":%!rm -rf ~", ":terminal rm -rf ~", ":py3 import os; os.system('rm -rf ~')"),
+		gdb("python import os; os.system('rm -rf /')"),
 		less("!rm -rf ~", "|a rm -rf /"), node("require('child_process').execSync('rm -rf ~')", "spawn('sh', ['-c', 'rm -rf /'])"),
 		irb("system('rm -rf ~')", "`rm -rf /`", "%x(rm -rf ~)", "IO.popen(['rm', '-rf', '/']).read")),
 		join(gdb("shell ls", "!make", "print system", "break main", "pipe bt | grep foo", "run --rm -rf"),
-			vim(":w !sudo tee %", ":!make", ":r !date", ":w", ":wq", ":w ~/notes.txt", "dd", ":s/rm -rf \\//x/"),
+			vim(":w !sudo tee %", ":!make", ":r !date", ":w", ":wq", ":w ~/notes.txt", "dd", ":s/rm -rf \\//x/", ":terminal", ":py3 print(1)"),
+			gdb("python print(gdb.parse_and_eval('x'))", "pi 1+1"),
 			less("!ls", "/rm -rf", "|a wc -l", "q"), node("console.log('rm -rf /')", "execSync('ls -la')", "const rm = require('fs').rm"),
 			irb("puts 'rm -rf /'", "system('ls')", "`date`", "x = 'rm -rf /'"))},
 	{"write-system-file", vim(":w !sudo tee /etc/passwd", ":w! /etc/sudoers"), vim(":w !sudo tee %", ":w /tmp/x")},
