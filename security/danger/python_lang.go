@@ -109,6 +109,9 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 	if v := pyArgv(code, strs, depth); v.Dangerous {
 		return v
 	}
+	if v := pyNamedArgs(code, vars, depth); v.Dangerous {
+		return v
+	}
 	if v := pyStartupWrite(code, strs, depth); v.Dangerous {
 		return v
 	}
@@ -196,7 +199,7 @@ func pyDestroyFiles(code string, strs []string) Verdict {
 		case isSystemFile(p):
 			return hit("py-remove-system")
 		case isSecretFile(p) || isDataFile(p):
-			return hit("py-destroy-file")
+			return hit("code-destroy-file")
 		}
 	}
 	return Verdict{}
@@ -312,6 +315,28 @@ func pyStartupWrite(code string, strs []string, depth int) Verdict {
 		}
 		if v := judgeCommand(get(m[3]), depth, "a shell startup file"); v.Dangerous {
 			return v
+		}
+	}
+	return Verdict{}
+}
+
+// pyNamedArgs judges commands and queries passed by name (cmd = 'rm -rf ~';
+// os.system(cmd)) with the value the name was given.
+func pyNamedArgs(code string, vars map[string]string, depth int) Verdict {
+	for _, c := range []struct {
+		call *regexp.Regexp
+		ctx  Context
+	}{{pyExec, Shell}, {pyQuery, SQL}} {
+		for _, loc := range c.call.FindAllStringIndex(code, -1) {
+			m := pyIdentArg.FindStringSubmatch(code[loc[1]:])
+			if m == nil {
+				continue
+			}
+			if val, ok := vars[m[1]]; ok {
+				if v := classify(c.ctx, shell.ForParser(val, c.ctx), depth+1); v.Dangerous {
+					return via(v, "Python")
+				}
+			}
 		}
 	}
 	return Verdict{}

@@ -29,7 +29,26 @@ var (
 	cwdCall  = regexp.MustCompile(`\bprocess\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b`)
 	expand   = regexp.MustCompile(`\bFile\s*\.\s*expand_path\s*\(\s*(\x01\d+\x02)\s*\)`)
 	concat   = regexp.MustCompile(`(\x01\d+\x02)\s*\+\s*(\x01\d+\x02)`)
+	// path.join / File.join of literals.
+	joinCall = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bpath|\bFile)\s*\.\s*(?:join|resolve)\s*\(\s*((?:\x01\d+\x02\s*,\s*)*\x01\d+\x02)\s*\)`)
+	// Calls that delete, empty or overwrite the file they name.
+	fileDestroy = regexp.MustCompile(`\b(?:(?:writeFileSync|writeFile|truncateSync|truncate|unlinkSync|unlink|rmSync|rm)|File\s*\.\s*(?:write|delete|unlink|truncate))\s*\(\s*`)
 )
+
+// judgeFileWrites: a credential file deleted, emptied or overwritten.
+func judgeFileWrites(code string, strs []string) Verdict {
+	for _, loc := range fileDestroy.FindAllStringIndex(code, -1) {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok {
+			switch {
+			case isAuthorizedKeys(p):
+				return hit("write-authorized-keys")
+			case isSecretFile(p):
+				return hit("code-destroy-file")
+			}
+		}
+	}
+	return Verdict{}
+}
 
 func classifyNode(input string, depth int) Verdict {
 	code, strs := scanLiterals(input, "//", "${")
@@ -42,6 +61,9 @@ func classifyNode(input string, depth int) Verdict {
 	if v := judgeDeletes(code, strs, nodeRm, func(rest string) bool {
 		return strings.Contains(strings.SplitN(rest, "\n", 2)[0], "recursive")
 	}); v.Dangerous {
+		return v
+	}
+	if v := judgeFileWrites(code, strs); v.Dangerous {
 		return v
 	}
 	if nodeKill.MatchString(code) {
@@ -66,6 +88,9 @@ func classifyRuby(input string, depth int) Verdict {
 		if v := judgeCall(code[loc[1]:], strs, depth, "Ruby"); v.Dangerous {
 			return v
 		}
+	}
+	if v := judgeFileWrites(code, strs); v.Dangerous {
+		return v
 	}
 	return judgeDeletes(code, strs, rubyRm, func(string) bool { return true })
 }
@@ -127,6 +152,13 @@ func rewritePaths(code string, strs []string) (string, []string) {
 	})
 	code = cwdCall.ReplaceAllStringFunc(code, func(string) string { return lit("./*") })
 	code = expand.ReplaceAllStringFunc(code, func(m string) string { return pyLit.FindString(m) })
+	code = joinCall.ReplaceAllStringFunc(code, func(m string) string {
+		var parts []string
+		for _, l := range pyLit.FindAllStringSubmatch(m[strings.Index(m, "join")+4:], -1) {
+			parts = append(parts, pyLiteral(l[1], strs))
+		}
+		return lit(strings.Join(parts, "/"))
+	})
 	for concat.MatchString(code) {
 		code = concat.ReplaceAllStringFunc(code, func(m string) string {
 			ls := pyLit.FindAllStringSubmatch(m, -1)

@@ -66,6 +66,10 @@ func sqlMoreRule(verb string, rest []string) string {
 		if indexDepth0(rest, "ALL") >= 0 && strings.Contains(strings.Join(rest, ""), "ON*.*") {
 			return "sql-grant-public"
 		}
+	case "SHUTDOWN": // MySQL: stops the server
+		if len(rest) == 0 || rest[0] == ";" {
+			return "sql-terminate-backends"
+		}
 	case "SELECT":
 		if terminatesAll(rest) {
 			return "sql-terminate-backends"
