@@ -32,9 +32,10 @@ var (
 	// Bulk deletes through SDKs: every object of a bucket, whole buckets,
 	// instances, databases, tables, stacks, clusters and namespaces, and
 	// Docker volumes.
-	pySDKDelete = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(|` +
-		`\.\s*(?:delete_bucket|terminate_instances|delete_db_instance|delete_db_cluster|delete_table|delete_stack|delete_cluster|` +
+	pyS3Objects = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(`)
+	pySDKDelete = regexp.MustCompile(`\.\s*(?:delete_bucket|terminate_instances|delete_db_instance|delete_db_cluster|delete_table|delete_stack|delete_cluster|` +
 		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+)\s*\(|` +
+		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
 	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)`)
@@ -120,8 +121,12 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code):
+	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code),
+		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
+	}
+	if v := checkORM(code); v.Dangerous {
+		return v
 	}
 	return pySendSecrets(code, strs)
 }

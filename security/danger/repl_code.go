@@ -17,7 +17,9 @@ import (
 var (
 	nodeExec = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(`)
 	nodeRm   = regexp.MustCompile(`\b(?:rmSync|rmdirSync|rm|rmdir)\s*\(`)
-	nodeKill = regexp.MustCompile(`\bprocess\s*\.\s*kill\s*\(\s*-?\s*1\s*[,)]`)
+	// fs-extra and rimraf delete recursively whatever the options.
+	nodeRmAll = regexp.MustCompile(`\b(?:removeSync|emptyDirSync|rimraf(?:\s*\.\s*sync)?|rimrafSync|fse\s*\.\s*remove)\s*\(`)
+	nodeKill  = regexp.MustCompile(`\bprocess\s*\.\s*kill\s*\(\s*-?\s*1\s*[,)]`)
 	// A socket whose streams are piped into a spawned shell: a reverse shell.
 	nodeSocketShell = regexp.MustCompile(`(?s)\b(?:net|Socket|connect)\b.*\bspawn\s*\(\s*\x01\d+\x02`)
 
@@ -66,6 +68,12 @@ func classifyNode(input string, depth int) Verdict {
 	if v := judgeFileWrites(code, strs); v.Dangerous {
 		return v
 	}
+	if v := judgeDeletes(code, strs, nodeRmAll, func(string) bool { return true }); v.Dangerous {
+		return v
+	}
+	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
+		return v
+	}
 	if nodeKill.MatchString(code) {
 		return hit("kill-all")
 	}
@@ -90,6 +98,9 @@ func classifyRuby(input string, depth int) Verdict {
 		}
 	}
 	if v := judgeFileWrites(code, strs); v.Dangerous {
+		return v
+	}
+	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
 		return v
 	}
 	return judgeDeletes(code, strs, rubyRm, func(string) bool { return true })
