@@ -8,7 +8,8 @@
 //     which apply. The other REPLs have Contexts of their own (Node, Ruby,
 //     Debugger, Editor, Pager): their shell escapes (gdb "shell", vim ":!",
 //     less "!", child_process, system, backticks) are judged with the shell
-//     rules, and their own code only for what it deletes or runs.
+//     rules, and their own code only for what it deletes or runs (and
+//     the SQL, MongoDB and ORM calls it makes: orm.go).
 //   - Python is judged after its indirections are undone (pyNormalize:
 //     decoded literals, __import__/getattr/aliases, path expressions), and
 //     deletes by what they destroy: anything but scratch space (tmp, build,

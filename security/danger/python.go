@@ -75,7 +75,12 @@ func pyShell(code string, strs []string, depth int) Verdict {
 	if pyImports.MatchString(code) {
 		locs = append(locs, pyBareExec.FindAllStringIndex(code, -1)...)
 	}
+	seen := map[string]bool{}
 	for _, m := range pyModAlias.FindAllStringSubmatch(code, -1) { // import subprocess as sp
+		if seen[m[1]] {
+			continue
+		}
+		seen[m[1]] = true
 		re := regexp.MustCompile(`\b` + m[1] + `\s*\.\s*(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 		locs = append(locs, re.FindAllStringIndex(code, -1)...)
 	}
