@@ -66,6 +66,15 @@ func sqlMoreRule(verb string, rest []string) string {
 		if indexDepth0(rest, "ALL") >= 0 && strings.Contains(strings.Join(rest, ""), "ON*.*") {
 			return "sql-grant-public"
 		}
+		to := indexDepth0(rest, "TO")
+		if to < 0 {
+			to = len(rest)
+		}
+		for _, t := range rest[:to] {
+			if serverRoles[t] {
+				return "sql-superuser"
+			}
+		}
 	case "SHUTDOWN": // MySQL: stops the server
 		if len(rest) == 0 || rest[0] == ";" {
 			return "sql-terminate-backends"
@@ -77,6 +86,11 @@ func sqlMoreRule(verb string, rest []string) string {
 	}
 	return ""
 }
+
+// serverRoles are privileges and roles that reach beyond the database: the
+// server's files and programs, or superuser rights.
+var serverRoles = shell.Set("SUPER", "FILE", "SHUTDOWN", "PG_EXECUTE_SERVER_PROGRAM", "PG_WRITE_SERVER_FILES",
+	"PG_READ_SERVER_FILES", "POSTGRES", "RDS_SUPERUSER", "CLOUDSQLSUPERUSER", "AZURE_PG_ADMIN")
 
 // backendFilters are the columns of pg_stat_activity that pick some
 // sessions (a database, a user, an application, idle ones) rather than all.
