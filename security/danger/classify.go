@@ -26,6 +26,9 @@ func classify(ctx Context, input string, depth int) Verdict {
 	case Python:
 		return classifyPython(input, depth)
 	}
+	if isCodeContext(ctx) {
+		return classifyREPL(ctx, input, depth)
+	}
 	if v := classifyShell(input, depth); v.Dangerous {
 		return v
 	}

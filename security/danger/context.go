@@ -11,6 +11,12 @@ const (
 	Shell   = shell.Shell
 	SQL     = shell.SQL    // psql, mysql, mariadb, sqlite3
 	Python  = shell.Python // python, python3, python3.12, ipython
+
+	Node     = shell.Node     // node, deno, bun
+	Ruby     = shell.Ruby     // irb, pry
+	Debugger = shell.Debugger // gdb, lldb
+	Editor   = shell.Editor   // vim, vi, nvim
+	Pager    = shell.Pager    // less, more, man
 )
 
 // ContextOf maps the basename of a foreground program to its Context. A login

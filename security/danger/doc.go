@@ -5,7 +5,20 @@
 //   - Shell input (a command line) is parsed with mvdan.cc/sh/v3/syntax,
 //     never matched as flat text; SQL statements and Python lines have rule
 //     sets of their own, and the Context of the foreground program says
-//     which apply.
+//     which apply. The other REPLs have Contexts of their own (Node, Ruby,
+//     Debugger, Editor, Pager): their shell escapes (gdb "shell", vim ":!",
+//     less "!", child_process, system, backticks) are judged with the shell
+//     rules, and their own code only for what it deletes or runs (and
+//     the SQL, MongoDB and ORM calls it makes: orm.go).
+//   - Python is judged after its indirections are undone (pyNormalize:
+//     decoded literals, __import__/getattr/aliases, path expressions), and
+//     deletes by what they destroy: anything but scratch space (tmp, build,
+//     dist, __pycache__...) counts as work (protectedTree).
+//   - A line at a shell may stand for another: Memory keeps a session's
+//     history, aliases and functions (the gate calls Remember for each line
+//     that ran), and ClassifyIn judges a line as typed and as expanded
+//     (!!, !-n, !prefix, !?str?, ^old^new, fc -s, r, aliases, function
+//     bodies with their arguments).
 //   - Every rule lives in one table (rules.go) with the examples it must
 //     match and the near-misses it must not. A corpus of ordinary and
 //     dangerous inputs (testdata/corpus) measures recall and false positives

@@ -15,7 +15,7 @@ import (
 func classifyPython(input string, depth int) Verdict {
 	var src strings.Builder
 	for line := range strings.Lines(input) {
-		if cmd, ok := strings.CutPrefix(strings.TrimSpace(line), "!"); ok { // IPython shell escape
+		if cmd, ok := ipythonShell(strings.TrimSpace(line)); ok { // IPython shell escape
 			if v := classify(Shell, cmd, depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
 			}
@@ -23,8 +23,8 @@ func classifyPython(input string, depth int) Verdict {
 		}
 		src.WriteString(line)
 	}
-	code, strs := scanPython(src.String())
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc} {
+	code, strs := pyNormalize(scanPython(src.String()))
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyLangChecks} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}
@@ -49,9 +49,10 @@ var (
 
 func pyDeletes(code string, strs []string, _ int) Verdict {
 	vars := pyVars(code, strs)
+	pyLoopVars(code, strs, vars)
 	for _, loc := range pyRmtree.FindAllStringIndex(code, -1) {
 		p, ok := pyPathArg(code[loc[1]:], strs, vars)
-		if !ok || isImportant(p) || isSystemFile(p) {
+		if ok && (isImportant(p) || isSystemFile(p)) || pyRmtreeDanger(code[loc[1]:], strs, vars) {
 			return hit("py-rmtree")
 		}
 	}
@@ -74,7 +75,12 @@ func pyShell(code string, strs []string, depth int) Verdict {
 	if pyImports.MatchString(code) {
 		locs = append(locs, pyBareExec.FindAllStringIndex(code, -1)...)
 	}
+	seen := map[string]bool{}
 	for _, m := range pyModAlias.FindAllStringSubmatch(code, -1) { // import subprocess as sp
+		if seen[m[1]] {
+			continue
+		}
+		seen[m[1]] = true
 		re := regexp.MustCompile(`\b` + m[1] + `\s*\.\s*(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 		locs = append(locs, re.FindAllStringIndex(code, -1)...)
 	}

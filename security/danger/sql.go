@@ -12,6 +12,9 @@ import (
 // meta-commands that run a shell (psql/mysql \!, mysql system, sqlite3
 // .shell/.system) are judged with the shell rules.
 func classifySQL(input string, depth int) Verdict {
+	if v := checkPsqlMeta(input, depth); v.Dangerous {
+		return v
+	}
 	code, shellCmds := splitMeta(input)
 	for _, cmd := range shellCmds {
 		if v := classify(Shell, cmd, depth+1); v.Dangerous {
@@ -19,6 +22,9 @@ func classifySQL(input string, depth int) Verdict {
 		}
 	}
 	if v := checkEmbeddedSQL(code, depth); v.Dangerous {
+		return v
+	}
+	if v := checkSQLText(code); v.Dangerous {
 		return v
 	}
 	// Whether a backslash escapes a quote depends on the server and its
@@ -142,6 +148,8 @@ var keepDrops = shell.Set("CONSTRAINT", "DEFAULT", "NOT", "INDEX", "KEY", "IDENT
 func sqlStatementRule(toks []string) string {
 	verb, rest := mainVerb(toks)
 	switch {
+	case (verb == "DROP" || verb == "TRUNCATE") && scratchObjects(rest):
+		return ""
 	case verb == "DROP" && len(rest) > 0 && isWord(rest[0]):
 		return "sql-drop"
 	case verb == "ALTER":
@@ -159,7 +167,7 @@ func sqlStatementRule(toks []string) string {
 			return "sql-grant-public"
 		}
 	}
-	return ""
+	return sqlMoreRule(verb, rest)
 }
 
 // mainVerb skips EXPLAIN ANALYZE and WITH clauses to the statement's verb.

@@ -55,13 +55,13 @@ func tautology(t []string) bool {
 		return t[0] == "NOT" && (t[1] == "FALSE" || t[1] == "0")
 	}
 	eq := indexDepth0(t, "=")
-	return eq > 0 && strings.Join(t[:eq], " ") == strings.Join(t[eq+1:], " ") && !strings.Contains(strings.Join(t, ""), "?")
+	return everyRow(t) || eq > 0 && strings.Join(t[:eq], " ") == strings.Join(t[eq+1:], " ") && !strings.Contains(strings.Join(t, ""), "?")
 }
 
 var (
 	// sqlDynamic: a string run as SQL by EXECUTE (PL/pgSQL, Oracle) or
 	// PREPARE … FROM (MySQL).
-	sqlDynamic = regexp.MustCompile(`(?is)\b(?:EXECUTE(?:\s+IMMEDIATE)?|PREPARE\s+\w+\s+FROM)\s+'((?:[^']|'')*)'`)
+	sqlDynamic = regexp.MustCompile(`(?is)\b(?:EXECUTE(?:\s+IMMEDIATE)?|PREPARE\s+\w+\s+FROM)\s+'((?:[^']|'')*)'(\s*\|\|)?`)
 	// sqlBody: a dollar-quoted body (DO $$ … $$, CREATE FUNCTION … AS $fn$ … $fn$).
 	sqlBody = regexp.MustCompile(`(?s)\$([A-Za-z_]*)\$(.*?)\$([A-Za-z_]*)\$`)
 	// sqlProgram: COPY … FROM/TO PROGRAM 'command' runs a shell command on the server.
@@ -82,7 +82,11 @@ func checkEmbeddedSQL(code string, depth int) Verdict {
 		}
 	}
 	for _, m := range sqlDynamic.FindAllStringSubmatch(code, -1) {
-		if v := classifySQL(strings.ReplaceAll(m[1], "''", "'"), depth+1); v.Dangerous {
+		stmt := strings.ReplaceAll(m[1], "''", "'")
+		if m[2] != "" { // EXECUTE 'DROP TABLE ' || name
+			stmt += " __dyn__"
+		}
+		if v := classifySQL(stmt, depth+1); v.Dangerous {
 			return via(v, "EXECUTE")
 		}
 	}

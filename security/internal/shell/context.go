@@ -15,6 +15,12 @@ const (
 	Shell
 	SQL    // psql, mysql, mariadb, sqlite3
 	Python // python, python3, python3.12, ipython
+	// REPLs whose shell escapes (and a few calls) are judged by the shell rules.
+	Node     // node, deno, bun
+	Ruby     // irb, pry
+	Debugger // gdb, lldb
+	Editor   // vim, vi, nvim, view
+	Pager    // less, more, most, man
 )
 
 func (c Context) String() string {
@@ -25,6 +31,16 @@ func (c Context) String() string {
 		return "sql"
 	case Python:
 		return "python"
+	case Node:
+		return "node"
+	case Ruby:
+		return "ruby"
+	case Debugger:
+		return "debugger"
+	case Editor:
+		return "editor"
+	case Pager:
+		return "pager"
 	}
 	return "unknown"
 }
@@ -34,6 +50,9 @@ var (
 	ShellPrograms = Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
 	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb")
 	PythonProgram = regexp.MustCompile(`^(?:i?python|pypy|bpython)[0-9.]*$`)
+	REPLPrograms  = map[string]Context{"node": Node, "nodejs": Node, "deno": Node, "bun": Node, "irb": Ruby, "pry": Ruby,
+		"gdb": Debugger, "lldb": Debugger, "vim": Editor, "vi": Editor, "nvim": Editor, "view": Editor, "vimdiff": Editor,
+		"less": Pager, "more": Pager, "most": Pager, "man": Pager}
 )
 
 // ContextOf maps the basename of a foreground program to its Context. A login
@@ -47,6 +66,8 @@ func ContextOf(program string) Context {
 		return SQL
 	case PythonProgram.MatchString(name):
 		return Python
+	case REPLPrograms[name] != Unknown:
+		return REPLPrograms[name]
 	}
 	return Unknown
 }

@@ -224,7 +224,10 @@ func ProgName(s string) string {
 // ForParser turns a resolved value back into text another parser accepts,
 // keeping run-time parts recognisable as such.
 func ForParser(s string, ctx Context) string {
-	repl := map[Context]string{Shell: "$__dyn", Python: "__dyn__", SQL: "__dyn__", Unknown: "$__dyn"}[ctx]
+	repl := "$__dyn"
+	if ctx == Python || ctx == SQL {
+		repl = "__dyn__"
+	}
 	return strings.ReplaceAll(s, DynMark, repl)
 }
 

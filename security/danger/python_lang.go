@@ -1,0 +1,348 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Python checks by effect, on code pyNormalize has rewritten: recursive
+// deletes by whether their target is scratch space, bulk unlink loops,
+// credential and database files destroyed, argv-style process calls
+// (os.exec*, os.spawn*), signals to init, cloud and container SDK bulk
+// deletes, and secrets posted to the network.
+
+var (
+	pyLoop      = regexp.MustCompile(`\bfor\s+(\w+)\s+in\s+([^:\]\n]+)`)
+	pyMapRmtree = regexp.MustCompile(`\bmap\s*\(\s*(?:shutil\s*\.\s*)?rmtree\s*,`)
+	pyExecv     = regexp.MustCompile(`\bos\s*\.\s*(exec|spawn)([lv])p?e?\s*\(`)
+	pyUnlink    = regexp.MustCompile(`\.\s*unlink\s*\(\s*\)|\bos\s*\.\s*(?:remove|unlink)\s*\(|\bshutil\s*\.\s*rmtree\s*\(`)
+	pyListing   = regexp.MustCompile(`\.\s*(?:r?glob|iterdir|walk|scandir)\s*\(|\bos\s*\.\s*(?:listdir|scandir|walk)\s*\(|\bglob\s*\.\s*i?glob\s*\(`)
+	pyDestroy   = regexp.MustCompile(`\bos\s*\.\s*(?:remove|unlink|truncate)\s*\(`)
+	pyWriteCall = regexp.MustCompile(`(` + pyL + `)\s*\.\s*write_(?:text|bytes)\s*\(`)
+	pyLitUnlink = regexp.MustCompile(`(` + pyL + `)\s*\.\s*(?:unlink|rmdir)\s*\(`)
+	pyRcWrite   = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)\s*,\s*(` + pyL + `)\s*\)\s*\.\s*write\s*\(\s*(` + pyL + `)`)
+	// A socket connected out whose descriptors become a shell's: a reverse shell.
+	pyReverseShell = regexp.MustCompile(`(?s)\bsocket\b.*\.\s*connect\s*\(.*\bdup2\s*\(.*(?:\bpty\s*\.\s*spawn|\bsubprocess\s*\.\s*\w+|\bos\s*\.\s*(?:system|exec\w*))\s*\(`)
+	pyKillInit     = regexp.MustCompile(`\bos\s*\.\s*kill\s*\(\s*1\s*,|\bos\s*\.\s*killpg\s*\(\s*(?:0|1|os\s*\.\s*getpgrp\s*\(\s*\))\s*,`)
+	pyAsyncProc    = regexp.MustCompile(`\basyncio\s*\.\s*create_subprocess_(?:shell|exec)\s*\(`)
+	// Bulk deletes through SDKs: every object of a bucket, whole buckets,
+	// instances, databases, tables, stacks, clusters and namespaces, and
+	// Docker volumes.
+	pyS3Objects = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(`)
+	pySDKDelete = regexp.MustCompile(`\.\s*(?:delete_bucket|terminate_instances|delete_db_instance|delete_db_cluster|delete_table|delete_stack|delete_cluster|` +
+		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+)\s*\(|` +
+		`\bindices\s*\.\s*delete\s*\(|` +
+		`\bvolumes\s*\.\s*prune\s*\(`)
+	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
+	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)`)
+	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s)\s*\.\s*(?:post|put|patch)\s*\(`)
+	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
+)
+
+// pyRmtreeDanger judges rmtree's first argument (rest follows its "("): a
+// path that is not scratch space, or an unknown value whose name does not
+// say scratch either.
+func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
+	if p, ok := pyPathArg(rest, strs, vars); ok {
+		return protectedTree(p)
+	}
+	// An expression: scratch if a name or literal in it says so
+	// (os.path.join(tmp, 'x'), Path(__file__).parent / 'generated').
+	args := pyCallArgs(rest)
+	if len(args) == 0 {
+		return true
+	}
+	for _, l := range pyLit.FindAllStringSubmatch(args[0], -1) {
+		if p := pyLiteral(l[1], strs); strings.Contains(p, ".git") {
+			return true
+		} else if !protectedTree(p) {
+			return false
+		}
+	}
+	for _, id := range pyIdent.FindAllString(args[0], -1) {
+		for _, part := range strings.Split(strings.ToLower(id), "_") {
+			if isScratchName(part) || strings.Contains(part, "tmp") || strings.Contains(part, "temp") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+var pyIdent = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// pyLoopVars gives loop and comprehension targets the path their listing
+// walks: for p in Path('src').rglob('*.py') makes p "src/**/*.py".
+func pyLoopVars(code string, strs []string, vars map[string]string) {
+	for _, m := range pyLoop.FindAllStringSubmatch(code, -1) {
+		var parts []string
+		for _, l := range pyLit.FindAllStringSubmatch(m[2], -1) {
+			parts = append(parts, pyLiteral(l[1], strs))
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if pyListing.MatchString(m[2]) && len(parts) == 1 && !strings.Contains(m[2], "glob") {
+			parts = append(parts, "*")
+		}
+		vars[m[1]] = strings.Join(parts, "/**/")
+	}
+}
+
+func pyLangChecks(code string, strs []string, depth int) Verdict {
+	vars := pyVars(code, strs)
+	pyLoopVars(code, strs, vars)
+	for _, loc := range pyMapRmtree.FindAllStringIndex(code, -1) {
+		if l := pyLit.FindStringSubmatch(code[loc[1]:]); l == nil || protectedTree(pyLiteral(l[1], strs)) {
+			return hit("py-rmtree")
+		}
+	}
+	if v := pyBulkUnlink(code, strs, vars); v.Dangerous {
+		return v
+	}
+	if v := pyDestroyFiles(code, strs); v.Dangerous {
+		return v
+	}
+	if v := pyArgv(code, strs, depth); v.Dangerous {
+		return v
+	}
+	if v := pyNamedArgs(code, vars, depth); v.Dangerous {
+		return v
+	}
+	if v := pyStartupWrite(code, strs, depth); v.Dangerous {
+		return v
+	}
+	switch {
+	case pyReverseShell.MatchString(code):
+		return hit("repl-reverse-shell")
+	case pyKillInit.MatchString(code):
+		return hit("kill-all")
+	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code),
+		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
+		return hit("sdk-bulk-delete")
+	}
+	if v := checkORM(code); v.Dangerous {
+		return v
+	}
+	return pySendSecrets(code, strs)
+}
+
+// pyBulkUnlink: a loop or comprehension unlinking what a listing returns,
+// under a path that is not scratch space, unless the pattern only matches
+// generated files (*.pyc, *.o, *.log).
+func pyBulkUnlink(code string, strs []string, vars map[string]string) Verdict {
+	for _, m := range pyLoop.FindAllStringSubmatch(code, -1) {
+		if !pyListing.MatchString(m[2]) {
+			continue
+		}
+		p, ok := vars[m[1]]
+		body := strings.SplitN(code[strings.Index(code, m[0]):], "\n", 3)
+		line := body[0]
+		if !strings.HasSuffix(strings.TrimSpace(line), ":") {
+			line = strings.Join(body[:min(2, len(body))], "\n")
+		} else if len(body) > 1 {
+			line += "\n" + body[1]
+		}
+		whole := code[:strings.Index(code, m[0])] // comprehension: the call precedes "for"
+		if j := strings.LastIndex(whole, "["); j >= 0 {
+			line = whole[j:] + line
+		}
+		if !pyUnlink.MatchString(line) {
+			continue
+		}
+		if !ok || protectedTree(strings.ReplaceAll(p, "/**/", "/")) && !generatedFiles(path.Base(p)) {
+			return hit("py-delete-files")
+		}
+	}
+	return Verdict{}
+}
+
+// generatedFiles: glob patterns matching only files a build or run recreates.
+func generatedFiles(pattern string) bool {
+	ext := strings.ToLower(path.Ext(pattern))
+	return strings.HasPrefix(pattern, "*") && shell.Set(".pyc", ".pyo", ".o", ".obj", ".class", ".log", ".tmp", ".bak",
+		".orig", ".rej", ".swp", ".pyd", ".d", ".gcda", ".gcno", ".coverage")[ext] || isScratchName(strings.Trim(pattern, "*"))
+}
+
+// pyDestroyFiles: deleting, truncating or opening for writing a credential
+// or database file.
+func pyDestroyFiles(code string, strs []string) Verdict {
+	var targets []string
+	for _, loc := range pyDestroy.FindAllStringIndex(code, -1) {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok {
+			targets = append(targets, p)
+		}
+	}
+	for _, loc := range pyOpen.FindAllStringIndex(code, -1) {
+		args := pyCallArgs(code[loc[1]:])
+		if len(args) < 2 {
+			continue
+		}
+		mode := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(args[1]), "mode="))
+		if m := pyLit.FindStringSubmatch(mode); m != nil && strings.ContainsAny(pyLiteral(m[1], strs), "w") {
+			// Writing a database file is how one is downloaded or built;
+			// only credentials count here.
+			if p, ok := pyStringArg(args[0]+")", strs); ok && isSecretFile(p) {
+				targets = append(targets, p)
+			}
+		}
+	}
+	for _, m := range pyLitUnlink.FindAllStringSubmatch(code, -1) {
+		targets = append(targets, pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs))
+	}
+	for _, m := range pyWriteCall.FindAllStringSubmatch(code, -1) {
+		targets = append(targets, pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs))
+	}
+	for _, p := range targets {
+		switch {
+		case isAuthorizedKeys(p):
+			return hit("write-authorized-keys")
+		case isSystemFile(p):
+			return hit("py-remove-system")
+		case isSecretFile(p) || isDataFile(p):
+			return hit("code-destroy-file")
+		}
+	}
+	return Verdict{}
+}
+
+// isSecretFile: keys, cloud credentials and .env files (not their examples).
+func isSecretFile(p string) bool {
+	base := path.Base(p)
+	switch {
+	case strings.Contains(p, ".ssh/") && (strings.HasPrefix(base, "id_") || base == "known_hosts" || base == "config"):
+		return true
+	case base == ".env" || strings.HasPrefix(base, ".env.") && !strings.Contains(base, "example") && !strings.Contains(base, "sample"):
+		return true
+	case shell.Set(".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc")[base]:
+		return true
+	}
+	return strings.Contains(p, ".aws/credentials") || strings.Contains(p, ".kube/config") || strings.Contains(p, ".gnupg/") ||
+		strings.Contains(p, ".docker/config.json") || strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key")
+}
+
+// isDataFile: database files and the data directories of database servers.
+func isDataFile(p string) bool {
+	ext := strings.ToLower(path.Ext(p))
+	if shell.Set(".sqlite", ".sqlite3", ".db", ".mdb", ".ibd", ".frm")[ext] {
+		return !strings.HasPrefix(path.Clean(p), "/tmp/") && !strings.Contains(p, "test")
+	}
+	for _, d := range []string{"/var/lib/mysql", "/var/lib/postgresql", "/var/lib/mongodb", "/var/lib/redis", "/var/lib/docker"} {
+		if strings.HasPrefix(path.Clean(p), d) {
+			return true
+		}
+	}
+	return strings.HasPrefix(path.Base(p), "ibdata")
+}
+
+// pyArgv judges os.exec*/os.spawn* and asyncio subprocesses by the command
+// line their arguments make.
+func pyArgv(code string, strs []string, depth int) Verdict {
+	for _, m := range pyExecv.FindAllStringSubmatchIndex(code, -1) {
+		args := pyCallArgs(code[m[1]:])
+		if code[m[2]:m[3]] == "spawn" && len(args) > 0 {
+			args = args[1:] // the mode
+		}
+		if len(args) < 2 {
+			continue
+		}
+		argv := args[1:]
+		if code[m[4]:m[5]] == "v" {
+			inner := strings.Trim(strings.TrimSpace(argv[0]), "[]()")
+			argv = strings.Split(inner, ",")
+		}
+		if v := judgeCommand(pyWords(argv, strs), depth, "Python"); v.Dangerous {
+			return v
+		}
+	}
+	for _, loc := range pyAsyncProc.FindAllStringIndex(code, -1) {
+		args := pyCallArgs(code[loc[1]:])
+		if strings.Contains(code[loc[0]:loc[1]], "shell") {
+			if cmd, ok := pyStringArg(code[loc[1]:], strs); ok {
+				return judgeCommand(cmd, depth, "Python")
+			}
+		} else if v := judgeCommand(pyWords(args, strs), depth, "Python"); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// pyWords quotes literal arguments as shell words; others become run-time words.
+func pyWords(args []string, strs []string) string {
+	var words []string
+	for _, a := range args {
+		a = strings.TrimSpace(a)
+		if l := pyLit.FindStringSubmatch(a); l != nil && l[0] == a {
+			if q, err := syntax.Quote(pyLiteral(l[1], strs), syntax.LangBash); err == nil {
+				words = append(words, q)
+				continue
+			}
+		}
+		if a != "" {
+			words = append(words, `"$__dyn"`)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// pySendSecrets: an HTTP upload whose body is the environment or a
+// credential file.
+func pySendSecrets(code string, strs []string) Verdict {
+	for _, loc := range pyPost.FindAllStringIndex(code, -1) {
+		line, _, _ := strings.Cut(code[loc[1]:], "\n")
+		if strings.Contains(line, "os.environ") {
+			return hit("py-send-secrets")
+		}
+		for _, m := range pyOpenRead.FindAllStringSubmatch(line, -1) {
+			if isSecretFile(pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs)) {
+				return hit("py-send-secrets")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// startupFiles run their contents in every new shell.
+var startupFiles = shell.Set(".bashrc", ".bash_profile", ".profile", ".zshrc", ".zprofile", ".bash_login", ".zshenv", "config.fish")
+
+// pyStartupWrite judges text written into a shell startup file as the shell
+// code it becomes.
+func pyStartupWrite(code string, strs []string, depth int) Verdict {
+	for _, m := range pyRcWrite.FindAllStringSubmatch(code, -1) {
+		get := func(s string) string { return pyLiteral(pyLit.FindStringSubmatch(s)[1], strs) }
+		if !startupFiles[path.Base(get(m[1]))] {
+			continue
+		}
+		if v := judgeCommand(get(m[3]), depth, "a shell startup file"); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// pyNamedArgs judges commands and queries passed by name (cmd = 'rm -rf ~';
+// os.system(cmd)) with the value the name was given.
+func pyNamedArgs(code string, vars map[string]string, depth int) Verdict {
+	for _, c := range []struct {
+		call *regexp.Regexp
+		ctx  Context
+	}{{pyExec, Shell}, {pyQuery, SQL}} {
+		for _, loc := range c.call.FindAllStringIndex(code, -1) {
+			m := pyIdentArg.FindStringSubmatch(code[loc[1]:])
+			if m == nil {
+				continue
+			}
+			if val, ok := vars[m[1]]; ok {
+				if v := classify(c.ctx, shell.ForParser(val, c.ctx), depth+1); v.Dangerous {
+					return via(v, "Python")
+				}
+			}
+		}
+	}
+	return Verdict{}
+}

@@ -1,0 +1,204 @@
+package danger
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// More SQL: privileges (REVOKE ALL, superusers, grants to everyone), server
+// programs and files (COPY … TO PROGRAM, INTO OUTFILE), psql's output pipes
+// and \gexec, and terminating every backend. Scratch tables (tmp_*, temp_*,
+// scratch_*, *_tmp) may be dropped and truncated freely.
+
+// scratchObjects reports whether DROP/TRUNCATE rest names only scratch tables
+// (or a TEMPORARY one).
+func scratchObjects(rest []string) bool {
+	// An index holds no data of its own: dropping it loses none.
+	if len(rest) > 0 && (rest[0] == "TEMPORARY" || rest[0] == "TEMP" || rest[0] == "INDEX") {
+		return true
+	}
+	names := 0
+	for i, t := range rest {
+		switch {
+		case t == "TABLE" || t == "VIEW" || t == "IF" || t == "EXISTS" || t == "ONLY" || t == "CASCADE" ||
+			t == "RESTRICT" || t == "MATERIALIZED" || t == "," || t == ";" || t == "*":
+		case t == "." && i+1 < len(rest):
+		case isWord(t) && (i+1 >= len(rest) || rest[i+1] != "."):
+			if !scratchTable(t) {
+				return false
+			}
+			names++
+		case isWord(t): // a schema name before "."
+		default:
+			return false
+		}
+	}
+	return names > 0
+}
+
+func scratchTable(name string) bool {
+	n := strings.ToLower(strings.Trim(name, "_"))
+	for _, p := range []string{"tmp", "temp", "scratch"} {
+		if strings.HasPrefix(n, p) || strings.HasSuffix(n, "_"+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlMoreRule: the statement rules beyond sql.go's.
+func sqlMoreRule(verb string, rest []string) string {
+	switch verb {
+	case "REVOKE":
+		if indexDepth0(rest, "ALL") >= 0 {
+			return "sql-revoke-all"
+		}
+	case "ALTER", "CREATE":
+		if len(rest) > 0 && (rest[0] == "ROLE" || rest[0] == "USER") &&
+			(indexDepth0(rest, "SUPERUSER") >= 0 || indexDepth0(rest, "BYPASSRLS") >= 0) {
+			return "sql-superuser"
+		}
+	case "GRANT":
+		// GRANT ALL ON *.* (every database of a MySQL server).
+		if indexDepth0(rest, "ALL") >= 0 && strings.Contains(strings.Join(rest, ""), "ON*.*") {
+			return "sql-grant-public"
+		}
+		to := indexDepth0(rest, "TO")
+		if to < 0 {
+			to = len(rest)
+		}
+		for _, t := range rest[:to] {
+			if serverRoles[t] {
+				return "sql-superuser"
+			}
+		}
+	case "SHUTDOWN": // MySQL: stops the server
+		if len(rest) == 0 || rest[0] == ";" {
+			return "sql-terminate-backends"
+		}
+	case "SELECT":
+		if terminatesAll(rest) {
+			return "sql-terminate-backends"
+		}
+	}
+	return ""
+}
+
+// serverRoles are privileges and roles that reach beyond the database: the
+// server's files and programs, or superuser rights.
+var serverRoles = shell.Set("SUPER", "FILE", "SHUTDOWN", "PG_EXECUTE_SERVER_PROGRAM", "PG_WRITE_SERVER_FILES",
+	"PG_READ_SERVER_FILES", "POSTGRES", "RDS_SUPERUSER", "CLOUDSQLSUPERUSER", "AZURE_PG_ADMIN")
+
+// backendFilters are the columns of pg_stat_activity that pick some
+// sessions (a database, a user, an application, idle ones) rather than all.
+var backendFilters = shell.Set("DATNAME", "USENAME", "APPLICATION_NAME", "CLIENT_ADDR", "STATE", "QUERY",
+	"BACKEND_TYPE", "QUERY_START", "XACT_START", "STATE_CHANGE", "BACKEND_START", "WAIT_EVENT", "LEADER_PID")
+
+// terminatesAll: pg_terminate_backend over pg_stat_activity with no filter
+// beyond "not me".
+func terminatesAll(rest []string) bool {
+	if indexDepth0(rest, "PG_TERMINATE_BACKEND") < 0 || indexDepth0(rest, "PG_STAT_ACTIVITY") < 0 {
+		return false
+	}
+	w := indexDepth0(rest, "WHERE")
+	if w < 0 {
+		return true
+	}
+	for _, t := range rest[w:] {
+		if backendFilters[t] {
+			return false
+		}
+	}
+	return true
+}
+
+// everyRow: conditions that hold for every row although they are not
+// literal tautologies: id > 0, id >= 0, id IS NOT NULL, 2 > 1.
+func everyRow(t []string) bool {
+	switch {
+	case len(t) == 4 && t[1] == "IS" && t[2] == "NOT" && t[3] == "NULL":
+		return idColumn(t[0])
+	case len(t) == 3 && (t[1] == ">" || t[1] == "<"):
+		a, errA := strconv.Atoi(t[0])
+		b, errB := strconv.Atoi(t[2])
+		switch {
+		case errA == nil && errB == nil:
+			return t[1] == ">" && a > b || t[1] == "<" && a < b
+		case t[1] == ">" && idColumn(t[0]) && errB == nil:
+			return b <= 0
+		}
+	case len(t) == 4 && t[1] == ">" && t[2] == "=":
+		n, err := strconv.Atoi(t[3])
+		return err == nil && idColumn(t[0]) && n <= 1
+	}
+	return false
+}
+
+func idColumn(c string) bool { return c == "ID" || strings.HasSuffix(c, "_ID") }
+
+var (
+	sqlToProgram = regexp.MustCompile(`(?is)\bCOPY\b[^;]*\bTO\s+PROGRAM\b`)
+	sqlOutfile   = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'`)
+	sqlGrantAny  = regexp.MustCompile(`(?is)\bGRANT\s+ALL\b[^;]*\bTO\s+[^;]*@\s*['"` + "`" + `]%['"` + "`" + `]`)
+	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b`)
+)
+
+// checkSQLText: rules that need the literals sanitizeSQL blanks out.
+func checkSQLText(code string) Verdict {
+	switch {
+	case sqlToProgram.MatchString(code):
+		return hit("sql-export")
+	case sqlGrantAny.MatchString(code):
+		return hit("sql-grant-public")
+	case sqlEmptyPass.MatchString(code):
+		return hit("sql-superuser")
+	}
+	for _, m := range sqlOutfile.FindAllStringSubmatch(code, -1) {
+		if p := m[1]; isSystemFile(p) || isAuthorizedKeys(p) || strings.Contains(p, "/www/") || strings.Contains(p, "/html/") ||
+			strings.HasSuffix(p, ".so") || strings.HasSuffix(p, ".php") {
+			return hit("sql-export")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	// psqlPipe: \o |cmd, \g |cmd, \gx |cmd (anywhere on a line) send query
+	// output to a shell command.
+	psqlPipe = regexp.MustCompile(`\\(?:o|out|g|gx|w|write)\s*\|\s*(.+)$`)
+	psqlExec = regexp.MustCompile(`\\gexec\b`)
+	// netSenders carry piped query results off the machine.
+	netSenders   = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "ssh", "telnet", "scp", "openssl")
+	sqlFormatArg = regexp.MustCompile(`%[ILs]`)
+)
+
+// checkPsqlMeta judges psql output pipes (by the shell rules, and as
+// exfiltration when the command sends to the network) and \gexec, which runs
+// every row of a query as a statement: the statements its string literals
+// build are judged.
+func checkPsqlMeta(input string, depth int) Verdict {
+	for line := range strings.Lines(input) {
+		if m := psqlPipe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			if v := classify(Shell, m[1], depth+1); v.Dangerous {
+				return via(v, "a psql output pipe")
+			}
+			if f := strings.Fields(m[1]); len(f) > 0 && netSenders[shell.ProgName(f[0])] {
+				return hit("sql-export")
+			}
+		}
+		if !psqlExec.MatchString(line) {
+			continue
+		}
+		_, strs := scanLiterals(line, "--", "\x00")
+		for _, s := range strs {
+			gen := sqlFormatArg.ReplaceAllString(s, "__dyn__") + " __dyn__"
+			if v := classifySQL(gen, depth+1); v.Dangerous {
+				return via(v, `\gexec`)
+			}
+		}
+	}
+	return Verdict{}
+}
