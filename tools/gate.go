@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -41,8 +42,9 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 			s.audit(redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: audited, Hidden: p.Hidden, Detail: err.Error()})
 			return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
 		}
+		mem := s.memories.of(t.id, ctx)
 		if s.cfg.DangerDetection {
-			if v := danger.Classify(ctx, p.Line); v.Dangerous {
+			if v := danger.ClassifyIn(ctx, p.Line, mem); v.Dangerous {
 				if t.confirm != "" && s.refusals.take(t.id, p.Line) {
 					s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: audited, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
 				} else {
@@ -55,6 +57,9 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		if p.Enter && p.Screen && p.Line != p.Text {
 			// What runs is not what this call typed: record the whole line.
 			s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: audited, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
+		}
+		if mem != nil && !p.Hidden {
+			mem.Remember(p.Line) // its aliases, functions and history explain later lines
 		}
 		return nil
 	}
@@ -145,6 +150,61 @@ func (r *refusals) forget(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.m, id)
+}
+
+// memories keeps, per session, what its shells have run and defined: "!!", "r", an
+// alias or a function name are judged as the commands they stand for.
+type memories struct {
+	mu sync.Mutex
+	m  map[string]*danger.Memory
+}
+
+// of returns the session's memory for a line in context ctx; nil unless a shell reads it.
+func (ms *memories) of(id string, ctx danger.Context) *danger.Memory {
+	if ctx != danger.Shell {
+		return nil
+	}
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.m == nil {
+		ms.m = make(map[string]*danger.Memory)
+	}
+	m := ms.m[id]
+	if m == nil {
+		m = new(danger.Memory)
+		ms.m[id] = m
+	}
+	return m
+}
+
+func (ms *memories) forget(id string) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	delete(ms.m, id)
+}
+
+// prune forgets the refusals and memories of sessions that no longer exist (closed,
+// or reaped after being idle).
+func (s *Server) prune() {
+	s.guards.prune(s.sessions)
+	gone := func(id string) bool {
+		_, err := s.sessions.Get(id)
+		return errors.Is(err, session.ErrUnknown)
+	}
+	s.refusals.mu.Lock()
+	for id := range s.refusals.m {
+		if gone(id) {
+			delete(s.refusals.m, id)
+		}
+	}
+	s.refusals.mu.Unlock()
+	s.memories.mu.Lock()
+	for id := range s.memories.m {
+		if gone(id) {
+			delete(s.memories.m, id)
+		}
+	}
+	s.memories.mu.Unlock()
 }
 
 // proxies hand what is typed to a program elsewhere, usually a shell: the prompt at the

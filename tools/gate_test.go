@@ -309,3 +309,39 @@ func TestContextBehindProxy(t *testing.T) {
 		}
 	}
 }
+
+// Route 3, continued: a history expansion, an alias or a function the session defined
+// earlier is judged as the command it stands for.
+func TestGateExpandsHistoryAliasesAndFunctions(t *testing.T) {
+	t.Parallel()
+	h, target, _ := gateHarness(t)
+	danger := "chmod -R 777 " + target
+	id := h.bash()
+	h.send(id, "set -o history", nil)
+	// Defining them is refused already; confirmed, what they stand for is still judged
+	// each time they are used.
+	define := func(line string) {
+		h.refused("send_command", map[string]any{"session_id": id, "input": line})
+		h.must("confirm_dangerous_command", map[string]any{"session_id": id, "input": line, "justification": "defining a helper for this test"})
+	}
+	define("alias fixperms='" + danger + "'")
+	if r := h.call("send_command", map[string]any{"session_id": id, "input": "fixperms"}); !r.IsError {
+		t.Fatalf("an alias of a dangerous command ran: %s", r.Text)
+	}
+	define("opened() { " + danger + "; }")
+	if r := h.call("send_command", map[string]any{"session_id": id, "input": "opened"}); !r.IsError {
+		t.Fatalf("a function running a dangerous command ran: %s", r.Text)
+	}
+	untouched(t, target)
+	h.refused("send_command", map[string]any{"session_id": id, "input": danger})
+	h.must("confirm_dangerous_command", map[string]any{"session_id": id, "input": danger, "justification": "the fixture must be world-writable"})
+	if err := os.Chmod(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, again := range []string{"!!", "fc -s", "!chmod"} {
+		if r := h.call("send_command", map[string]any{"session_id": id, "input": again}); !r.IsError {
+			t.Fatalf("%s repeated a confirmed dangerous command: %s", again, r.Text)
+		}
+		untouched(t, target)
+	}
+}

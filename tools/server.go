@@ -59,6 +59,7 @@ type Server struct {
 	sessions *session.Manager
 	guards   guards
 	refusals refusals
+	memories memories
 }
 
 // New returns the handlers over a session manager.
