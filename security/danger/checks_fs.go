@@ -16,11 +16,26 @@ func checkRm(c shell.Command, _ int) Verdict {
 		return hit("rm-recursive-force")
 	}
 	for _, w := range o.Operands {
-		if recursive && isImportant(w.S) {
+		p := fsPath(w)
+		if recursive && isImportant(p) {
 			return hit("rm-recursive-force")
 		}
-		if isCriticalFile(w.S) {
+		if isCriticalFile(p) {
 			return hit("rm-system-file")
+		}
+	}
+	return deleteVerdict(o.Operands, recursive)
+}
+
+// deleteVerdict judges the deletion of paths by the filesystem effect model.
+func deleteVerdict(paths []shell.Word, recursive bool) Verdict {
+	for _, w := range paths {
+		v := fileVerdict(fsPath(w))
+		if recursive {
+			v = treeVerdict(fsPath(w))
+		}
+		if v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}
@@ -94,12 +109,13 @@ func findExec(ws []shell.Word) []shell.Word {
 }
 
 func checkShred(c shell.Command, _ int) Verdict {
-	for _, w := range shell.ParseOpts(c.Args[1:], "ns").Operands {
+	ops := shell.ParseOpts(c.Args[1:], "ns").Operands
+	for _, w := range ops {
 		if isBlockDevice(w.S) || isSystemFile(w.S) || isImportant(w.S) {
 			return hit("shred")
 		}
 	}
-	return Verdict{}
+	return deleteVerdict(ops, false)
 }
 
 // checkMkfs: mkfs*, mke2fs, mkswap, wipefs -a on a device (an image file is fine).

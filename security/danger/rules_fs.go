@@ -1,0 +1,20 @@
+package danger
+
+// fsRules are the rows of the filesystem effect model (fsclass.go): what a
+// deletion or overwrite would destroy, judged by the class of its target.
+var fsRules = []rule{
+	{"delete-protected-tree", catDelete,
+		"This recursively deletes a project tree, repository state, home directory, mounted volume or service data (not a build, cache or temporary artifact), which cannot be undone.",
+		sh("rm -rf ~/code/shop", "rm -r -f lib/ app/", "rm --recursive --force ./website", "rm -rf .git", "rm -rf ~/Pictures/2019",
+			"rm -rf /srv/minio", "sudo rm -rf /var/lib/mysql/data", "rm -rf /media/alice/SDCARD/*", `rm -rf "$PWD"`, "rm -rf $(pwd)/",
+			"rm -rf ~/.[!.]*", "rm -rf ../../website", `rm -rf "$OLDPWD"/src`, "rm -fr /home/bob/music"),
+		sh("rm -rf node_modules dist build target .pytest_cache", "rm -rf ~/code/shop/node_modules", "rm -rf /tmp/render-99",
+			`rm -rf "${OUT_DIR:?}"/*`, `rm -rf "$TMPDIR"/session-*`, "rm -rf ~/.cache/yarn", "rm -rf package-lock.json",
+			"rm -rf __pycache__ */__pycache__", "sudo rm -rf /usr/local/node", "rm -rf build-arm64 .tox", "rm -rf ~/go/pkg/mod ~/.m2/repository")},
+	{"delete-credentials", catDelete,
+		"This deletes or wipes keys, credentials or a database file, which cannot be recovered.",
+		sh("rm ~/.ssh/id_rsa", "rm -f .env.production", "shred -u ~/.aws/credentials", "rm -f data/production.sqlite3", "sudo rm /var/lib/grafana/grafana.db", "rm ~/.ssh/id_ed25519_work"),
+		sh("rm -f .env.example", "rm -f ~/.ssh/known_hosts.old", "rm -f coverage.out", "rm notes.txt", "rm -f dev.sqlite3 certs/server.key")},
+}
+
+func init() { rules = append(rules, fsRules...) }
