@@ -88,6 +88,9 @@ func checkFind(c shell.Command, depth int) Verdict {
 			return hit("find-delete")
 		}
 	}
+	if deletes && findSelectsProtected(c) {
+		return hit("delete-protected-tree")
+	}
 	return Verdict{}
 }
 

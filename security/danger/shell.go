@@ -36,6 +36,11 @@ func classifyShell(input string, depth int) Verdict {
 }
 
 func checkTree(n syntax.Node, depth int) Verdict {
+	if f, ok := n.(*syntax.File); ok {
+		if v := checkAfterCd(f, depth); v.Dangerous {
+			return v
+		}
+	}
 	var v Verdict
 	fetched := downloads(n)
 	syntax.Walk(n, func(n syntax.Node) bool {
@@ -53,6 +58,8 @@ func checkTree(n syntax.Node, depth int) Verdict {
 			v = checkForkBomb(n)
 		case *syntax.WhileClause:
 			v = checkSpawnLoop(n)
+		case *syntax.ForClause:
+			v = checkForLoop(n)
 		}
 		return !v.Dangerous
 	})
@@ -80,6 +87,8 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
 			return checkPipeline(shell.Pipeline(cmd), depth)
 		}
+	case *syntax.WhileClause:
+		return checkReadLoop(s, nil)
 	}
 	return Verdict{}
 }
@@ -114,7 +123,11 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 	downloaded := false
 	var prev []string // literal output of an echo stage, fed to xargs
 	text, known := "", false
+	var cmds []shell.Command // the simple commands before this stage
 	for _, s := range stages {
+		if v := checkReadLoop(s, cmds); v.Dangerous {
+			return v
+		}
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok {
 			prev, known = nil, false
@@ -141,8 +154,9 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		}
 		prev = echoed(c)
 		text, known = shell.StdinText(c, s.Redirs, text, known)
+		cmds = append(cmds, c)
 	}
-	return Verdict{}
+	return checkNamePipeline(cmds)
 }
 
 // checkForkBomb flags a function that calls itself twice, or in the
