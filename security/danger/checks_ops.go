@@ -14,6 +14,9 @@ func checkCommand(c shell.Command, depth int) Verdict {
 	if strings.HasPrefix(c.Args[0].S, "/etc/init.d/") || strings.HasPrefix(c.Args[0].S, "/etc/rc.d/") {
 		return checkService(c, depth)
 	}
+	if v := checkFSCommand(c, depth); v.Dangerous {
+		return v
+	}
 	if f := commandCheck(c.Name); f != nil {
 		return f(c, depth)
 	}

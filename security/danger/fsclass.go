@@ -51,12 +51,16 @@ var (
 	// packages, toolchains and caches.
 	homeScratch = []string{"go/pkg", ".cargo/registry", ".cargo/git", ".local/pipx", ".local/share/Trash", ".ivy2/cache", ".composer/cache"}
 	scratchWord = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info)$`)
-	vcsNames    = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
-	vcsCore     = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
-	credDirs    = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
-	credFiles   = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
-	credSample  = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test)$`)
-	dbFiles     = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt)$|^ibdata\d*$|^ib_logfile\d*$`)
+	// homeCredFiles are credentials kept in directories that also hold
+	// ordinary state.
+	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
+		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml"}
+	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
+	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
+	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test)$`)
+	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
 	// service data, protected at any depth.
 	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
@@ -130,6 +134,12 @@ func leafClass(p string) pathClass {
 			if strings.HasPrefix(base, "known_hosts") || strings.HasSuffix(base, ".pub") || scratchWord.MatchString(base) {
 				return pcUnknown
 			}
+			return pcCredential
+		}
+	}
+	joined := strings.Join(comps, "/")
+	for _, h := range homeCredFiles {
+		if strings.HasSuffix(joined, h) || strings.Contains(joined, h+"/") {
 			return pcCredential
 		}
 	}

@@ -23,6 +23,19 @@ var fsRules = []rule{
 		"This deletes or wipes keys, credentials or a database file, which cannot be recovered.",
 		sh("rm ~/.ssh/id_rsa", "rm -f .env.production", "shred -u ~/.aws/credentials", "rm -f data/production.sqlite3", "sudo rm /var/lib/grafana/grafana.db", "rm ~/.ssh/id_ed25519_work"),
 		sh("rm -f .env.example", "rm -f ~/.ssh/known_hosts.old", "rm -f coverage.out", "rm notes.txt", "rm -f dev.sqlite3 certs/server.key")},
+	{"overwrite-protected", catData,
+		"This truncates or replaces a key, credential file, shell or tool dotfile, or database file, destroying its contents.",
+		sh("> ~/.ssh/id_ed25519", ": > .env", "echo > ~/.profile", "truncate -s0 ~/.docker/config.json", "cp /dev/null ~/.aws/config",
+			"dd if=/dev/zero of=store/orders.sqlite bs=512 count=4", "echo '[default]' | tee ~/.aws/credentials", "cat /dev/null > ~/.gitconfig",
+			"cp settings.ini ~/.pgpass", "openssl req -x509 -newkey rsa:2048 -keyout k.pem -out ~/.ssh/id_rsa"),
+		sh("echo 'alias ll=ls' >> ~/.bashrc", "cp -n .env.sample .env", "cat > .env <<EOF\nPORT=3000\nEOF", "> build/.stamp",
+			"truncate -s 0 logs/app.log", "echo x | tee -a ~/.zshrc", "cp ~/.ssh/id_ed25519.pub ./deploy.pub", "cp id.pub ~/.ssh/")},
+	{"overwrite-own-input", catData,
+		"This truncates a file before the same command reads it (the shell empties the redirection target first), so its contents are lost.",
+		sh("sort words.txt > words.txt", "jq '.version = \"2\"' package.json > package.json", "grep -v DEBUG app.conf > app.conf",
+			"uniq < ids.txt > ids.txt"),
+		sh("sort words.txt > words.sorted", "jq . package.json > /tmp/p.json && mv /tmp/p.json package.json", "sort -o words.txt words.txt",
+			"echo words.txt > words.txt")},
 }
 
 func init() { rules = append(rules, fsRules...) }

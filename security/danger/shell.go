@@ -70,6 +70,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	if v := checkRedirects(s.Redirs); v.Dangerous {
 		return v
 	}
+	if v := checkOverwriteRedirects(s); v.Dangerous {
+		return v
+	}
 	switch cmd := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		c, ok := shell.BuildCommand(cmd)
