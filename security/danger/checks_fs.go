@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -236,8 +237,16 @@ func checkRsync(c shell.Command, _ int) Verdict {
 	if isImportant(dest) || isSystemFile(dest) || len(components(dest)) == 0 && !strings.HasPrefix(dest, "/") {
 		return hit("rsync-delete")
 	}
+	// Mirroring an empty directory is how rsync empties a tree.
+	for _, src := range o.Operands[:len(o.Operands)-1] {
+		if emptySource.MatchString(fsPath(src)) && !o.Has("n", "dry-run") {
+			return treeVerdict(dest)
+		}
+	}
 	return Verdict{}
 }
+
+var emptySource = regexp.MustCompile(`(?i)(?:^|/)(?:empty|blank|null|nothing|void)[^/]*/?$|^/tmp/\x00/?$`)
 
 // partitionReadOnly are the options with which a partitioning tool only
 // reads (lists, prints, dumps); anything else may rewrite the table.

@@ -119,9 +119,17 @@ func deletesInput(c shell.Command) (deletes, recursive bool) {
 	return true, c.Name == "rm" && o.Has("rR", "recursive")
 }
 
-// checkNamePipeline flags producer | filters... | xargs rm.
+// checkNamePipeline flags producer | filters... | xargs rm, and
+// yes | ssh-keygen -f KEY (yes answers "Overwrite?").
 func checkNamePipeline(stages []shell.Command) Verdict {
 	for i, c := range stages {
+		if c.Name == "ssh-keygen" && i > 0 && stages[i-1].Name == "yes" {
+			for _, f := range optionValues(c.Args[1:], "-f", "") {
+				if v := overwriteVerdict(f, false); v.Dangerous {
+					return v
+				}
+			}
+		}
 		del, rec := deletesInput(c)
 		if !del {
 			continue

@@ -20,7 +20,8 @@ func overwriteVerdict(p string, empty bool) Verdict {
 	switch c := classifyPath(p); {
 	case isAuthorizedKeys(p):
 		return Verdict{} // write-authorized-keys judges who may log in
-	case c == pcCredential && !empty && strings.HasPrefix(path.Base(p), ".env") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/"):
+	case c == pcCredential && !empty && strings.HasPrefix(path.Base(p), ".env") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") &&
+		!prodName.MatchString(path.Base(p)):
 		return Verdict{}
 	case c == pcCredential && credDirs[path.Base(p)]:
 		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
