@@ -168,7 +168,7 @@ func checkSed(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	for _, w := range c.Args[1:] {
-		if isSystemFile(w.S) {
+		if isCriticalFile(w.S) {
 			return hit("write-system-file")
 		}
 	}
@@ -208,7 +208,7 @@ func checkCopy(c shell.Command, _ int) Verdict {
 
 func checkTruncate(c shell.Command, _ int) Verdict {
 	for _, w := range shell.ParseOpts(c.Args[1:], "sr").Operands {
-		if isSystemFile(w.S) {
+		if isCriticalFile(w.S) {
 			return hit("write-system-file")
 		}
 	}

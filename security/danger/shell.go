@@ -116,7 +116,7 @@ func checkWriteTarget(p string) Verdict {
 		return hit("shutdown")
 	case isAuthorizedKeys(p):
 		return hit("write-authorized-keys")
-	case isSystemFile(p):
+	case isCriticalFile(p): // not an application's own file under /etc/<app>
 		return hit("write-system-file")
 	}
 	return Verdict{}
