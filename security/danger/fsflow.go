@@ -86,6 +86,8 @@ var artifactExts = shell.Set("map", "pyo", "crdownload", "part", "DS_Store", "sw
 // recursive): find as above, ls of a protected tree or glob.
 func producesProtected(c shell.Command, recursive bool) bool {
 	switch c.Name {
+	case "git":
+		return len(c.Args) > 1 && c.Args[1].S == "ls-files" // the project's tracked sources
 	case "find", "fd", "fdfind":
 		return c.Name == "find" && findSelectsProtected(c)
 	case "ls":
@@ -198,6 +200,13 @@ func checkForLoop(f *syntax.ForClause) Verdict {
 	}
 	var items []shell.Word
 	for _, w := range it.Items {
+		if cs, ok := firstPart(w).(*syntax.CmdSubst); ok && len(cs.Stmts) == 1 {
+			if call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok {
+				if p, ok := shell.BuildCommand(call); ok && producesProtected(p, rec) {
+					return hit("delete-protected-tree") // for d in $(ls); do rm -rf $d
+				}
+			}
+		}
 		items = append(items, shell.ResolveWord(w))
 	}
 	return deleteVerdict(items, rec)

@@ -22,8 +22,20 @@ func checkFSCommand(c shell.Command, depth int) Verdict {
 	if v := checkScriptDeletes(c, depth); v.Dangerous {
 		return v
 	}
+	if secureDeleters[c.Name] {
+		o := shell.ParseOpts(c.Args[1:], "")
+		for _, w := range o.Operands {
+			if c.Name != "unlink" && isImportant(fsPath(w)) {
+				return hit("rm-recursive-force")
+			}
+		}
+		return deleteVerdict(o.Operands, o.Has("rR", "recursive"))
+	}
 	return Verdict{}
 }
+
+// secureDeleters delete like rm (after overwriting); unlink removes one file.
+var secureDeleters = shell.Set("wipe", "srm", "unlink")
 
 // runsLine returns the command line c runs on its behalf, if any.
 func runsLine(c shell.Command) (line, how string, ok bool) {
@@ -66,10 +78,22 @@ func runsLine(c shell.Command) (line, how string, ok bool) {
 	return "", "", false
 }
 
+var tmuxKeys = shell.Set("Enter", "C-m", "KPEnter", "C-j")
+
 var tmuxRuns = shell.Set("new", "new-session", "neww", "new-window", "splitw", "split-window", "respawn-pane", "respawnp", "run-shell", "run")
 
 func tmuxLine(args []shell.Word) (string, string, bool) {
 	for i, w := range args {
+		if w.S == "send-keys" || w.S == "send" {
+			rest := append([]shell.Word{{S: w.S}}, args[i+1:]...)
+			var keys []string
+			for _, k := range rest[shell.AfterOptions(rest, "tN", nil):] {
+				if !tmuxKeys[k.S] {
+					keys = append(keys, k.S)
+				}
+			}
+			return strings.Join(keys, " "), "tmux send-keys", len(keys) > 0
+		}
 		if !tmuxRuns[w.S] {
 			continue
 		}
