@@ -46,7 +46,7 @@ var (
 		".pnpm-store", ".yarn-cache", "site-packages", "dist-newstyle", "_build", ".eggs", "wheels", "test-results", "test-output",
 		".serverless", ".aws-sam", "cdk.out", ".vercel", ".netlify", ".docusaurus", "zig-cache", "zig-out", ".zig-cache", "CMakeFiles",
 		"_site", ".jekyll-cache", ".ipynb_checkpoints", "lcov-report", ".idea", ".m2", ".ccache", ".sbt", ".gem", ".Trash", "Trash",
-		".virtualenvs", "envs", "Caches", ".yarn", ".bun", ".nvm", ".pyenv", ".rbenv", ".vscode-server", ".rustup", "registry")
+		".virtualenvs", "envs", "Caches", ".yarn", ".bun", ".nvm", ".pyenv", ".rbenv", ".vscode-server", ".rustup", "registry", "plugged")
 	// homeScratch are the directories in a home that only hold downloaded
 	// packages, toolchains and caches.
 	homeScratch = []string{"go/pkg", ".cargo/registry", ".cargo/git", ".local/pipx", ".local/share/Trash", ".ivy2/cache", ".composer/cache"}
@@ -80,6 +80,9 @@ func classifyPath(p string) pathClass {
 			return classifyPath(rest[1:]) // judged as relative below the unknown directory
 		}
 		return pcUnknown
+	}
+	if strings.HasPrefix(p, "/") && absClass(components(path.Clean(p))) == pcScratch {
+		return pcScratch // a copy in /tmp is as disposable as /tmp
 	}
 	if c := leafClass(p); c != pcUnknown {
 		return c
@@ -164,8 +167,8 @@ func homeClass(comps []string) pathClass {
 		return pcScratch
 	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !globAll(comps[2]):
 		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
-	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]) && strings.ContainsAny(comps[len(comps)-1], "*?["):
-		return pcFile // files of one kind (~/Downloads/*.dmg)
+	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
+		return pcFile // one file, or files of one kind (~/Downloads/*.dmg)
 	}
 	return pcHome
 }

@@ -79,7 +79,7 @@ func artifactPattern(p string) bool {
 }
 
 var artifactExts = shell.Set("map", "pyo", "crdownload", "part", "DS_Store", "swo", "gcda", "gcno", "obj", "retry", "out",
-	"tsbuildinfo", "exe", "dll", "so", "a", "dylib", "dSYM", "whl", "zip", "tar.gz", "tgz", "bak", "old", "cache", "lock")
+	"tsbuildinfo", "snap", "exe", "dll", "so", "a", "dylib", "dSYM", "whl", "zip", "tar.gz", "tgz", "bak", "old", "cache", "lock")
 
 // producesProtected reports whether the stage c writes to its stdout the
 // names of paths whose deletion needs confirmation (recursively when
@@ -127,7 +127,7 @@ func checkNamePipeline(stages []shell.Command) Verdict {
 	for i, c := range stages {
 		if c.Name == "ssh-keygen" && i > 0 && stages[i-1].Name == "yes" {
 			for _, f := range optionValues(c.Args[1:], "-f", "") {
-				if v := overwriteVerdict(f, false); v.Dangerous {
+				if v := overwriteVerdict(f, byWrite); v.Dangerous {
 					return v
 				}
 			}
@@ -264,9 +264,12 @@ var cwdDeleters = shell.Set("rm", "shred", "find")
 
 // checkAfterCd judges deletions against the directory the line changed to
 // with cd: cd ~ && rm -rf * deletes the home directory's contents.
-func checkAfterCd(f *syntax.File, depth int) Verdict {
+// The calls it judged with a known directory are returned, so they are not
+// judged again as if run where the line started.
+func checkAfterCd(f *syntax.File, depth int) (Verdict, map[*syntax.CallExpr]bool) {
 	cwd := ""
 	var v Verdict
+	judged := map[*syntax.CallExpr]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		call, ok := n.(*syntax.CallExpr)
 		if v.Dangerous || !ok {
@@ -281,10 +284,11 @@ func checkAfterCd(f *syntax.File, depth int) Verdict {
 			cwd = cdTarget(c, cwd)
 		case cwd != "" && cwdDeleters[c.Name]:
 			v = checkCommand(relativeTo(c, cwd), depth)
+			judged[call] = true
 		}
 		return true
 	})
-	return v
+	return v, judged
 }
 
 func cdTarget(c shell.Command, cwd string) string {

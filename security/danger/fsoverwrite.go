@@ -12,22 +12,35 @@ import (
 // regenerated (keys, credentials, dotfiles, databases), and a command whose
 // output truncates the very file it reads (sort f > f).
 
-// overwriteVerdict judges replacing the contents of p; empty says the new
-// contents are nothing. A project's .env is written afresh during setup, so
-// only emptying it counts; a key, a home credential, a dotfile or a database
-// is lost whatever replaces it.
-func overwriteVerdict(p string, empty bool) Verdict {
-	switch c := classifyPath(p); {
+// How a file's contents are replaced: by another file (cp, install), by
+// written output (> f, tee, openssl -out), or by nothing (: > f, truncate).
+type replaceKind int
+
+const (
+	byCopy replaceKind = iota
+	byWrite
+	byEmpty
+)
+
+// overwriteVerdict judges replacing the contents of p. Setup writes a
+// project's .env, keys and dev databases afresh and installs dotfiles by
+// copying, so those count only when emptied (or named for production); a
+// home credential or a key in ~/.ssh is lost whatever replaces it.
+func overwriteVerdict(p string, how replaceKind) Verdict {
+	c := classifyPath(p)
+	local := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/")
+	base := path.Base(p)
+	switch {
 	case isAuthorizedKeys(p):
 		return Verdict{} // write-authorized-keys judges who may log in
-	case c == pcCredential && !empty && strings.HasPrefix(path.Base(p), ".env") && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") &&
-		!prodName.MatchString(path.Base(p)):
-		return Verdict{}
-	case c == pcCredential && credDirs[path.Base(p)]:
+	case c == pcCredential && credDirs[base]:
 		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
+	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base) &&
+		(strings.HasPrefix(base, ".env") || projectKeyOrDB.MatchString(base)):
+		return Verdict{}
 	case c == pcCredential || c == pcDatabase:
 		return hit("overwrite-protected")
-	case c == pcHome && isDotfile(p):
+	case c == pcHome && isDotfile(p) && how != byCopy:
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
@@ -66,7 +79,11 @@ func checkOverwriteRedirects(s *syntax.Stmt) Verdict {
 			continue
 		}
 		t := fsPath(shell.ResolveWord(r.Word))
-		if v := overwriteVerdict(t, writesNothing(s)); v.Dangerous {
+		how := byWrite
+		if writesNothing(s) {
+			how = byEmpty
+		}
+		if v := overwriteVerdict(t, how); v.Dangerous {
 			return v
 		}
 		for _, in := range reads {
@@ -113,9 +130,15 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 	case "openssl":
 		targets = optionValues(c.Args[1:], "-out", "")
 	}
-	empty := c.Name == "truncate" || c.Name == "dd" || len(c.Args) > 1 && c.Args[1].S == "/dev/null"
+	how := byWrite
+	switch {
+	case c.Name == "truncate" || c.Name == "dd" || len(c.Args) > 1 && c.Args[1].S == "/dev/null":
+		how = byEmpty
+	case c.Name == "cp" || c.Name == "mv" || c.Name == "install":
+		how = byCopy
+	}
 	for _, t := range targets {
-		if v := overwriteVerdict(t, empty); v.Dangerous {
+		if v := overwriteVerdict(t, how); v.Dangerous {
 			return v
 		}
 	}

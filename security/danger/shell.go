@@ -36,8 +36,10 @@ func classifyShell(input string, depth int) Verdict {
 }
 
 func checkTree(n syntax.Node, depth int) Verdict {
+	var judged map[*syntax.CallExpr]bool // deletions judged in the directory a cd moved to
 	if f, ok := n.(*syntax.File); ok {
-		if v := checkAfterCd(f, depth); v.Dangerous {
+		var v Verdict
+		if v, judged = checkAfterCd(f, depth); v.Dangerous {
 			return v
 		}
 	}
@@ -49,6 +51,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		}
 		switch n := n.(type) {
 		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok && judged[call] {
+				return true
+			}
 			v = checkStmt(n, depth)
 		case *syntax.CallExpr:
 			if c, ok := shell.BuildCommand(n); ok && runsDownloaded(c, fetched) {
