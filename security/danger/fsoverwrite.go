@@ -60,20 +60,9 @@ var truncating = map[syntax.RedirOperator]bool{syntax.RdrOut: true, syntax.RdrCl
 
 // checkOverwriteRedirects flags > onto a protected file, and > onto a file
 // the same command reads (bash truncates it before the command starts).
-func checkOverwriteRedirects(s *syntax.Stmt) Verdict {
-	var reads []string
-	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
-		if c, ok := shell.BuildCommand(call); ok && !writesOnly[c.Name] {
-			for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
-				reads = append(reads, path.Clean(fsPath(w)))
-			}
-		}
-	}
-	for _, r := range s.Redirs {
-		if r != nil && (r.Op == syntax.RdrIn) {
-			reads = append(reads, path.Clean(fsPath(shell.ResolveWord(r.Word))))
-		}
-	}
+// upstream are the files earlier stages of its pipeline read (cat f | sort > f).
+func checkOverwriteRedirects(s *syntax.Stmt, upstream ...string) Verdict {
+	reads := append(stmtReads(s), upstream...)
 	for _, r := range s.Redirs {
 		if r == nil || !truncating[r.Op] {
 			continue
@@ -169,4 +158,38 @@ func writesNothing(s *syntax.Stmt) bool {
 		return rest == "/dev/null"
 	}
 	return false
+}
+
+// stmtReads are the files a statement reads: its command's operands, and
+// its < redirection.
+func stmtReads(s *syntax.Stmt) []string {
+	var reads []string
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+		if c, ok := shell.BuildCommand(call); ok && !writesOnly[c.Name] {
+			for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
+				reads = append(reads, path.Clean(fsPath(w)))
+			}
+		}
+	}
+	for _, r := range s.Redirs {
+		if r != nil && r.Op == syntax.RdrIn {
+			reads = append(reads, path.Clean(fsPath(shell.ResolveWord(r.Word))))
+		}
+	}
+	return reads
+}
+
+// checkPipelineOverwrite: a later stage's > truncates a file an earlier
+// stage reads; all stages start together, so the file is usually empty first.
+func checkPipelineOverwrite(stages []*syntax.Stmt) Verdict {
+	var reads []string
+	for _, s := range stages {
+		if len(reads) > 0 {
+			if v := checkOverwriteRedirects(s, reads...); v.Dangerous {
+				return v
+			}
+		}
+		reads = append(reads, stmtReads(s)...)
+	}
+	return Verdict{}
 }

@@ -51,9 +51,9 @@ var fsRules = []rule{
 	{"overwrite-own-input", catData,
 		"This truncates a file before the same command reads it (the shell empties the redirection target first), so its contents are lost.",
 		sh("sort words.txt > words.txt", "jq '.version = \"2\"' package.json > package.json", "grep -v DEBUG app.conf > app.conf",
-			"uniq < ids.txt > ids.txt"),
+			"uniq < ids.txt > ids.txt", "cat hosts.txt | sort -u > hosts.txt"),
 		sh("sort words.txt > words.sorted", "jq . package.json > /tmp/p.json && mv /tmp/p.json package.json", "sort -o words.txt words.txt",
-			"echo words.txt > words.txt")},
+			"echo words.txt > words.txt", "cat a.txt | sort > b.txt", "grep -v x log.txt | tee log.txt.new > /dev/null")},
 }
 
 func init() { rules = append(rules, fsRules...) }

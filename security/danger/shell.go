@@ -93,6 +93,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		return checkFedCode(c, s.Redirs, depth)
 	case *syntax.BinaryCmd:
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			if v := checkPipelineOverwrite(shell.Pipeline(cmd)); v.Dangerous {
+				return v
+			}
 			return checkPipeline(shell.Pipeline(cmd), depth)
 		}
 	case *syntax.WhileClause:
