@@ -29,8 +29,12 @@ func checkRm(c shell.Command, _ int) Verdict {
 }
 
 // deleteVerdict judges the deletion of paths by the filesystem effect model.
+// A path computed by $(ls ...) or $(find ...) is judged by what they list.
 func deleteVerdict(paths []shell.Word, recursive bool) Verdict {
 	for _, w := range paths {
+		if p, ok := substProducer(w); ok && producesProtected(p, recursive) {
+			return hit("delete-protected-tree")
+		}
 		v := fileVerdict(fsPath(w))
 		if recursive {
 			v = treeVerdict(fsPath(w))

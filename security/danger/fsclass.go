@@ -99,8 +99,8 @@ func classifyPath(p string) pathClass {
 		comps = comps[1:]
 	}
 	switch {
-	case len(comps) == 0, len(comps) == 1 && globAll(comps[0]):
-		return pcProject // the working directory or a parent
+	case len(comps) == 0, len(comps) == 1 && broadGlob(comps[0]):
+		return pcProject // the working directory (or a parent), or all its entries
 	case scratchIn(comps):
 		return pcScratch
 	case looksLikeFile(comps[len(comps)-1]):
@@ -165,7 +165,7 @@ func homeClass(comps []string) pathClass {
 	switch {
 	case scratchIn(comps):
 		return pcScratch
-	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !globAll(comps[2]):
+	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !broadGlob(comps[2]):
 		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
 	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
 		return pcFile // one file, or files of one kind (~/Downloads/*.dmg)
@@ -207,6 +207,18 @@ func scratchIn(comps []string) bool {
 		}
 	}
 	return false
+}
+
+var bracketExpr = regexp.MustCompile(`\[[^\]]*\]`)
+
+// broadGlob: a pattern that matches every entry, or every hidden one
+// (*, .*, .[!.]*, .??*, ?*, [a-z]*).
+func broadGlob(c string) bool {
+	if !strings.ContainsAny(c, "*?[") {
+		return false
+	}
+	rest := strings.NewReplacer("*", "", "?", "").Replace(bracketExpr.ReplaceAllString(c, ""))
+	return rest == "" || rest == "."
 }
 
 // looksLikeFile: a name with an extension (package-lock.json, notes.txt),

@@ -331,3 +331,34 @@ func relativeTo(c shell.Command, dir string) shell.Command {
 	c.Args = args
 	return c
 }
+
+// substProducer: the command that lists a word's names, as in
+// rm -rf $(ls | grep -v keep) or `find . -name x`.
+func substProducer(w shell.Word) (shell.Command, bool) {
+	if w.Node == nil {
+		return shell.Command{}, false
+	}
+	part := firstPart(w.Node)
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) > 0 {
+		part = dq.Parts[0]
+	}
+	cs, ok := part.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return shell.Command{}, false
+	}
+	stmt := cs.Stmts[0]
+	if b, ok := stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		stages := shell.Pipeline(b)
+		for _, s := range stages[1:] {
+			if c, ok := s.Cmd.(*syntax.CallExpr); !ok || len(c.Args) == 0 || !passesNames[shell.ProgName(shell.ResolveWord(c.Args[0]).S)] {
+				return shell.Command{}, false
+			}
+		}
+		stmt = stages[0]
+	}
+	call, ok := stmt.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return shell.Command{}, false
+	}
+	return shell.BuildCommand(call)
+}

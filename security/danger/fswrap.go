@@ -63,7 +63,11 @@ func runsLine(c shell.Command) (line, how string, ok bool) {
 		if i < len(c.Args) {
 			return shellJoin(c.Args[i:]), "screen", true
 		}
-	case "setpriv", "nsenter", "unbuffer", "firejail", "bwrap":
+	case "sg":
+		if w, ok := shell.DashC(args, 'c', ""); ok {
+			return w.S, "sg -c", true
+		}
+	case "setpriv", "nsenter", "unbuffer", "firejail", "bwrap", "pkexec", "xvfb-run", "dbus-run-session", "proxychains", "proxychains4", "torsocks", "ssh-agent":
 		i := shell.AfterOptions(c.Args, "tSGwr", shell.Set("reuid", "regid", "groups", "target", "setuid", "setgid", "wd", "root", "bind", "ro-bind"))
 		if i < len(c.Args) {
 			return shellJoin(c.Args[i:]), c.Name, true
@@ -190,11 +194,13 @@ var (
 	// scriptDelete finds a deletion call and its first argument in perl,
 	// ruby, node, php and awk one-liners; scriptRecursive says whether it
 	// removes a whole tree.
-	scriptDelete    = regexp.MustCompile(`\b(rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rmSync|rmdirSync|rimraf|rm|rmdir|unlink|unlinkSync|delete)\b\s*\(?\s*([^;]*)`)
-	scriptRecursive = regexp.MustCompile(`rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|recursive:\s*true`)
-	scriptHome      = regexp.MustCompile(`\$ENV\{HOME\}|ENV\[["']HOME["']\]|Dir\.home|process\.env\.HOME|os\.homedir\(\)|require\(["']os["']\)\.homedir\(\)|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\]|ENVIRON\[["']HOME["']\]`)
-	scriptStr       = regexp.MustCompile(`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(~)`)
-	awkSystem       = regexp.MustCompile(`system\s*\(\s*"([^"]*)"`)
+	scriptDelete     = regexp.MustCompile(`\b(rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rmSync|rmdirSync|rimraf|rm|rmdir|unlink|unlinkSync|delete)\b\s*\(?\s*([^;]*)`)
+	scriptRecursive  = regexp.MustCompile(`rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|recursive:\s*true`)
+	scriptHomeInterp = regexp.MustCompile(`#\{\s*(?:Dir\.home|ENV\[["']HOME["']\])\s*\}|\$\{(?:os\.homedir\(\)|process\.env\.HOME)\}`)
+	scriptRun        = regexp.MustCompile(`\b(?:os\.execute|popen|IO\.popen|Popen|spawn|proc_open|execFileSync|Kernel\.system)\s*\(?\s*["'\x60]([^"'\x60]+)`)
+	scriptHome       = regexp.MustCompile(`\$ENV\{HOME\}|ENV\[["']HOME["']\]|Dir\.home|process\.env\.HOME|os\.homedir\(\)|require\(["']os["']\)\.homedir\(\)|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\]|ENVIRON\[["']HOME["']\]`)
+	scriptStr        = regexp.MustCompile(`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(~)`)
+	awkSystem        = regexp.MustCompile(`system\s*\(\s*"([^"]*)"`)
 )
 
 // checkScriptDeletes: perl -e 'rmtree(...)', ruby -e 'FileUtils.rm_rf(...)',
@@ -220,6 +226,12 @@ func checkScriptDeletes(c shell.Command, depth int) Verdict {
 		codes = append(codes, optionValues(c.Args[1:], "--eval", "--eval")...)
 	}
 	for _, code := range codes {
+		for _, m := range scriptRun.FindAllStringSubmatch(code, -1) {
+			if v := classifyShell(shell.ForParser(m[1], Shell), depth+1); v.Dangerous {
+				return via(v, c.Name)
+			}
+		}
+		code = scriptHomeInterp.ReplaceAllString(code, `~`)
 		code = scriptHome.ReplaceAllString(code, `~`)
 		for _, m := range scriptDelete.FindAllStringSubmatch(code, -1) {
 			p := scriptPath(m[2])
