@@ -89,7 +89,8 @@ func checkFind(c shell.Command, depth int) Verdict {
 		}
 	}
 	for _, s := range starts {
-		if deletes && isImportant(s.S) && !isTempDir(s.S) {
+		home := classifyPath(fsPath(s)) == pcHome
+		if deletes && isImportant(s.S) && !isTempDir(s.S) && !(home && !findSelectsProtected(c)) {
 			return hit("find-delete")
 		}
 	}

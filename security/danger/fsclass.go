@@ -46,7 +46,7 @@ var (
 		".pnpm-store", ".yarn-cache", "site-packages", "dist-newstyle", "_build", ".eggs", "wheels", "test-results", "test-output",
 		".serverless", ".aws-sam", "cdk.out", ".vercel", ".netlify", ".docusaurus", "zig-cache", "zig-out", ".zig-cache", "CMakeFiles",
 		"_site", ".jekyll-cache", ".ipynb_checkpoints", "lcov-report", ".idea", ".m2", ".ccache", ".sbt", ".gem", ".Trash", "Trash",
-		".virtualenvs", "envs", "Caches", ".yarn", ".bun", ".nvm", ".pyenv", ".rbenv", ".vscode-server", ".rustup", "registry", "plugged")
+		".virtualenvs", "envs", "Caches", ".yarn", ".bun", ".nvm", ".pyenv", ".rbenv", ".vscode-server", ".rustup", "registry", "plugged", "swap", "undo")
 	// homeScratch are the directories in a home that only hold downloaded
 	// packages, toolchains and caches.
 	homeScratch = []string{"go/pkg", ".cargo/registry", ".cargo/git", ".local/pipx", ".local/share/Trash", ".ivy2/cache", ".composer/cache"}
@@ -59,7 +59,7 @@ var (
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
 	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
-	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test)$`)
+	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
 	// service data, protected at any depth.
@@ -190,7 +190,8 @@ func absClass(comps []string) pathClass {
 		return homeClass(comps[2:])
 	case comps[0] == "root":
 		return homeClass(comps[1:])
-	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache":
+	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
+		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
 		return pcData

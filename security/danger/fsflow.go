@@ -70,6 +70,8 @@ func artifactPattern(p string) bool {
 	p = strings.TrimPrefix(strings.TrimPrefix(p, "*/"), "./")
 	ext := strings.TrimLeft(p, "*")
 	switch {
+	case osJunk[p]:
+		return true
 	case strings.HasPrefix(p, "core") || strings.HasSuffix(p, "~") || strings.HasPrefix(p, "#") || strings.HasPrefix(p, ".#"):
 		return true
 	case scratchNames[p] || scratchWord.MatchString(p) || scratchWord.MatchString("x"+ext):
@@ -77,6 +79,8 @@ func artifactPattern(p string) bool {
 	}
 	return artifactExts[strings.TrimPrefix(ext, ".")]
 }
+
+var osJunk = shell.Set(".DS_Store", "Thumbs.db", "desktop.ini", "._*", ".directory", "ehthumbs.db")
 
 var artifactExts = shell.Set("map", "pyo", "crdownload", "part", "DS_Store", "swo", "gcda", "gcno", "obj", "retry", "out",
 	"tsbuildinfo", "snap", "exe", "dll", "so", "a", "dylib", "dSYM", "whl", "zip", "tar.gz", "tgz", "bak", "old", "cache", "lock")

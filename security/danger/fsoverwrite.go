@@ -35,16 +35,19 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{} // write-authorized-keys judges who may log in
 	case c == pcCredential && credDirs[base]:
 		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
-	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base) &&
-		(strings.HasPrefix(base, ".env") || projectKeyOrDB.MatchString(base)):
+	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base):
 		return Verdict{}
 	case c == pcCredential || c == pcDatabase:
 		return hit("overwrite-protected")
-	case c == pcHome && isDotfile(p) && how != byCopy:
+	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
 }
+
+// coreDotfiles exist in nearly every home, so writing one with > replaces
+// it; writing another dotfile usually creates it.
+var coreDotfiles = shell.Set(".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".gitconfig", ".bash_login", ".bash_logout", ".vimrc", ".tmux.conf")
 
 // isDotfile: a file directly in a home directory whose name starts with a
 // dot (~/.bashrc, ~/.gitconfig).
