@@ -28,6 +28,13 @@ func checkRm(c shell.Command, _ int) Verdict {
 	return deleteVerdict(o.Operands, recursive)
 }
 
+// bulkGlob: a glob that deletes a folder's entries, or all of a person's
+// photos or documents in it, as a recursive deletion would (rm ~/Documents/*).
+func bulkGlob(p string) bool {
+	base := path.Base(p)
+	return broadGlob(base) || strings.ContainsAny(base, "*?[") && userDataExt[strings.ToLower(path.Ext(base))]
+}
+
 // deleteVerdict judges the deletion of paths by the filesystem effect model.
 // A path computed by $(ls ...) or $(find ...) is judged by what they list.
 func deleteVerdict(paths []shell.Word, recursive bool) Verdict {
@@ -35,9 +42,10 @@ func deleteVerdict(paths []shell.Word, recursive bool) Verdict {
 		if p, ok := substProducer(w); ok && producesProtected(p, recursive) {
 			return hit("delete-protected-tree")
 		}
-		v := fileVerdict(fsPath(w))
-		if recursive {
-			v = treeVerdict(fsPath(w))
+		p := fsPath(w)
+		v := fileVerdict(p)
+		if recursive || bulkGlob(p) {
+			v = treeVerdict(p)
 		}
 		if v.Dangerous {
 			return v

@@ -66,6 +66,14 @@ var (
 	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
 )
 
+var (
+	// projectRoots are where containers and devcontainers keep the project.
+	projectRoots = shell.Set("workspace", "workspaces", "app", "code", "src", "project", "repo")
+	// userDataExt are the documents and media a person keeps.
+	userDataExt = shell.Set(".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".txt", ".md", ".jpg",
+		".jpeg", ".png", ".heic", ".gif", ".mp4", ".mov", ".mp3", ".flac", ".wav", ".csv", ".epub", ".raw", ".cr2", ".nef")
+)
+
 // classifyPath says what the resolved path p (see fsPath) is.
 func classifyPath(p string) pathClass {
 	if p == "" {
@@ -168,6 +176,10 @@ func homeClass(comps []string) pathClass {
 	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !broadGlob(comps[2]):
 		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
 	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
+		last := comps[len(comps)-1]
+		if strings.ContainsAny(last, "*?[") && userDataExt[strings.ToLower(path.Ext(last))] {
+			return pcHome // every photo or document of a folder (~/Pictures/*.jpg)
+		}
 		return pcFile // one file, or files of one kind (~/Downloads/*.dmg)
 	}
 	return pcHome
@@ -195,6 +207,8 @@ func absClass(comps []string) pathClass {
 		return pcScratch
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
 		return pcData
+	case projectRoots[comps[0]] && len(comps) <= 2:
+		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
 	case isImportant("/" + strings.Join(comps, "/")):
 		return pcSystem
 	}
