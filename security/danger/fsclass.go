@@ -84,10 +84,9 @@ func classifyPath(p string) pathClass {
 		if isImportant(p) {
 			return pcSystem
 		}
-		if strings.HasPrefix(rest, "/") {
-			return classifyPath(rest[1:]) // judged as relative below the unknown directory
-		}
-		return pcUnknown
+		// Below a directory known only at run time, only what a name says
+		// for itself counts ("$D/.git", "$D/.ssh/id_rsa").
+		return leafClass(rest)
 	}
 	if strings.HasPrefix(p, "/") && absClass(components(path.Clean(p))) == pcScratch {
 		return pcScratch // a copy in /tmp is as disposable as /tmp

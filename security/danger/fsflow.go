@@ -316,14 +316,13 @@ func relativeTo(c shell.Command, dir string) shell.Command {
 	args := append([]shell.Word{c.Args[0]}, c.Args[1:]...)
 	end := len(args)
 	if c.Name == "find" {
-		starts, expr := findSplit(args[1:])
+		_, expr := findSplit(args[1:])
 		if len(expr) == len(args)-1 { // no explicit start: find's is "."
 			args = append([]shell.Word{args[0], {S: "."}}, args[1:]...)
-			starts, end = starts[:1], 2
+			end = 2
 		} else {
 			end = len(args) - len(expr)
 		}
-		_ = starts
 	}
 	for i := 1; i < end; i++ {
 		p := fsPath(args[i])

@@ -7,7 +7,7 @@ var fsRules = []rule{
 		"This recursively deletes a project tree, repository state, home directory, mounted volume or service data (not a build, cache or temporary artifact), which cannot be undone.",
 		sh("rm -rf ~/code/shop", "rm -r -f lib/ app/", "rm --recursive --force ./website", "rm -rf .git", "rm -rf ~/Pictures/2019",
 			"rm -rf /srv/minio", "sudo rm -rf /var/lib/mysql/data", "rm -rf /media/alice/SDCARD/*", `rm -rf "$PWD"`, "rm -rf $(pwd)/",
-			"rm -rf ~/.[!.]*", "rm -rf ../../website", `rm -rf "$OLDPWD"/src`, "rm -fr /home/bob/music",
+			"rm -rf ~/.[!.]*", `rm -rf "$REPO/.git"`, "rm -rf ../../website", `rm -rf "$OLDPWD"/src`, "rm -fr /home/bob/music",
 			// find, xargs, loops and cd resolve to the same targets
 			"find . -name '*.ts' -delete", "find ~/music -type f -exec rm {} +", "find /srv/share ! -name '*.keep' -delete",
 			"find ~/code -maxdepth 1 -name 'app*' | xargs rm -rf", "ls -d ~/Desktop/* | xargs rm -rf",
@@ -29,7 +29,7 @@ var fsRules = []rule{
 			`rm -rf "${OUT_DIR:?}"/*`, `rm -rf "$TMPDIR"/session-*`, "rm -rf ~/.cache/yarn", "rm -rf package-lock.json",
 			"rm -rf __pycache__ */__pycache__", "sudo rm -rf /usr/local/node", "rm -rf build-arm64 .tox", "rm -rf ~/go/pkg/mod ~/.m2/repository",
 			"find . -name '*.o' -delete", "rm -rf /workspace/api/node_modules", "rm -f ~/Downloads/*.iso", "rm -rf ~/Pictures/thumb.jpg", "find ~ -name .DS_Store -delete", "sudo rm -rf /var/lib/apt/lists/*", "find ~/Downloads -name '*.part' -delete", "find src -type d -empty -delete",
-			"find . -name node_modules -prune -exec rm -rf {} +", "ls *.tmp | xargs rm -f", "rm -f *.log src/*.orig", "rm -f *.pem ~/.zcompdump*", "for d in packages/*/build; do rm -rf \"$d\"; done",
+			"find . -name node_modules -prune -exec rm -rf {} +", "ls *.tmp | xargs rm -f", "rm -f *.log src/*.orig", "rm -f *.pem ~/.zcompdump*", `rm -rf "$OUT/app" "$STAGE/src"`, "for d in packages/*/build; do rm -rf \"$d\"; done",
 			"cd ~/code/shop && rm -rf dist", "cd build && rm -rf CMakeFiles", "cd dist && rm -rf *", "find tests -name '*.snap' -delete",
 			"rm -rf ~/Downloads/setup.dmg", "rm -f .git/index.lock",
 			"tmux new -s work", "screen -dmS srv ./server", "parallel rm -f ::: a.log b.log", "echo 'make report' | at now + 1 hour",
