@@ -231,6 +231,11 @@ func checkScriptDeletes(c shell.Command, depth int) Verdict {
 				return via(v, c.Name)
 			}
 		}
+		for _, line := range argvCalls(code) {
+			if v := classifyShell(shell.ForParser(line, Shell), depth+1); v.Dangerous {
+				return via(v, c.Name)
+			}
+		}
 		code = scriptHomeInterp.ReplaceAllString(code, `~`)
 		code = scriptHome.ReplaceAllString(code, `~`)
 		for _, m := range scriptDelete.FindAllStringSubmatch(code, -1) {
@@ -304,4 +309,33 @@ func shellJoin(ws []shell.Word) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+var argvCall = regexp.MustCompile(`\b(?:system|exec|execSync|execFile|execFileSync|spawn|spawnSync|popen|Popen|execute)\s*\(`)
+
+// argvCalls are the commands run by calls given a program and its
+// arguments as separate strings: system("rm", "-rf", $d),
+// spawnSync('rm', ['-rf', dir]).
+func argvCalls(code string) []string {
+	var out []string
+	for _, loc := range argvCall.FindAllStringIndex(code, -1) {
+		depth, end := 1, len(code)
+		for i := loc[1]; i < len(code) && depth > 0; i++ {
+			switch code[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+				end = i
+			}
+		}
+		var words []string
+		for _, m := range scriptStr.FindAllStringSubmatch(code[loc[1]:end], -1) {
+			words = append(words, m[1]+m[2]+m[3]+m[4])
+		}
+		if len(words) > 1 {
+			out = append(out, shellJoin(wordsOf(words)))
+		}
+	}
+	return out
 }
