@@ -198,6 +198,7 @@ var (
 	scriptRecursive  = regexp.MustCompile(`rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|recursive:\s*true`)
 	scriptHomeInterp = regexp.MustCompile(`#\{\s*(?:Dir\.home|ENV\[["']HOME["']\])\s*\}|\$\{(?:os\.homedir\(\)|process\.env\.HOME)\}`)
 	scriptRun        = regexp.MustCompile(`\b(?:os\.execute|popen|IO\.popen|Popen|spawn|proc_open|execFileSync|Kernel\.system)\s*\(?\s*["'\x60]([^"'\x60]+)`)
+	scriptCwd        = regexp.MustCompile(`process\.cwd\(\)|Dir\.pwd|getcwd\(\)|Deno\.cwd\(\)`)
 	scriptHome       = regexp.MustCompile(`\$ENV\{HOME\}|ENV\[["']HOME["']\]|Dir\.home|process\.env\.HOME|os\.homedir\(\)|require\(["']os["']\)\.homedir\(\)|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\]|ENVIRON\[["']HOME["']\]`)
 	scriptStr        = regexp.MustCompile(`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(~)`)
 	awkSystem        = regexp.MustCompile(`system\s*\(\s*"([^"]*)"`)
@@ -226,35 +227,45 @@ func checkScriptDeletes(c shell.Command, depth int) Verdict {
 		codes = append(codes, optionValues(c.Args[1:], "--eval", "--eval")...)
 	}
 	for _, code := range codes {
-		for _, m := range scriptRun.FindAllStringSubmatch(code, -1) {
-			if v := classifyShell(shell.ForParser(m[1], Shell), depth+1); v.Dangerous {
-				return via(v, c.Name)
+		if v := checkScriptCode(code, depth); v.Dangerous {
+			return via(v, c.Name)
+		}
+	}
+	return Verdict{}
+}
+
+// checkScriptCode judges perl, ruby, node or php code (a one-liner, or a
+// line typed into their consoles) by the commands it runs and the paths its
+// deletion calls name.
+func checkScriptCode(code string, depth int) Verdict {
+	lines := argvCalls(code)
+	for _, re := range []*regexp.Regexp{scriptRun, scriptSystem} {
+		for _, m := range re.FindAllStringSubmatch(code, -1) {
+			lines = append(lines, strings.Join(m[1:], ""))
+		}
+	}
+	for _, line := range lines {
+		if v := classifyShell(shell.ForParser(line, Shell), depth+1); v.Dangerous {
+			return v
+		}
+	}
+	code = scriptHomeInterp.ReplaceAllString(code, `~`)
+	code = scriptHome.ReplaceAllString(code, `~`)
+	code = scriptCwd.ReplaceAllString(code, `"."`)
+	for _, m := range scriptDelete.FindAllStringSubmatch(code, -1) {
+		p := scriptPath(m[2])
+		if p == "" {
+			continue
+		}
+		v := fileVerdict(p)
+		if scriptRecursive.MatchString(m[0]) {
+			v = treeVerdict(p)
+			if isImportant(p) {
+				v = hit("rm-recursive-force")
 			}
 		}
-		for _, line := range argvCalls(code) {
-			if v := classifyShell(shell.ForParser(line, Shell), depth+1); v.Dangerous {
-				return via(v, c.Name)
-			}
-		}
-		code = scriptHomeInterp.ReplaceAllString(code, `~`)
-		code = scriptHome.ReplaceAllString(code, `~`)
-		for _, m := range scriptDelete.FindAllStringSubmatch(code, -1) {
-			p := scriptPath(m[2])
-			if p == "" {
-				continue
-			}
-			var v Verdict
-			if scriptRecursive.MatchString(m[0]) {
-				v = treeVerdict(p)
-				if isImportant(p) {
-					v = hit("rm-recursive-force")
-				}
-			} else {
-				v = fileVerdict(p)
-			}
-			if v.Dangerous {
-				return via(v, c.Name)
-			}
+		if v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}

@@ -5,7 +5,7 @@ package danger
 var fsRules = []rule{
 	{"delete-protected-tree", catDelete,
 		"This recursively deletes a project tree, repository state, home directory, mounted volume or service data (not a build, cache or temporary artifact), which cannot be undone.",
-		sh("rm -rf ~/code/shop", "rm -r -f lib/ app/", "rm --recursive --force ./website", "rm -rf .git", "rm -rf ~/Pictures/2019",
+		join(sh("rm -rf ~/code/shop", "rm -r -f lib/ app/", "rm --recursive --force ./website", "rm -rf .git", "rm -rf ~/Pictures/2019",
 			"rm -rf /srv/minio", "sudo rm -rf /var/lib/mysql/data", "rm -rf /media/alice/SDCARD/*", `rm -rf "$PWD"`, "rm -rf $(pwd)/",
 			"rm -rf ~/.[!.]*", `rm -rf "$REPO/.git"`, "rm -rf ../../website", `rm -rf "$OLDPWD"/src`, "rm -fr /home/bob/music",
 			// find, xargs, loops and cd resolve to the same targets
@@ -26,6 +26,8 @@ var fsRules = []rule{
 			"pkexec rm -rf /srv/nfs", "rm -rf /workspace/api", "rm -f ~/Pictures/*.jpg", "rm -rf /app/src", "sg staff -c 'rm -rf ~/shared'", "ruby -e 'FileUtils.rm_rf(\"#{Dir.home}/notes\")'",
 			"lua -e 'os.execute(\"rm -rf ~/code\")'", "perl -e 'system(\"rm\", \"-rf\", \"/srv/git\")'",
 			"node -e \"require('child_process').spawnSync('rm', ['-rf', 'src'])\"", "tmux send-keys -t dev 'rm -rf ~/code' Enter"),
+			unk("require('fs').rmSync(require('os').homedir() + '/mail', { recursive: true })", "FileUtils.rm_rf(Dir.home + '/Music')",
+				"fs.rmSync(process.cwd(), { recursive: true })", "require('child_process').execSync('rm -rf ~/code')")),
 		sh("rm -rf node_modules dist build target .pytest_cache", "rm -rf ~/code/shop/node_modules", "rm -rf /tmp/render-99",
 			`rm -rf "${OUT_DIR:?}"/*`, `rm -rf "$TMPDIR"/session-*`, "rm -rf ~/.cache/yarn", "rm -rf package-lock.json",
 			"rm -rf __pycache__ */__pycache__", "sudo rm -rf /usr/local/node", "rm -rf build-arm64 .tox", "rm -rf ~/go/pkg/mod ~/.m2/repository",
