@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -16,11 +17,38 @@ func checkRm(c shell.Command, _ int) Verdict {
 		return hit("rm-recursive-force")
 	}
 	for _, w := range o.Operands {
-		if recursive && isImportant(w.S) {
+		p := fsPath(w)
+		if recursive && isImportant(p) {
 			return hit("rm-recursive-force")
 		}
-		if isCriticalFile(w.S) {
+		if isCriticalFile(p) {
 			return hit("rm-system-file")
+		}
+	}
+	return deleteVerdict(o.Operands, recursive)
+}
+
+// bulkGlob: a glob that deletes a folder's entries, or all of a person's
+// photos or documents in it, as a recursive deletion would (rm ~/Documents/*).
+func bulkGlob(p string) bool {
+	base := path.Base(p)
+	return broadGlob(base) || strings.ContainsAny(base, "*?[") && userDataExt[strings.ToLower(path.Ext(base))]
+}
+
+// deleteVerdict judges the deletion of paths by the filesystem effect model.
+// A path computed by $(ls ...) or $(find ...) is judged by what they list.
+func deleteVerdict(paths []shell.Word, recursive bool) Verdict {
+	for _, w := range paths {
+		if p, ok := substProducer(w); ok && producesProtected(p, recursive) {
+			return hit("delete-protected-tree")
+		}
+		p := fsPath(w)
+		v := fileVerdict(p)
+		if recursive || bulkGlob(p) {
+			v = treeVerdict(p)
+		}
+		if v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}
@@ -69,9 +97,13 @@ func checkFind(c shell.Command, depth int) Verdict {
 		}
 	}
 	for _, s := range starts {
-		if deletes && isImportant(s.S) && !isTempDir(s.S) {
+		home := classifyPath(fsPath(s)) == pcHome
+		if deletes && isImportant(s.S) && !isTempDir(s.S) && !(home && !findSelectsProtected(c)) {
 			return hit("find-delete")
 		}
+	}
+	if deletes && findSelectsProtected(c) {
+		return hit("delete-protected-tree")
 	}
 	return Verdict{}
 }
@@ -94,12 +126,13 @@ func findExec(ws []shell.Word) []shell.Word {
 }
 
 func checkShred(c shell.Command, _ int) Verdict {
-	for _, w := range shell.ParseOpts(c.Args[1:], "ns").Operands {
+	ops := shell.ParseOpts(c.Args[1:], "ns").Operands
+	for _, w := range ops {
 		if isBlockDevice(w.S) || isSystemFile(w.S) || isImportant(w.S) {
 			return hit("shred")
 		}
 	}
-	return Verdict{}
+	return deleteVerdict(ops, false)
 }
 
 // checkMkfs: mkfs*, mke2fs, mkswap, wipefs -a on a device (an image file is fine).
@@ -148,7 +181,7 @@ func checkSed(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	for _, w := range c.Args[1:] {
-		if isSystemFile(w.S) {
+		if isCriticalFile(w.S) {
 			return hit("write-system-file")
 		}
 	}
@@ -188,7 +221,7 @@ func checkCopy(c shell.Command, _ int) Verdict {
 
 func checkTruncate(c shell.Command, _ int) Verdict {
 	for _, w := range shell.ParseOpts(c.Args[1:], "sr").Operands {
-		if isSystemFile(w.S) {
+		if isCriticalFile(w.S) {
 			return hit("write-system-file")
 		}
 	}
@@ -217,8 +250,16 @@ func checkRsync(c shell.Command, _ int) Verdict {
 	if isImportant(dest) || isSystemFile(dest) || len(components(dest)) == 0 && !strings.HasPrefix(dest, "/") {
 		return hit("rsync-delete")
 	}
+	// Mirroring an empty directory is how rsync empties a tree.
+	for _, src := range o.Operands[:len(o.Operands)-1] {
+		if emptySource.MatchString(fsPath(src)) && !o.Has("n", "dry-run") {
+			return treeVerdict(dest)
+		}
+	}
 	return Verdict{}
 }
+
+var emptySource = regexp.MustCompile(`(?i)(?:^|/)(?:empty|blank|null|nothing|void)[^/]*/?$|^/tmp/\x00/?$`)
 
 // partitionReadOnly are the options with which a partitioning tool only
 // reads (lists, prints, dumps); anything else may rewrite the table.

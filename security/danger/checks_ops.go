@@ -17,6 +17,9 @@ func checkCommand(c shell.Command, depth int) Verdict {
 	if v := checkHost(c, depth); v.Dangerous {
 		return v
 	}
+	if v := checkFSCommand(c, depth); v.Dangerous {
+		return v
+	}
 	if f := commandCheck(c.Name); f != nil {
 		return f(c, depth)
 	}

@@ -40,6 +40,11 @@ func classify(ctx Context, input string, depth int) Verdict {
 	if v := classifyPython(input, depth); v.Dangerous {
 		return v
 	}
+	// node, irb, php -a and other consoles: the commands their code runs
+	// and the paths it deletes.
+	if v := checkScriptCode(input, depth); v.Dangerous {
+		return v
+	}
 	// mongosh and other JavaScript consoles are Unknown programs.
 	return hitIf(mongoDrop.MatchString(input), "mongo-drop")
 }

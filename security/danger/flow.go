@@ -24,6 +24,8 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		v = checkRedis(shell.Command{Args: wordsOf(strings.Fields(text))}, depth)
 	case c.Name == "mongo" || c.Name == "mongosh":
 		v = hitIf(mongoDrop.MatchString(text), "mongo-drop")
+	case c.Name == "at" || c.Name == "batch": // runs the lines later, through sh
+		v = classifyShell(shell.ForParser(text, Shell), depth+1)
 	case !readsCodeFromStdin(c):
 	case shell.ShellPrograms[c.Name]:
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)

@@ -161,6 +161,8 @@ func checkFedCode(c shell.Command, rs []*syntax.Redirect, depth int) Verdict {
 		switch {
 		case shell.SQLPrograms[c.Name]:
 			v = classifySQL(shell.ForParser(body, SQL), depth+1)
+		case c.Name == "at" || c.Name == "batch":
+			v = classifyShell(shell.ForParser(body, Shell), depth+1)
 		case !readsCodeFromStdin(c):
 		case shell.ShellPrograms[c.Name]:
 			v = classifyShell(shell.ForParser(body, Shell), depth+1)

@@ -7,13 +7,9 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 )
 
-// scratchNames are directories a build, a test run or a tool recreates, so
-// deleting them from code (shutil.rmtree, fs.rmSync, FileUtils.rm_rf) loses
-// nothing. Any name starting with tmp, temp or scratch counts too.
-var scratchNames = shell.Set("build", "dist", "out", "target", "node_modules", "__pycache__", ".pytest_cache",
-	".mypy_cache", ".ruff_cache", ".cache", ".tox", ".nox", ".venv", "venv", "env", "htmlcov", ".coverage",
-	"coverage", ".next", ".nuxt", ".parcel-cache", ".turbo", ".gradle", "_build", "site", ".eggs", "cache", "logs",
-	"output", "outputs", "generated", "artifacts", "__generated__", ".svelte-kit", ".angular", ".terraform")
+// Code that deletes from a program (shutil.rmtree, fs.rmSync, FileUtils.rm_rf)
+// shares the shell's scratchNames (fsclass.go); any name starting with tmp, temp
+// or scratch counts too.
 
 // protectedTree reports whether deleting the tree at p from code loses work
 // or data: anything but scratch space (temporary directories and the

@@ -43,7 +43,7 @@ var langRules = []rule{
 	{"repl-delete-tree", catDelete,
 		"This recursively deletes a directory tree that holds work or data (not scratch space such as build or tmp).",
 		join(node("require('fs').rmSync(require('os').homedir(), { recursive: true, force: true })", "fs.rmSync('/srv/data', {recursive: true})",
-			"fs.rm(process.cwd(), { recursive: true }, cb)", "require('fs-extra').removeSync('/srv/data')", "rimraf.sync(os.homedir())"), sh(`node -e "require('fs').rmSync(process.env.HOME + '/code', {recursive: true})"`),
+			"fs.rm(process.cwd(), { recursive: true }, cb)", "require('fs-extra').removeSync('/srv/data')", "rimraf.sync(os.homedir())"),
 			irb("FileUtils.rm_rf(Dir.home + '/Documents')", "FileUtils.rm_r('/var/lib/app')", "Dir.glob(File.expand_path('~/src/*')).each { |d| FileUtils.remove_dir(d) }")),
 		join(node("fs.rmSync('dist', { recursive: true, force: true })", "fs.rmSync('/srv/data/x.txt')", "fs.rmSync(path.join(os.tmpdir(), 'x'), {recursive: true})"),
 			irb("FileUtils.rm_rf('tmp/cache')", "FileUtils.rm_rf('/tmp/build-1')", "File.delete('out.txt')"))},

@@ -39,6 +39,13 @@ func checkTree(n syntax.Node, depth int) Verdict {
 	if v := checkSocketRedirects(n); v.Dangerous {
 		return v
 	}
+	var judged map[*syntax.CallExpr]bool // deletions judged in the directory a cd moved to
+	if f, ok := n.(*syntax.File); ok {
+		var v Verdict
+		if v, judged = checkAfterCd(f, depth); v.Dangerous {
+			return v
+		}
+	}
 	var v Verdict
 	fetched := downloads(n)
 	syntax.Walk(n, func(n syntax.Node) bool {
@@ -47,6 +54,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		}
 		switch n := n.(type) {
 		case *syntax.Stmt:
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok && judged[call] {
+				return true
+			}
 			v = checkStmt(n, depth)
 		case *syntax.CallExpr:
 			if c, ok := shell.BuildCommand(n); ok && runsDownloaded(c, fetched) {
@@ -56,6 +66,8 @@ func checkTree(n syntax.Node, depth int) Verdict {
 			v = checkForkBomb(n)
 		case *syntax.WhileClause:
 			v = checkSpawnLoop(n)
+		case *syntax.ForClause:
+			v = checkForLoop(n)
 		}
 		return !v.Dangerous
 	})
@@ -67,6 +79,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		return v
 	}
 	if v := checkRedirects(s.Redirs); v.Dangerous {
+		return v
+	}
+	if v := checkOverwriteRedirects(s); v.Dangerous {
 		return v
 	}
 	switch cmd := s.Cmd.(type) {
@@ -84,8 +99,13 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		return checkFedCode(c, s.Redirs, depth)
 	case *syntax.BinaryCmd:
 		if cmd.Op == syntax.Pipe || cmd.Op == syntax.PipeAll {
+			if v := checkPipelineOverwrite(shell.Pipeline(cmd)); v.Dangerous {
+				return v
+			}
 			return checkPipeline(shell.Pipeline(cmd), depth)
 		}
+	case *syntax.WhileClause:
+		return checkReadLoop(s, nil)
 	}
 	return Verdict{}
 }
@@ -110,7 +130,7 @@ func checkWriteTarget(p string) Verdict {
 		return hit("shutdown")
 	case isAuthorizedKeys(p):
 		return hit("write-authorized-keys")
-	case isSystemFile(p):
+	case isCriticalFile(p): // not an application's own file under /etc/<app>
 		return hit("write-system-file")
 	}
 	return Verdict{}
@@ -120,7 +140,11 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 	downloaded := false
 	var prev []string // literal output of an echo stage, fed to xargs
 	text, known := "", false
+	var cmds []shell.Command // the simple commands before this stage
 	for _, s := range stages {
+		if v := checkReadLoop(s, cmds); v.Dangerous {
+			return v
+		}
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok {
 			prev, known = nil, false
@@ -147,8 +171,12 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		}
 		prev = echoed(c)
 		text, known = shell.StdinText(c, s.Redirs, text, known)
+		cmds = append(cmds, c)
 	}
-	return checkStreamPipeline(stages)
+	if v := checkStreamPipeline(stages); v.Dangerous {
+		return v
+	}
+	return checkNamePipeline(cmds)
 }
 
 // checkForkBomb flags a function that calls itself twice, or in the

@@ -1,0 +1,342 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The filesystem effect model: a path a command would delete or overwrite is
+// classified by what it is, and one policy (treeProtected, fileProtected)
+// decides which classes need confirmation. Command knowledge (which flags
+// recurse, which APIs delete) stays with the commands' checks.
+
+type pathClass int
+
+const (
+	pcUnknown    pathClass = iota // run-time, or software outside the project (/usr/local/go, /opt/x)
+	pcScratch                     // build output, caches, temporary files
+	pcFile                        // an ordinary file named by the project (package-lock.json, notes.txt)
+	pcProject                     // source trees, the working directory, parents
+	pcVCS                         // .git and friends
+	pcHome                        // a home directory or anything in it
+	pcCredential                  // keys, tokens, cloud and cluster credentials, .env files
+	pcDatabase                    // database files
+	pcSystem                      // the root and operating system directories
+	pcData                        // mounts, served data, service state
+)
+
+// treeProtected: classes whose recursive deletion needs confirmation.
+var treeProtected = map[pathClass]bool{pcProject: true, pcVCS: true, pcHome: true, pcCredential: true,
+	pcDatabase: true, pcSystem: true, pcData: true}
+
+// fileProtected: classes whose deletion or truncation, file by file, needs confirmation.
+var fileProtected = map[pathClass]bool{pcCredential: true, pcDatabase: true}
+
+var (
+	scratchNames = shell.Set("node_modules", "dist", "build", "builds", "target", "out", "__pycache__", ".cache", "cache", "caches",
+		".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".venv", "venv", ".next", ".nuxt", ".turbo", ".parcel-cache",
+		".svelte-kit", "coverage", "htmlcov", ".coverage", ".nyc_output", "tmp", "temp", ".tmp", ".gradle", ".npm", "_cacache",
+		"go-build", "DerivedData", "Pods", ".terraform", ".angular", ".eslintcache", "obj", ".sass-cache", "storybook-static",
+		"packs", "packs-test", "bundle", ".stack-work", "elm-stuff", ".dart_tool", ".expo", "logs", "log", "artifacts", ".webpack",
+		".pnpm-store", ".yarn-cache", "site-packages", "dist-newstyle", "_build", ".eggs", "wheels", "test-results", "test-output",
+		".serverless", ".aws-sam", "cdk.out", ".vercel", ".netlify", ".docusaurus", "zig-cache", "zig-out", ".zig-cache", "CMakeFiles",
+		"_site", ".jekyll-cache", ".ipynb_checkpoints", "lcov-report", ".idea", ".m2", ".ccache", ".sbt", ".gem", ".Trash", "Trash",
+		".virtualenvs", "envs", "Caches", ".yarn", ".bun", ".nvm", ".pyenv", ".rbenv", ".vscode-server", ".rustup", "registry", "plugged", "swap", "undo",
+		"env", "site", "output", "outputs", "generated", "__generated__")
+	// homeScratch are the directories in a home that only hold downloaded
+	// packages, toolchains and caches.
+	homeScratch = []string{"go/pkg", ".cargo/registry", ".cargo/git", ".local/pipx", ".local/share/Trash", ".ivy2/cache", ".composer/cache"}
+	scratchWord = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info)$`)
+	// homeCredFiles are credentials kept in directories that also hold
+	// ordinary state.
+	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
+		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml"}
+	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
+	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
+	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
+	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt)$|^ibdata\d*$|^ib_logfile\d*$`)
+	// dataRoots: top-level directories holding mounts and served or
+	// service data, protected at any depth.
+	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
+)
+
+var (
+	// projectRoots are where containers and devcontainers keep the project.
+	projectRoots = shell.Set("workspace", "workspaces", "app", "code", "src", "project", "repo")
+	// userDataExt are the documents and media a person keeps.
+	userDataExt = shell.Set(".pdf", ".doc", ".docx", ".xls", ".xlsx", ".ppt", ".pptx", ".odt", ".ods", ".txt", ".md", ".jpg",
+		".jpeg", ".png", ".heic", ".gif", ".mp4", ".mov", ".mp3", ".flac", ".wav", ".csv", ".epub", ".raw", ".cr2", ".nef")
+)
+
+// classifyPath says what the resolved path p (see fsPath) is.
+func classifyPath(p string) pathClass {
+	if p == "" {
+		return pcUnknown
+	}
+	if strings.HasPrefix(p, shell.DynMark) {
+		rest := strings.TrimLeft(p, shell.DynMark)
+		if isImportant(p) {
+			return pcSystem
+		}
+		// Below a directory known only at run time, only what a name says
+		// for itself counts ("$D/.git", "$D/.ssh/id_rsa").
+		return leafClass(rest)
+	}
+	if strings.HasPrefix(p, "/") && absClass(components(path.Clean(p))) == pcScratch {
+		return pcScratch // a copy in /tmp is as disposable as /tmp
+	}
+	if c := leafClass(p); c != pcUnknown {
+		return c
+	}
+	switch {
+	case strings.HasPrefix(p, "~"):
+		_, rest, _ := strings.Cut(p, "/")
+		return homeClass(components(rest))
+	case strings.HasPrefix(p, "/"):
+		return absClass(components(path.Clean(p)))
+	}
+	comps := components(path.Clean(p))
+	for len(comps) > 0 && comps[0] == ".." {
+		comps = comps[1:]
+	}
+	switch {
+	case len(comps) == 0, len(comps) == 1 && broadGlob(comps[0]):
+		return pcProject // the working directory (or a parent), or all its entries
+	case scratchIn(comps):
+		return pcScratch
+	case looksLikeFile(comps[len(comps)-1]):
+		return pcFile
+	case sourceDirs[comps[0]] && len(comps) <= 2:
+		return pcProject
+	}
+	return pcUnknown // a name whose role cannot be told (a clone, a worktree, fixtures)
+}
+
+// sourceDirs are the names projects give their source trees; a relative
+// path starting with one is project source, not an artifact.
+var sourceDirs = shell.Set("src", "source", "sources", "app", "apps", "tests", "test", "spec", "specs", "docs", "doc", "cmd",
+	"internal", "include", "components", "pages", "packages", "services", "server", "client", "api", "scripts", "config",
+	"configs", "migrations", "db", "database", "models", "core", "frontend", "backend", "infra", "deploy", "charts",
+	"terraform", ".github", "proto", "web", "ui", "templates", "views", "controllers", "handlers", "modules", "notebooks",
+	"website", "project", "projects", "repo", "repos", "workspace", "k8s", "helm", "ansible", "lib/src")
+
+// leafClass: credentials, databases and VCS state wherever they are.
+func leafClass(p string) pathClass {
+	comps := components(p)
+	if len(comps) == 0 {
+		return pcUnknown
+	}
+	base := comps[len(comps)-1]
+	for _, c := range comps {
+		switch {
+		case vcsNames[c]:
+			if i := slices.Index(comps, c); i == len(comps)-1 || vcsCore[comps[i+1]] {
+				return pcVCS
+			}
+			return pcUnknown // hooks, a stale lock, an aborted rebase
+		case credDirs[c]:
+			if strings.HasPrefix(base, "known_hosts") || strings.HasSuffix(base, ".pub") || scratchWord.MatchString(base) {
+				return pcUnknown
+			}
+			return pcCredential
+		}
+	}
+	joined := strings.Join(comps, "/")
+	for _, h := range homeCredFiles {
+		if strings.HasSuffix(joined, h) || strings.Contains(joined, h+"/") {
+			return pcCredential
+		}
+	}
+	switch {
+	case credFiles.MatchString(base) && !credSample.MatchString(base):
+		return pcCredential
+	case dbFiles.MatchString(base):
+		return pcDatabase
+	}
+	return pcUnknown
+}
+
+func homeClass(comps []string) pathClass {
+	rest := strings.Join(comps, "/") + "/"
+	for _, d := range homeScratch {
+		if strings.HasPrefix(rest, d+"/") {
+			return pcScratch
+		}
+	}
+	switch {
+	case scratchIn(comps):
+		return pcScratch
+	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !broadGlob(comps[2]):
+		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
+	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
+		last := comps[len(comps)-1]
+		if strings.ContainsAny(last, "*?[") && userDataExt[strings.ToLower(path.Ext(last))] {
+			return pcHome // every photo or document of a folder (~/Pictures/*.jpg)
+		}
+		return pcFile // one file, or files of one kind (~/Downloads/*.dmg)
+	}
+	return pcHome
+}
+
+func absClass(comps []string) pathClass {
+	switch {
+	case len(comps) == 0:
+		return pcSystem
+	case comps[0] == "tmp" || comps[0] == "private" && len(comps) > 1 && comps[1] == "tmp" ||
+		len(comps) > 1 && (comps[0] == "var" && comps[1] == "tmp" || comps[0] == "dev" && comps[1] == "shm"):
+		if len(comps) == 1 || len(comps) == 2 && comps[0] != "tmp" {
+			return pcSystem
+		}
+		return pcScratch
+	case comps[0] == "home" || comps[0] == "Users":
+		if len(comps) == 1 {
+			return pcSystem
+		}
+		return homeClass(comps[2:])
+	case comps[0] == "root":
+		return homeClass(comps[1:])
+	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
+		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
+		return pcScratch
+	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
+		return pcData
+	case projectRoots[comps[0]] && len(comps) <= 2:
+		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
+	case isImportant("/" + strings.Join(comps, "/")):
+		return pcSystem
+	}
+	return pcUnknown
+}
+
+func scratchIn(comps []string) bool {
+	for _, c := range comps {
+		if scratchNames[c] || scratchWord.MatchString(c) || strings.HasPrefix(c, "cmake-build-") {
+			return true
+		}
+	}
+	return false
+}
+
+var bracketExpr = regexp.MustCompile(`\[[^\]]*\]`)
+
+// broadGlob: a pattern that matches every entry, or every hidden one
+// (*, .*, .[!.]*, .??*, ?*, [a-z]*).
+func broadGlob(c string) bool {
+	if !strings.ContainsAny(c, "*?[") {
+		return false
+	}
+	rest := strings.NewReplacer("*", "", "?", "").Replace(bracketExpr.ReplaceAllString(c, ""))
+	return rest == "" || rest == "."
+}
+
+// looksLikeFile: a name with an extension (package-lock.json, notes.txt),
+// which rm -rf deletes as the one file it is.
+func looksLikeFile(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	return i > 0 && i < len(name)-1 && !strings.ContainsAny(name[i:], "*?[/")
+}
+
+// fsPath is the path a word names, with the variables and substitutions
+// whose meaning is known put back: $PWD and $(pwd) are ".", $TMPDIR is
+// /tmp, ${X:?} (bash refuses to run with it empty) is a directory of its own,
+// $PGDATA is the database's directory.
+func fsPath(w shell.Word) string {
+	if w.Node == nil || shell.ResolveWord(w.Node).S != w.S {
+		return w.S
+	}
+	var b strings.Builder
+	fsParts(&b, w.Node.Parts)
+	return b.String()
+}
+
+var knownDirs = map[string]string{"PWD": ".", "OLDPWD": "..", "HOME": "~", "TMPDIR": "/tmp", "TMP": "/tmp", "TEMP": "/tmp",
+	"PGDATA": "/var/lib/postgresql/data", "XDG_CACHE_HOME": "~/.cache", "XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share"}
+
+func fsParts(b *strings.Builder, parts []syntax.WordPart) {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			fsParts(b, p.Parts)
+			continue
+		case *syntax.ParamExp:
+			if p.Param != nil {
+				if d, ok := knownDirs[p.Param.Value]; ok && (shell.SimpleParam(p) || p.Exp != nil) {
+					b.WriteString(d)
+					continue
+				}
+				if p.Exp != nil && (p.Exp.Op == syntax.ErrorUnsetOrNull || p.Exp.Op == syntax.ErrorUnset) {
+					b.WriteString(shell.DynMark + "set")
+					continue
+				}
+			}
+		case *syntax.CmdSubst:
+			if d, ok := substDir(p); ok {
+				b.WriteString(d)
+				continue
+			}
+		}
+		b.WriteString(shell.ResolveWord(&syntax.Word{Parts: []syntax.WordPart{p}}).S)
+	}
+}
+
+// substDir: $(pwd), $(git rev-parse --show-toplevel), $(mktemp -d).
+func substDir(p *syntax.CmdSubst) (string, bool) {
+	if len(p.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return "", false
+	}
+	c, ok := shell.BuildCommand(call)
+	if !ok {
+		return "", false
+	}
+	words := strings.Join(shell.Lits(c.Args), " ")
+	switch {
+	case c.Name == "pwd", words == "git rev-parse --show-toplevel":
+		return ".", true
+	case c.Name == "mktemp":
+		return "/tmp/" + shell.DynMark, true
+	}
+	return "", false
+}
+
+// treeVerdict judges the recursive deletion of p.
+func treeVerdict(p string) Verdict {
+	c := classifyPath(p)
+	if treeProtected[c] {
+		if c == pcCredential || c == pcDatabase {
+			return hit("delete-credentials")
+		}
+		return hit("delete-protected-tree")
+	}
+	return Verdict{}
+}
+
+// fileVerdict judges the deletion of p as a single file.
+// A project's own key or database file (server.key, dev.sqlite3) is often
+// regenerated; deleting one counts only in a home's credential directories,
+// in service data, or when it is named for production.
+func fileVerdict(p string) Verdict {
+	c := classifyPath(p)
+	if !fileProtected[c] {
+		return Verdict{}
+	}
+	if projectKeyOrDB.MatchString(path.Base(p)) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") && !prodName.MatchString(p) {
+		return Verdict{}
+	}
+	return hit("delete-credentials")
+}
+
+var (
+	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)
+	prodName       = regexp.MustCompile(`(?i)prod|live|master|main\.`)
+)

@@ -1,0 +1,209 @@
+package danger
+
+import (
+	"path"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Overwrites: truncating or replacing a file whose contents cannot be
+// regenerated (keys, credentials, dotfiles, databases), and a command whose
+// output truncates the very file it reads (sort f > f).
+
+// How a file's contents are replaced: by another file (cp, install), by
+// written output (> f, tee, openssl -out), or by nothing (: > f, truncate).
+type replaceKind int
+
+const (
+	byCopy replaceKind = iota
+	byWrite
+	byEmpty
+)
+
+// overwriteVerdict judges replacing the contents of p. Setup writes a
+// project's .env, keys and dev databases afresh and installs dotfiles by
+// copying, so those count only when emptied (or named for production); a
+// home credential or a key in ~/.ssh is lost whatever replaces it.
+func overwriteVerdict(p string, how replaceKind) Verdict {
+	c := classifyPath(p)
+	local := !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/")
+	base := path.Base(p)
+	switch {
+	case isAuthorizedKeys(p):
+		return Verdict{} // write-authorized-keys judges who may log in
+	case c == pcCredential && credDirs[base]:
+		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
+	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base):
+		return Verdict{}
+	case c == pcCredential || c == pcDatabase:
+		return hit("overwrite-protected")
+	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
+		return hit("overwrite-protected")
+	}
+	return Verdict{}
+}
+
+// coreDotfiles exist in nearly every home, so writing one with > replaces
+// it; writing another dotfile usually creates it.
+var coreDotfiles = shell.Set(".bashrc", ".zshrc", ".profile", ".bash_profile", ".zprofile", ".zshenv", ".gitconfig", ".bash_login", ".bash_logout", ".vimrc", ".tmux.conf")
+
+// isDotfile: a file directly in a home directory whose name starts with a
+// dot (~/.bashrc, ~/.gitconfig).
+func isDotfile(p string) bool {
+	dir, base := path.Split(path.Clean(p))
+	dir = strings.TrimSuffix(dir, "/")
+	home := dir == "~" || dir == "/root" || strings.Count(dir, "/") == 2 && (strings.HasPrefix(dir, "/home/") || strings.HasPrefix(dir, "/Users/"))
+	return home && strings.HasPrefix(base, ".") && len(base) > 1 && !strings.ContainsAny(base, "*?[")
+}
+
+// truncating redirections replace the target; appending ones (>>) do not.
+var truncating = map[syntax.RedirOperator]bool{syntax.RdrOut: true, syntax.RdrClob: true, syntax.RdrAll: true, syntax.RdrAllClob: true}
+
+// checkOverwriteRedirects flags > onto a protected file, and > onto a file
+// the same command reads (bash truncates it before the command starts).
+// upstream are the files earlier stages of its pipeline read (cat f | sort > f).
+func checkOverwriteRedirects(s *syntax.Stmt, upstream ...string) Verdict {
+	reads := append(stmtReads(s), upstream...)
+	for _, r := range s.Redirs {
+		if r == nil || !truncating[r.Op] {
+			continue
+		}
+		t := fsPath(shell.ResolveWord(r.Word))
+		how := byWrite
+		if writesNothing(s) {
+			how = byEmpty
+		}
+		if v := overwriteVerdict(t, how); v.Dangerous {
+			return v
+		}
+		for _, in := range reads {
+			if in == path.Clean(t) && !strings.Contains(t, shell.DynMark) && !scratchPath(path.Clean(t)) {
+				return hit("overwrite-own-input")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// scratchPath: a device, or a file under a temporary directory (a fifo a pipeline
+// reads and writes, a scratch file): emptying it loses nothing.
+func scratchPath(p string) bool {
+	for _, dir := range []string{"/dev/", "/tmp/", "/var/tmp/", "/dev/shm/"} {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// writesOnly are commands whose operands are text, not files they read.
+var writesOnly = shell.Set("echo", "printf", "date", "true", ":", "yes", "seq", "curl", "wget")
+
+// checkOverwriteCommand: tee (without -a), cp/mv/install onto, dd of=,
+// truncate, and openssl/ssh-keygen writing their output over a key.
+func checkOverwriteCommand(c shell.Command) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	var targets []string
+	switch c.Name {
+	case "tee":
+		if !o.Has("a", "append") {
+			targets = shell.Lits(o.Operands)
+		}
+	case "truncate":
+		targets = shell.Lits(shell.ParseOpts(c.Args[1:], "sr").Operands)
+	case "cp", "install", "mv":
+		if o.Has("nu", "no-clobber", "update", "backup") || strings.Contains(o.Short, "b") {
+			return Verdict{}
+		}
+		ops := shell.ParseOpts(c.Args[1:], "tSmog").Operands
+		if len(ops) >= 2 {
+			targets = []string{fsPath(ops[len(ops)-1])}
+		}
+		if c.Name == "mv" && len(ops) == 2 && ops[1].S == "/dev/null" {
+			return treeVerdict(fsPath(ops[0]))
+		}
+	case "dd":
+		for _, w := range c.Args[1:] {
+			if t, ok := strings.CutPrefix(w.S, "of="); ok {
+				targets = append(targets, t)
+			}
+		}
+	case "openssl":
+		targets = optionValues(c.Args[1:], "-out", "")
+	}
+	how := byWrite
+	switch {
+	case c.Name == "truncate" || c.Name == "dd" || len(c.Args) > 1 && c.Args[1].S == "/dev/null":
+		how = byEmpty
+	case c.Name == "cp" || c.Name == "mv" || c.Name == "install":
+		how = byCopy
+	}
+	for _, t := range targets {
+		if v := overwriteVerdict(t, how); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// writesNothing: a statement whose output is empty (> f, : > f, echo > f,
+// echo "" > f, printf ” > f, cat /dev/null > f).
+func writesNothing(s *syntax.Stmt) bool {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if s.Cmd == nil {
+		return true
+	}
+	if !ok {
+		return false
+	}
+	c, ok := shell.BuildCommand(call)
+	if !ok {
+		return false
+	}
+	rest := strings.Join(shell.Lits(c.Args[1:]), "")
+	switch c.Name {
+	case ":", "true":
+		return true
+	case "echo", "printf":
+		return strings.Trim(rest, "-n") == ""
+	case "cat":
+		return rest == "/dev/null"
+	}
+	return false
+}
+
+// stmtReads are the files a statement reads: its command's operands, and
+// its < redirection.
+func stmtReads(s *syntax.Stmt) []string {
+	var reads []string
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
+		if c, ok := shell.BuildCommand(call); ok && !writesOnly[c.Name] {
+			for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
+				reads = append(reads, path.Clean(fsPath(w)))
+			}
+		}
+	}
+	for _, r := range s.Redirs {
+		if r != nil && r.Op == syntax.RdrIn {
+			reads = append(reads, path.Clean(fsPath(shell.ResolveWord(r.Word))))
+		}
+	}
+	return reads
+}
+
+// checkPipelineOverwrite: a later stage's > truncates a file an earlier
+// stage reads; all stages start together, so the file is usually empty first.
+func checkPipelineOverwrite(stages []*syntax.Stmt) Verdict {
+	var reads []string
+	for _, s := range stages {
+		if len(reads) > 0 {
+			if v := checkOverwriteRedirects(s, reads...); v.Dangerous {
+				return v
+			}
+		}
+		reads = append(reads, stmtReads(s)...)
+	}
+	return Verdict{}
+}
