@@ -20,7 +20,7 @@ const (
 
 var corpusContexts = map[string]Context{"shell": Shell, "sql": SQL, "python": Python}
 
-func readCorpus(t *testing.T, name string) []string {
+func readCorpus(t testing.TB, name string) []string {
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", "corpus", name))
 	if err != nil {
