@@ -46,6 +46,7 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	}
 	atEnd := f.atEnd && ve == len(s)
 	if !secretValue(kind, key, v, quoted, sep, s[ve:], atEnd) {
+		f.keysDone = ve // nor is what it holds a key (token: token: 1)
 		return span{}, false
 	}
 	return span{vs, ve, kind}, true
@@ -56,12 +57,15 @@ func findAssignment(f *finding, hit int) (span, bool) {
 // .netrc entry a space. It returns where the value starts and the separator,
 // 0 if there is none.
 func separator(s string, ke int, key, kind string) (int, byte) {
-	p := ke
+	p, ks := ke, ke-len(key)
+	if strings.HasSuffix(s[:ks], "[REDACTED:") {
+		return p, 0 // a marker's kind
+	}
 	if p < len(s) && (s[p] == '"' || s[p] == '\'') {
 		p++
-	}
-	if p < len(s) && s[p] == ']' {
-		p++
+		if p < len(s) && s[p] == ']' && ks > 0 && s[ks-1] == s[p-1] {
+			p++ // config['SECRET_KEY'] =
+		}
 	}
 	spaced := p
 	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {

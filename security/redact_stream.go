@@ -19,6 +19,7 @@ type Stream struct {
 	mu     sync.Mutex
 	inKey  bool   // the last chunk ended inside a private-key block
 	tail   string // the last chunk's unterminated last line (bounded)
+	before string // the end of the output so far, the context a secret cut between chunks is judged in (bounded)
 	enable bool
 }
 
@@ -28,9 +29,13 @@ func (r *Redactor) Stream() *Stream {
 	return &Stream{r: r, enable: r != nil && r.enabled}
 }
 
-// maxTail bounds the unterminated line kept for the next chunk: longer than
-// any token format but a JWT's rare extremes.
-const maxTail = 4096
+// maxTail bounds the unterminated line kept for the next chunk, and
+// maxBefore the context kept with it (a .netrc entry's machine and login
+// lines): longer than any token format but a JWT's rare extremes.
+const (
+	maxTail   = 4096
+	maxBefore = 4096
+)
 
 var (
 	pemBeginLine = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`)
@@ -102,7 +107,7 @@ func (s *Stream) Skip(text string) {
 			}
 		}
 	}
-	s.tail = ""
+	s.tail, s.before = "", ""
 	s.remember(text)
 }
 
@@ -148,7 +153,7 @@ func (s *Stream) redact(chunk string, carry bool) string {
 func (s *Stream) redactRest(text string, carry bool) string {
 	prev := ""
 	if carry {
-		prev = s.tail
+		prev = s.before
 	}
 	joined := prev + text
 	atEnd := !strings.HasSuffix(text, "\n")
@@ -216,6 +221,10 @@ func endsInsideKey(s string) bool {
 // remember keeps the unterminated last line, for a BEGIN or END line or a
 // secret split between chunks.
 func (s *Stream) remember(chunk string) {
+	s.before += chunk
+	if len(s.before) > maxBefore {
+		s.before = s.before[len(s.before)-maxBefore:]
+	}
 	i := strings.LastIndexByte(chunk, '\n')
 	if i < 0 {
 		s.tail += chunk

@@ -8,7 +8,7 @@ type tokenRule struct {
 	prefix, kind string
 	body         func(byte) bool
 	min, max     int
-	wordEnd      bool                   // no word byte may follow the body
+	wordEnd      bool                    // no word byte may follow the body
 	ok           func(token string) bool // nil: any body of the right length
 }
 
@@ -216,7 +216,8 @@ func findBase64PEM(f *finding, start int) (span, bool) {
 	for e < len(s) && isBase64Byte(s[e]) {
 		e++
 	}
-	if !decodesTo(s[start:min(e, start+64)], "PRIVATE KEY") {
+	cut := f.atEnd && e == len(s) // the armour may be cut before it says what it is
+	if !cut && !decodesTo(s[start:min(e, start+64)], "PRIVATE KEY") {
 		return span{}, false
 	}
 	for e < len(s) && s[e] == '\n' || e+1 < len(s) && s[e] == '\r' && s[e+1] == '\n' {
