@@ -37,6 +37,9 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	}
 	vs, ve, quoted := valueAt(s, p)
 	v := s[vs:ve]
+	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
+		return span{}, false // getpass("Password: "): the quote ends a prompt's text
+	}
 	for i := range tokenRules { // a known format names itself: GITHUB_TOKEN=ghp_...
 		if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
 			if sp, ok := t.find(f, vs); ok {

@@ -152,6 +152,8 @@ var cleanCorpus = []string{
 	"secret: null",
 	"password: ''",
 	"PGPASSWORD= psql -h db",
+	`s = getpass.getpass("Password: "); print("you typed", s)`,
+	`read -s -p 'Password: ' pw; echo`,
 	"Enter passphrase for key '/home/dev/.ssh/id_ed25519': ",
 	"key_length: 2048",
 	"secret_length=32",
