@@ -221,9 +221,14 @@ func endsInsideKey(s string) bool {
 // remember keeps the unterminated last line, for a BEGIN or END line or a
 // secret split between chunks.
 func (s *Stream) remember(chunk string) {
-	s.before += chunk
-	if len(s.before) > maxBefore {
-		s.before = s.before[len(s.before)-maxBefore:]
+	if len(chunk) >= maxBefore {
+		s.before = chunk[len(chunk)-maxBefore:]
+	} else {
+		s.before = s.before[max(0, len(s.before)+len(chunk)-maxBefore):] + chunk
+	}
+	// The context is the unterminated line and the three lines before it.
+	if i := lastLines(s.before, 4); i > 0 {
+		s.before = s.before[i:]
 	}
 	i := strings.LastIndexByte(chunk, '\n')
 	if i < 0 {
@@ -234,4 +239,21 @@ func (s *Stream) remember(chunk string) {
 	if len(s.tail) > maxTail {
 		s.tail = s.tail[len(s.tail)-maxTail:]
 	}
+}
+
+// lastLines returns where the last n lines of s begin (an unterminated last
+// line counts).
+func lastLines(s string, n int) int {
+	end := len(s)
+	if strings.HasSuffix(s, "\n") {
+		end--
+	}
+	for range n {
+		i := strings.LastIndexByte(s[:end], '\n')
+		if i < 0 {
+			return 0
+		}
+		end = i
+	}
+	return end + 1
 }

@@ -109,3 +109,18 @@ func TestProgressRedactsKeys(t *testing.T) {
 		t.Errorf("progress messages %q, want the redacted key", messages)
 	}
 }
+
+// BenchmarkRender: a 1.25 MB build log rendered into a 20000-character reply.
+func BenchmarkRender(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 1250000; i++ {
+		fmt.Fprintf(&sb, "[INFO] step %d: token_ttl=3600 password_file=/run/secrets/db secret-manager ok\n", i)
+	}
+	output := sb.String()
+	s := New(Config{Redactor: security.NewRedactor(true)}, nil)
+	b.SetBytes(int64(len(output)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.render("s1", output, 20000)
+	}
+}
