@@ -69,7 +69,18 @@ func (gd *guard) remember(secret string) {
 
 // clean redacts known formats (statefully) and every remembered secret.
 func (gd *guard) clean(out string) string {
-	out = gd.stream.Redact(out)
+	return gd.typed(gd.stream.Redact(out))
+}
+
+// peek redacts a look at the screen between results (a progress message) as clean
+// would, without advancing the stream: the next result is still judged after the
+// last one.
+func (gd *guard) peek(screen string) string {
+	return gd.typed(gd.stream.Peek(screen))
+}
+
+// typed replaces every secret typed at a password prompt.
+func (gd *guard) typed(out string) string {
 	gd.mu.Lock()
 	defer gd.mu.Unlock()
 	for _, secret := range gd.secrets {

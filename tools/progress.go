@@ -17,13 +17,15 @@ import (
 const progressEvery = time.Second
 
 // progress reports, while a call waits, the last line of output as
-// notifications/progress, if the call carried a progress token. The returned stop
+// notifications/progress, redacted as the session's results are (its stream and
+// typed secrets), if the call carried a progress token. The returned stop
 // ends the reporter and waits for it: it is the goroutine's owner.
 func (s *Server) progress(ctx context.Context, token mcp.ProgressToken, sess *session.Session) (stop func()) {
 	srv := server.ServerFromContext(ctx)
 	if token == nil || srv == nil {
 		return func() {}
 	}
+	gd := s.guards.get(sess.ID, s.cfg.Redactor)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -38,7 +40,7 @@ func (s *Server) progress(ctx context.Context, token mcp.ProgressToken, sess *se
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				msg := s.cfg.Redactor.Redact(lastLine(sess))
+				msg := lastLine(gd.peek(screenText(sess)))
 				err := srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
 					"progressToken": token, "progress": n, "message": msg,
 				})
@@ -55,11 +57,18 @@ func (s *Server) progress(ctx context.Context, token mcp.ProgressToken, sess *se
 	}
 }
 
-func lastLine(sess *session.Session) string {
+// screenText is the screen down to the cursor's row: what a progress message may
+// quote, redacted as a whole so a key's body lines are known for what they are.
+func screenText(sess *session.Session) string {
 	snap := sess.Snapshot()
-	for i := snap.Cursor.Row; i >= 0; i-- {
-		if i < len(snap.Lines) && strings.TrimSpace(snap.Lines[i]) != "" {
-			return strings.TrimSpace(snap.Lines[i])
+	return strings.Join(snap.Lines[:min(snap.Cursor.Row+1, len(snap.Lines))], "\n")
+}
+
+func lastLine(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			return l
 		}
 	}
 	return ""

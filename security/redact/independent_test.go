@@ -12,12 +12,13 @@ import (
 // The independent corpus (testdata/independent, see its README) was written by
 // someone who never saw these rules. tune/ may guide changes; heldout/ never does, and
 // its lines are never printed. MCP_TERMINAL_CORPUS_MISSES=1 prints the tune part's
-// leaks and mangled lines.
+// leaks and mangled lines; MCP_TERMINAL_CORPUS_PART=tune scores the tune part alone,
+// for whoever changes the rules.
 
 // Floors: the figures when they were last raised; a change that lowers one fails.
 var independentFloor = map[string]struct{ recall, precision float64 }{
-	"tune":    {0.71, 0.96},
-	"heldout": {0.65, 0.93},
+	"tune":    {0.856, 0.976},
+	"heldout": {0.82, 0.968},
 }
 
 // leaked reports whether any piece of secret of 8 or more bytes (or all of a shorter
@@ -97,6 +98,9 @@ func TestIndependentRedactionCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
 	for _, part := range []string{"tune", "heldout"} {
+		if only := os.Getenv("MCP_TERMINAL_CORPUS_PART"); only != "" && only != part {
+			continue
+		}
 		c := scoreRedaction(t, part, show && part == "tune")
 		floor := independentFloor[part]
 		if c.recall() < floor.recall || c.precision() < floor.precision {

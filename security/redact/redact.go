@@ -1,14 +1,23 @@
 package redact
 
 import (
-	"regexp"
+	"slices"
 	"strings"
 )
 
-// Redactor replaces secrets with "[REDACTED:<kind>]". It only knows formats
-// it can recognise with high confidence, so nothing innocent disappears: git
-// SHAs, UUIDs, checksums and ssh public keys are left alone. A Redactor is
-// safe for concurrent use.
+// Redactor replaces secrets with "[REDACTED:<kind>]". It knows formats it can
+// recognise with high confidence (tokens with known prefixes, private keys,
+// credentials in URLs and connection strings) and values given to keys that
+// name a secret (password=, "SecretAccessKey":, DD_APP_KEY=, --password x),
+// and leaves alone what only looks like one: git SHAs, UUIDs, checksums,
+// public keys and certificates, placeholders (<your-token>, ${TOKEN}, xxxx),
+// references (secretName: db-credentials, password_file: /run/secrets/x),
+// short numbers (token: 1234), descriptions (password:  16 bytes) and
+// prompts (password: user@host:~$). A Redactor is safe for concurrent use.
+//
+// It makes one pass over the text with an automaton of anchors (redact_scan.go)
+// and runs the specific checks only where an anchor is, so it redacts
+// keyword-dense output at well over 100 MB/s (README, Safety model).
 type Redactor struct {
 	enabled bool
 }
@@ -18,117 +27,130 @@ func NewRedactor(enabled bool) *Redactor {
 	return &Redactor{enabled: enabled}
 }
 
-type secretPattern struct {
-	kind string
-	re   *regexp.Regexp
-	keep int                   // submatch kept in front of the marker (0: none)
-	ok   func(m []string) bool // extra check on the submatches; nil: always
-}
-
-// secretPatterns run in order; whole PEM blocks go first so no later pattern
-// sees their body.
-var secretPatterns = []secretPattern{
-	{kind: "private-key", re: regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----|[\s\S]*)`)},
-	// The tail of a block whose BEGIN line scrolled away: body lines right
-	// before an END line.
-	{kind: "private-key", re: regexp.MustCompile(`(?m)(?:^[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*\r?\n)+[ \t]*-----END [A-Z0-9 ]*PRIVATE KEY-----`)},
-	{kind: "aws-secret-access-key", re: regexp.MustCompile(`(?i)(\baws_secret_access_key["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9/+=]{40})\b`), keep: 1},
-	{kind: "gitlab-token", re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
-	{kind: "npm-token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-	{kind: "pypi-token", re: regexp.MustCompile(`\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}`)},
-	{kind: "huggingface-token", re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}\b`)},
-	{kind: "sendgrid-key", re: regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`)},
-	{kind: "slack-webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]{16,}`)},
-	{kind: "google-oauth-token", re: regexp.MustCompile(`\bya29\.[A-Za-z0-9_-]{20,}`)},
-	{kind: "digitalocean-token", re: regexp.MustCompile(`\bdo[por]_v1_[a-f0-9]{64}\b`)},
-	{kind: "github-token", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
-	{kind: "github-token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{kind: "aws-access-key-id", re: regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`)},
-	{kind: "slack-token", re: regexp.MustCompile(`\bxox[baprs]-[A-Za-z0-9-]{10,}`)},
-	{kind: "stripe-key", re: regexp.MustCompile(`\b[rs]k_live_[A-Za-z0-9]{16,}\b`)},
-	{kind: "api-key", re: regexp.MustCompile(`\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}`), ok: mixedCase},
-	{kind: "google-api-key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}\b`)},
-	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{kind: "bearer-token", re: regexp.MustCompile(`(?i)(\bAuthorization:[ \t]*(?:Bearer|Basic|token)[ \t]+)([A-Za-z0-9._~+/-]{16,}=*)`), keep: 1, ok: mixedCase},
-	{kind: "url-password", re: regexp.MustCompile(`(\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@]+:)([^\s@/]+)@`), keep: 1, ok: realValue(2)},
-	{kind: "", re: assignmentRe, keep: 1, ok: realValue(3)},
-}
-
-// assignmentRe: password=..., "api_key": "...", PGPASSWORD=..., secret: ...
-// Group 2 is the keyword (the marker's kind), group 3 the value.
-var assignmentRe = regexp.MustCompile(`(?i)(\b[a-z0-9_.-]*?(password|passwd|secret|token|api[_-]?key|apikey)["']?[ \t]*[:=][ \t]*)("[^"\n]*"|'[^'\n]*'|[^\s'"&;,)}\]]+)`)
-
-func mixedCase(m []string) bool {
-	s := m[0]
-	return strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
-		strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz")
-}
-
-var placeholder = regexp.MustCompile(`(?i)^(?:\$.*|<.*>|\{.*\}|%.*|\**|x+|\.+|null|none|nil|true|false|\[REDACTED:.*|[a-z_]+\(.*|\[.*)$`)
-
-// realValue rejects empty values, variables ($VAR, ${VAR}), placeholders
-// (<...>, ***, xxx) and code (function calls, indexing).
-func realValue(group int) func([]string) bool {
-	return func(m []string) bool {
-		v := strings.Trim(m[group], `"'`)
-		return v != "" && !placeholder.MatchString(v) && !strings.ContainsAny(v, "([")
-	}
-}
-
 // Redact returns s with every recognised secret replaced. A nil or disabled
 // Redactor returns s unchanged.
 func (r *Redactor) Redact(s string) string {
 	if r == nil || !r.enabled || s == "" {
 		return s
 	}
-	for _, p := range secretPatterns {
-		s = p.apply(s)
-	}
-	return s
+	return apply(s, findSecrets(s, 0, false))
 }
 
-func (p secretPattern) apply(s string) string {
-	return replaceSubmatch(p.re, s, func(m []string) string {
-		if p.ok != nil && !p.ok(m) {
-			return m[0]
+// span is one secret found in a text: the bytes [start, end) give way to the
+// marker "[REDACTED:kind]".
+type span struct {
+	start, end int
+	kind       string
+}
+
+// finder looks at the anchor hit at start and returns the secret there, if
+// any (ok false: none).
+type finder func(f *finding, start int) (sp span, ok bool)
+
+// finding is one pass over one text.
+type finding struct {
+	s     string
+	atEnd bool // the text is a chunk cut where more may follow: a value running into its end may be the first part of a secret
+	spans []span
+
+	covered  int // hits before this offset lie inside a secret already found
+	keysDone int // key names before this offset were judged already
+	lineDone int // lines before this offset were judged as .pgpass lines already
+	endFrom  int // memo for the next private-key END line (see pemEnd)
+	endAt    int
+}
+
+var scanner = newAnchors(anchorWords())
+
+// findSecrets returns the secrets in s at or after from, in order and not
+// overlapping. atEnd: s ends where its chunk was cut (see Stream).
+func findSecrets(s string, from int, atEnd bool) []span {
+	f := &finding{s: s, atEnd: atEnd, covered: from, endFrom: -1}
+	scanner.scan(s, func(start int, w *anchorWord) {
+		if start < f.covered {
+			return
 		}
-		kind := p.kind
-		if kind == "" {
-			kind = strings.ToLower(strings.NewReplacer("-", "_", "apikey", "api_key", "passwd", "password").Replace(m[2]))
+		if sp, ok := w.find(f, start); ok && sp.end > sp.start {
+			f.spans = append(f.spans, sp)
+			f.covered = max(f.covered, sp.end)
 		}
-		prefix := ""
-		if p.keep > 0 {
-			prefix = m[p.keep]
-		}
-		suffix := ""
-		switch {
-		case kind == "url-password":
-			suffix = "@"
-		case p.kind == "" && strings.ContainsAny(m[3][:1], `"'`):
-			prefix, suffix = prefix+m[3][:1], m[3][:1]
-		}
-		return prefix + "[REDACTED:" + kind + "]" + suffix
 	})
+	return merge(f.spans)
 }
 
-func replaceSubmatch(re *regexp.Regexp, s string, f func([]string) string) string {
-	idx := re.FindAllStringSubmatchIndex(s, -1)
-	if idx == nil {
+// merge sorts spans and joins those that overlap; the first keeps its kind.
+func merge(spans []span) []span {
+	if len(spans) < 2 {
+		return spans
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	out := spans[:1]
+	for _, sp := range spans[1:] {
+		last := &out[len(out)-1]
+		if sp.start < last.end {
+			last.end = max(last.end, sp.end)
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+// apply writes s with every span replaced by its marker.
+func apply(s string, spans []span) string {
+	if len(spans) == 0 {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 24*len(spans))
 	last := 0
-	for _, loc := range idx {
-		m := make([]string, len(loc)/2)
-		for i := range m {
-			if loc[2*i] >= 0 {
-				m[i] = s[loc[2*i]:loc[2*i+1]]
-			}
-		}
-		b.WriteString(s[last:loc[0]])
-		b.WriteString(f(m))
-		last = loc[1]
+	for _, sp := range spans {
+		b.WriteString(s[last:sp.start])
+		b.WriteString("[REDACTED:")
+		b.WriteString(sp.kind)
+		b.WriteByte(']')
+		last = sp.end
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+func anchorWords() []anchorWord {
+	var w []anchorWord
+	for i := range tokenRules {
+		w = append(w, anchorWord{text: tokenRules[i].prefix, exact: true, find: tokenRules[i].find})
+	}
+	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "auth"} {
+		w = append(w, anchorWord{text: k, find: findAssignment})
+	}
+	for _, k := range []string{"mysql", "mariadb"} {
+		w = append(w, anchorWord{text: k, find: findMySQLFlag})
+	}
+	for _, k := range []string{":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", ":*:"} {
+		w = append(w, anchorWord{text: k, exact: true, find: findPgpass})
+	}
+	return append(w,
+		anchorWord{text: "-----BEGIN ", exact: true, find: findPEM},
+		anchorWord{text: "-----END ", exact: true, find: findPEMTail},
+		anchorWord{text: "LS0tLS1CRUdJTi", exact: true, find: findBase64PEM}, // base64 of "-----BEGIN"
+		anchorWord{text: "://", exact: true, find: findURLPassword},
+	)
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+func isBase64Byte(c byte) bool {
+	return isWordByte(c) && c != '_' || c == '+' || c == '/' || c == '='
+}
+
+// lineAt returns the bounds of the line holding offset i.
+func lineAt(s string, i int) (start, end int) {
+	start = strings.LastIndexByte(s[:i], '\n') + 1
+	end = strings.IndexByte(s[i:], '\n')
+	if end < 0 {
+		return start, len(s)
+	}
+	return start, i + end
 }

@@ -121,3 +121,26 @@ func TestStreamDisabledAndConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestStreamSecretSplitAnywhere: every secret of the corpus, cut between two
+// chunks at every offset, shows no 6-byte piece of itself in either chunk.
+func TestStreamSecretSplitAnywhere(t *testing.T) {
+	t.Parallel()
+	for _, c := range secretCorpus {
+		text := "$ cat creds\n" + c.in + "\n$ "
+		for i := 1; i < len(text); i++ {
+			s := NewRedactor(true).Stream()
+			out := s.Redact(text[:i]) + "\x00" + s.Redact(text[i:])
+			from := 0
+			if strings.HasPrefix(c.secret, "LS0tLS1CRUdJTi") {
+				from = 48 // base64 of the armour line, public text
+			}
+			for j := from; j+6 <= len(c.secret); j++ {
+				if piece := c.secret[j : j+6]; strings.Contains(out, piece) {
+					t.Errorf("%s split at %d: %q leaked in %q", c.name, i, piece, out)
+					break
+				}
+			}
+		}
+	}
+}

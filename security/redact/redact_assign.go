@@ -1,0 +1,286 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+)
+
+// findAssignment: a value given to a key that names a secret. The anchor is
+// a keyword (pass, pwd, secret, token, key, auth) inside the key; the key is
+// the identifier around it, then a separator (=, :, :=, or for a command-line
+// option or a .netrc line, a space), then the value, quoted or not.
+func findAssignment(f *finding, hit int) (span, bool) {
+	s := f.s
+	if hit < f.keysDone {
+		return span{}, false
+	}
+	ks, ke := hit, hit
+	for ks > 0 && hit-ks < 96 && isKeyByte(s[ks-1]) {
+		ks--
+	}
+	for ke < len(s) && ke-hit < 96 && isKeyByte(s[ke]) {
+		ke++
+	}
+	f.keysDone = ke
+	key := s[ks:ke]
+	kind := keyKind(key)
+	p, sep := separator(s, ke, key, kind)
+	if sep == 0 {
+		return span{}, false
+	}
+	if kind == "" { // a value of a key that names no secret is not looked at for keys
+		_, f.keysDone, _ = valueAt(s, p)
+		return span{}, false
+	}
+	if kind == "authorization" {
+		return authorizationValue(f, p)
+	}
+	vs, ve, quoted := valueAt(s, p)
+	v := s[vs:ve]
+	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
+		return span{}, false // getpass("Password: "): the quote ends a prompt's text
+	}
+	for i := range tokenRules { // a known format names itself: GITHUB_TOKEN=ghp_...
+		if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
+			if sp, ok := t.find(f, vs); ok {
+				return sp, true
+			}
+		}
+	}
+	atEnd := f.atEnd && ve == len(s)
+	if !secretValue(kind, key, v, quoted, sep, s[ve:], atEnd) {
+		f.keysDone = ve // nor is what it holds a key (token: token: 1)
+		return span{}, false
+	}
+	return span{vs, ve, kind}, true
+}
+
+// separator finds what follows a key: its closing quote or bracket
+// (app.config['SECRET_KEY'] =), then =, :, := or =>, or for an option or a
+// .netrc entry a space. It returns where the value starts and the separator,
+// 0 if there is none.
+func separator(s string, ke int, key, kind string) (int, byte) {
+	p, ks := ke, ke-len(key)
+	if strings.HasSuffix(s[:ks], "[REDACTED:") {
+		return p, 0 // a marker's kind
+	}
+	if p < len(s) && (s[p] == '"' || s[p] == '\'') {
+		p++
+		if p < len(s) && s[p] == ']' && ks > 0 && s[ks-1] == s[p-1] {
+			p++ // config['SECRET_KEY'] =
+		}
+	}
+	spaced := p
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+		p++
+	}
+	spaced = p - spaced
+	if p >= len(s) {
+		return p, 0
+	}
+	sep := s[p]
+	switch {
+	case sep == '=' && p+1 < len(s) && (s[p+1] == '=' || s[p+1] == '~'), sep == ':' && p+1 < len(s) && s[p+1] == ':':
+		return p, 0 // a comparison, a scope
+	case sep == '=' || sep == ':':
+		p++
+		if p < len(s) && (s[p] == '=' || sep == '=' && s[p] == '>') {
+			p++
+		}
+		if sep == '=' && spaced == 0 && p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+			return p, 0 // PGPASSWORD= psql: an empty value
+		}
+	case spaced > 0 && strings.HasPrefix(key, "-") && kind != "":
+		sep = ' ' // --password x
+	case spaced > 0 && kind == "password" && netrcContext(s, ke-len(key)):
+		sep = ' ' // machine h login u password p
+	default:
+		return p, 0
+	}
+	for p < len(s) && (s[p] == ' ' || s[p] == '\t') {
+		p++
+	}
+	return p, sep
+}
+
+func isKeyByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
+
+// valueAt returns the value starting at p: inside quotes if it is quoted, else
+// up to a space or a delimiter of the text around it (&;,)}] and quotes).
+func valueAt(s string, p int) (start, end int, quoted bool) {
+	if p < len(s) && (s[p] == '"' || s[p] == '\'' || s[p] == '`') {
+		q := s[p]
+		e := p + 1
+		for e < len(s) && e-p < 4096 && s[e] != q && s[e] != '\n' {
+			if s[e] == '\\' && e+1 < len(s) && s[e+1] != '\n' {
+				e++
+			}
+			e++
+		}
+		return p + 1, min(e, len(s)), true
+	}
+	e := p
+	for e < len(s) && e-p < 4096 && !strings.ContainsRune(" \t\r\n'\"&;,)}]", rune(s[e])) {
+		e++
+	}
+	return p, e, false
+}
+
+// authorizationValue: the credentials after an Authorization header's scheme.
+// A JWT is left to its own rule, which names it.
+func authorizationValue(f *finding, p int) (span, bool) {
+	s := f.s
+	w := p
+	for w < len(s) && isWordByte(s[w]) {
+		w++
+	}
+	switch strings.ToLower(s[p:w]) {
+	case "bearer", "basic", "token":
+	default:
+		return span{}, false
+	}
+	vs := w
+	for vs < len(s) && (s[vs] == ' ' || s[vs] == '\t') {
+		vs++
+	}
+	if vs == w || strings.HasPrefix(s[vs:], "eyJ") {
+		return span{}, false
+	}
+	ve := vs
+	for ve < len(s) && (isWordByte(s[ve]) || strings.IndexByte(".~+/-=", s[ve]) >= 0) {
+		ve++
+	}
+	if f.atEnd && ve == len(s) && ve > vs || ve-vs >= 16 && mixedCase(s[vs:ve]) {
+		return span{vs, ve, "bearer-token"}, true
+	}
+	return span{}, false
+}
+
+// netrcContext: a "password p" pair with no separator is a .netrc entry when a
+// machine or login word comes shortly before it.
+func netrcContext(s string, ks int) bool {
+	before := s[max(0, ks-256):ks]
+	return strings.Contains(before, "machine ") || strings.Contains(before, "login ")
+}
+
+// maxKeyWords bounds the words of a key name that are looked at (the last ones).
+const maxKeyWords = 8
+
+// keyWords splits a key name into lower-case words at _ - . and case changes
+// (SecretAccessKey, APIKey, client-key-data, --password), keeping the last
+// maxKeyWords. lower is the key in lower case; the words are its substrings.
+func keyWords(key, lower string, words *[maxKeyWords]string) []string {
+	n, start := 0, 0
+	flush := func(i int) {
+		if i > start {
+			if n == maxKeyWords {
+				copy(words[:], words[1:])
+				n--
+			}
+			words[n] = lower[start:i]
+			n++
+		}
+	}
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '_' || c == '-' || c == '.':
+			flush(i)
+			start = i + 1
+		case i > start && 'A' <= c && c <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
+			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(key))
+	return words[:n]
+}
+
+// lowerASCII lowers s, allocating only when it has an upper-case letter.
+func lowerASCII(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+var (
+	// keyQualifiers make a *_KEY a secret: API_KEY, DD_APP_KEY, AccountKey,
+	// SECRET_KEY, but not primary_key, sort_key or ssh_key (usually a path).
+	keyQualifiers = wordSet("api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
+	// fillers end a key name without changing what it holds: client-key-data,
+	// secret_key_base, password_value.
+	fillers = wordSet("data value b64 base64 base str string")
+	// metadata ends a key that says something about a secret.
+	metadata = wordSet("file path name names ref id arn version type kind count length len size ttl expiry expires expiration rotation prefix suffix format enabled required header env var field prompt policy role label description desc hint url uri endpoint location source backend manager provider store engine mount dir namespace stdin fd cmd command")
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// keyKind returns the marker's kind for a key that names a secret, or "".
+// What a key ends with decides: PASSWORD_FILE, TOKEN_TTL, secretName and
+// secretKeyRef name something about a secret, not the secret.
+func keyKind(key string) string {
+	var buf [maxKeyWords]string
+	w := keyWords(key, lowerASCII(key), &buf)
+	for len(w) > 1 && fillers[w[len(w)-1]] {
+		w = w[:len(w)-1]
+	}
+	if len(w) == 0 {
+		return ""
+	}
+	last, prev := w[len(w)-1], ""
+	if len(w) > 1 {
+		prev = w[len(w)-2]
+	}
+	switch last {
+	case "password", "passwd", "passphrase", "passcode":
+		return "password"
+	case "pass", "pwd", "pw":
+		if prev != "" && prev != "old" {
+			return "password"
+		}
+	case "secret", "secrets":
+		return "secret"
+	case "token":
+		return "token"
+	case "authorization":
+		return "authorization"
+	case "auth":
+		if len(w) == 1 {
+			return "auth"
+		}
+	case "key":
+		if prev == "access" && len(w) > 2 && w[len(w)-3] == "secret" {
+			return "aws-secret-access-key"
+		}
+		if keyQualifiers[prev] {
+			return prev + "_key"
+		}
+	case "apikey", "accesskey", "secretkey", "privatekey", "accountkey", "appkey", "masterkey", "signingkey", "encryptionkey":
+		return last[:len(last)-3] + "_key"
+	case "authtoken", "accesstoken", "apitoken":
+		return "token"
+	}
+	switch {
+	case strings.HasSuffix(last, "password") || strings.HasSuffix(last, "passwd"):
+		return "password" // PGPASSWORD, DBPASSWD
+	case strings.HasSuffix(last, "secret"):
+		return "secret"
+	case strings.HasSuffix(last, "token") && len(w) == 1:
+		return "token" // authToken is [auth token]; GHTOKEN, NPMTOKEN
+	}
+	if !metadata[last] && (slices.Contains(w, "secret") || slices.Contains(w, "secrets")) {
+		return "secret" // JWT_SECRET_V2, SECRET_PHRASE
+	}
+	return ""
+}

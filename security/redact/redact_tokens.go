@@ -1,0 +1,271 @@
+package redact
+
+import "strings"
+
+// tokenRule is a token format known by its prefix: the prefix, then a body of
+// bytes from one set, between min and max long.
+type tokenRule struct {
+	prefix, kind string
+	body         func(byte) bool
+	min, max     int
+	wordEnd      bool                    // no word byte may follow the body
+	ok           func(token string) bool // nil: any body of the right length
+}
+
+var tokenRules = func() []tokenRule {
+	alnum := func(c byte) bool { return isWordByte(c) && c != '_' }
+	alnumU := isWordByte
+	alnumUD := func(c byte) bool { return isWordByte(c) || c == '-' }
+	alnumD := func(c byte) bool { return alnum(c) || c == '-' }
+	hex := func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' }
+	upper := func(c byte) bool { return '0' <= c && c <= '9' || 'A' <= c && c <= 'Z' }
+	jwt := func(c byte) bool { return alnumUD(c) || c == '.' }
+	rules := []tokenRule{
+		{prefix: "github_pat_", kind: "github-token", body: alnumU, min: 22, max: 255, wordEnd: true},
+		{prefix: "glpat-", kind: "gitlab-token", body: alnumUD, min: 20, max: 255},
+		{prefix: "npm_", kind: "npm-token", body: alnum, min: 36, max: 36, wordEnd: true},
+		{prefix: "pypi-AgEIcHlwaS5vcmc", kind: "pypi-token", body: alnumUD, min: 50, max: 1024},
+		{prefix: "hf_", kind: "huggingface-token", body: alnum, min: 34, max: 255, wordEnd: true},
+		{prefix: "SG.", kind: "sendgrid-key", body: jwt, min: 66, max: 66, wordEnd: true, ok: func(t string) bool { return len(t) == 69 && t[25] == '.' }},
+		{prefix: "https://hooks.slack.com/services/", kind: "slack-webhook", body: func(c byte) bool { return alnum(c) || c == '/' }, min: 20, max: 255, ok: slackWebhook},
+		{prefix: "ya29.", kind: "google-oauth-token", body: alnumUD, min: 20, max: 2048},
+		{prefix: "AKIA", kind: "aws-access-key-id", body: upper, min: 16, max: 16, wordEnd: true},
+		{prefix: "ASIA", kind: "aws-access-key-id", body: upper, min: 16, max: 16, wordEnd: true},
+		{prefix: "sk_live_", kind: "stripe-key", body: alnum, min: 16, max: 255, wordEnd: true},
+		{prefix: "rk_live_", kind: "stripe-key", body: alnum, min: 16, max: 255, wordEnd: true},
+		{prefix: "sk-", kind: "api-key", body: alnumUD, min: 32, max: 255, ok: mixedCase},
+		{prefix: "AIza", kind: "google-api-key", body: alnumUD, min: 35, max: 35, wordEnd: true},
+		{prefix: "eyJ", kind: "jwt", body: jwt, min: 26, max: 8192, ok: isJWT},
+	}
+	for _, p := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"} {
+		rules = append(rules, tokenRule{prefix: p, kind: "github-token", body: alnum, min: 36, max: 255, wordEnd: true})
+	}
+	for _, p := range []string{"dop_v1_", "doo_v1_", "dor_v1_"} {
+		rules = append(rules, tokenRule{prefix: p, kind: "digitalocean-token", body: hex, min: 64, max: 64, wordEnd: true})
+	}
+	for _, p := range []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"} {
+		rules = append(rules, tokenRule{prefix: p, kind: "slack-token", body: alnumD, min: 10, max: 255})
+	}
+	return rules
+}()
+
+// find is the token's finder: the prefix at a word start, the body as long as
+// the format allows. A body cut by the end of a chunk (atEnd) is redacted
+// whatever its length: the rest may follow in the next chunk.
+func (t *tokenRule) find(f *finding, start int) (span, bool) {
+	s := f.s
+	if start > 0 && isWordByte(s[start-1]) {
+		return span{}, false
+	}
+	b := start + len(t.prefix)
+	e := b
+	for e < len(s) && e-b < t.max+1 && t.body(s[e]) {
+		e++
+	}
+	n := e - b
+	if f.atEnd && e == len(s) && n > 0 && n < t.max+1 {
+		return span{start, e, t.kind}, true
+	}
+	if n < t.min {
+		return span{}, false
+	}
+	if t.wordEnd && (n > t.max || e < len(s) && isWordByte(s[e])) {
+		return span{}, false
+	}
+	e = b + min(n, t.max)
+	tok := s[start:e]
+	if t.kind == "jwt" {
+		tok = jwtPrefix(tok)
+		e = start + len(tok)
+	}
+	if t.ok != nil && !t.ok(tok) {
+		return span{}, false
+	}
+	return span{start, e, t.kind}, true
+}
+
+func mixedCase(s string) bool {
+	return strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+		strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz")
+}
+
+// jwtPrefix keeps the first three dot-separated parts.
+func jwtPrefix(t string) string {
+	dots := 0
+	for i := 0; i < len(t); i++ {
+		if t[i] == '.' {
+			if dots++; dots == 3 {
+				return t[:i]
+			}
+		}
+	}
+	return t
+}
+
+// isJWT: header.payload.signature, each at least 8 long (the header with
+// its "eyJ").
+func isJWT(t string) bool {
+	parts := strings.Split(t, ".")
+	return len(parts) == 3 && len(parts[0]) >= 11 && len(parts[1]) >= 8 && len(parts[2]) >= 8
+}
+
+func slackWebhook(t string) bool {
+	p := strings.Split(strings.TrimPrefix(t, "https://hooks.slack.com/services/"), "/")
+	return len(p) == 3 && strings.HasPrefix(p[0], "T") && strings.HasPrefix(p[1], "B") && len(p[2]) >= 16
+}
+
+// findPEM: a private key's armour from its BEGIN line to its END line; one
+// with no END (cut, or still arriving) reaches over the rest of the BEGIN line
+// (a key written with \n escapes) and the body lines after it.
+func findPEM(f *finding, start int) (span, bool) {
+	hdr, ok := pemHeader(f.s, start+len("-----BEGIN "))
+	if !ok {
+		return span{}, false
+	}
+	if end := f.pemEnd(hdr); end >= 0 {
+		return span{start, end, "private-key"}, true
+	}
+	_, e := lineAt(f.s, hdr)
+	for e < len(f.s) {
+		ls, le := e+1, 0
+		if _, le = lineAt(f.s, ls); !isPEMBody(f.s[ls:le]) {
+			break
+		}
+		e = le
+	}
+	if e < len(f.s) && e > 0 && f.s[e-1] == '\r' {
+		e--
+	}
+	return span{start, e, "private-key"}, true
+}
+
+// pemHeader checks "[A-Z0-9 ]*PRIVATE KEY-----" at i and returns where it ends.
+func pemHeader(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && j-i < 64 && ('A' <= s[j] && s[j] <= 'Z' || '0' <= s[j] && s[j] <= '9' || s[j] == ' ') {
+		j++
+	}
+	if !strings.HasSuffix(s[i:j], "PRIVATE KEY") || !strings.HasPrefix(s[j:], "-----") {
+		return 0, false
+	}
+	return j + 5, true
+}
+
+// pemEnd returns the end of the first private-key END line at or after from,
+// or -1. The answer is remembered: a text of many BEGIN lines and no END
+// searches once, not once per BEGIN.
+func (f *finding) pemEnd(from int) int {
+	if f.endFrom >= 0 && from >= f.endFrom && (f.endAt < 0 || from <= f.endAt) {
+		if f.endAt < 0 {
+			return -1
+		}
+		return f.endAt
+	}
+	f.endFrom, f.endAt = from, -1
+	for i := from; ; {
+		k := strings.Index(f.s[i:], "-----END ")
+		if k < 0 {
+			return -1
+		}
+		if e, ok := pemHeader(f.s, i+k+len("-----END ")); ok {
+			f.endAt = e
+			return e
+		}
+		i += k + 1
+	}
+}
+
+// isPEMBody: a line of a key's body: base64, a header (Proc-Type:
+// 4,ENCRYPTED) or blank, optionally behind a line number (cat -n).
+func isPEMBody(line string) bool {
+	return pemBodyLine.MatchString(strings.TrimRight(line, "\r"))
+}
+
+// findPEMTail: the end of a key whose BEGIN line is not in the text (it
+// scrolled away, or was left out by truncation): the base64 lines right
+// before its END line.
+func findPEMTail(f *finding, start int) (span, bool) {
+	end, ok := pemHeader(f.s, start+len("-----END "))
+	if !ok {
+		return span{}, false
+	}
+	ls, _ := lineAt(f.s, start)
+	if strings.TrimSpace(f.s[ls:start]) != "" {
+		return span{}, false
+	}
+	first := ls
+	for first > 0 {
+		ps, _ := lineAt(f.s, first-1)
+		line := strings.TrimSpace(f.s[ps : first-1])
+		if len(line) < 16 || strings.IndexFunc(line, func(r rune) bool { return r > 127 || !isBase64Byte(byte(r)) }) >= 0 {
+			break
+		}
+		first = ps
+	}
+	if first == ls {
+		return span{}, false
+	}
+	return span{first, end, "private-key"}, true
+}
+
+// findBase64PEM: base64 of a private key's armour (kubeconfig
+// client-key-data, a Secret's tls.key), wrapped over lines or not.
+func findBase64PEM(f *finding, start int) (span, bool) {
+	s := f.s
+	e := start
+	for e < len(s) && isBase64Byte(s[e]) {
+		e++
+	}
+	cut := f.atEnd && e == len(s) // the armour may be cut before it says what it is
+	if !cut && !decodesTo(s[start:min(e, start+64)], "PRIVATE KEY") {
+		return span{}, false
+	}
+	for e < len(s) && s[e] == '\n' || e+1 < len(s) && s[e] == '\r' && s[e+1] == '\n' {
+		ls := e + 1
+		if s[e] == '\r' {
+			ls++
+		}
+		le := ls
+		for le < len(s) && isBase64Byte(s[le]) {
+			le++
+		}
+		if le-ls < 16 || le < len(s) && s[le] != '\n' && s[le] != '\r' {
+			break
+		}
+		e = le
+	}
+	return span{start, e, "private-key"}, true
+}
+
+// findURLPassword: the password in scheme://user:password@host (the user may
+// be empty, as in redis://:password@host).
+func findURLPassword(f *finding, start int) (span, bool) {
+	s := f.s
+	b := start
+	for b > 0 && start-b < 32 && (isWordByte(s[b-1]) || s[b-1] == '+' || s[b-1] == '.' || s[b-1] == '-') {
+		b--
+	}
+	if b == start {
+		return span{}, false
+	}
+	i := start + 3
+	for i < len(s) && i-start < 256 && !strings.ContainsRune(" \t\r\n:/@", rune(s[i])) {
+		i++
+	}
+	if i >= len(s) || s[i] != ':' {
+		return span{}, false
+	}
+	p := i + 1
+	e := p
+	for e < len(s) && e-p < 512 && !strings.ContainsRune(" \t\r\n@/", rune(s[e])) {
+		e++
+	}
+	v := s[p:e]
+	if e == len(s) && f.atEnd && v != "" && strings.Trim(v, "0123456789") != "" {
+		return span{p, e, "url-password"}, true // user:pass cut before its @ (a port is digits)
+	}
+	if e >= len(s) || s[e] != '@' || placeholder(v) {
+		return span{}, false
+	}
+	return span{p, e, "url-password"}, true
+}

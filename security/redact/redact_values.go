@@ -1,0 +1,146 @@
+package redact
+
+import (
+	"encoding/base64"
+	"strings"
+)
+
+// secretValue decides whether v, given to a key that names a secret, is the
+// secret. It is not when it is a placeholder or a reference, a prompt, a
+// short number, a word that describes (auth: basic, passwd: files), the name
+// of a secret (secret: my-app-secret-name), or the start of a sentence
+// (password:  16 bytes). rest is the text after the value; atEnd: the value
+// runs into the end of a chunk and may be the first part of a longer one, so
+// only placeholders and prompts are spared.
+func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd bool) bool {
+	if v == "" || placeholder(v) || !quoted && (prompt(v) || reference(v) || strings.ContainsAny(v, "([")) {
+		return false
+	}
+	if atEnd {
+		return true
+	}
+	if digits(v) && len(v) < 8 {
+		return false // token: 1234, a port, a count
+	}
+	if kind == "password" && strings.EqualFold(key, "passwd") && nsswitch[lowerASCII(v)] {
+		return false // nsswitch.conf: passwd: files
+	}
+	if kind != "password" && lowerWord(v) && len(v) < 8 {
+		return false // auth: basic, secret: none, token: bearer
+	}
+	if kind == "auth" && !(len(v) >= 8 && (mixedCase(v) || strings.HasSuffix(v, "="))) {
+		return false
+	}
+	if secretName(v) {
+		return false
+	}
+	if !quoted && sep != '=' && prose(v, rest) {
+		return false
+	}
+	return true
+}
+
+// placeholder: a variable ($X, ${X}, %X%), a template (<x>, {{x}}), a mask
+// (***, xxxx, ...), an empty or null word, an earlier marker, or an
+// instruction (your-token-here, REPLACE_ME). Well-known default passwords
+// (changeme, admin) are not placeholders: systems run with them.
+func placeholder(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if v == "" {
+		return true
+	}
+	switch v[0] {
+	case '$', '%', '<', '{', '[':
+		return true
+	}
+	if strings.Trim(v, "*•.…xX#-_?") == "" {
+		return true
+	}
+	l := lowerASCII(v)
+	if placeholderWords[l] || strings.HasPrefix(l, "your") || strings.HasPrefix(l, "<your") ||
+		strings.HasPrefix(l, "replace") || strings.HasPrefix(l, "insert") || strings.HasSuffix(l, "here") ||
+		strings.Contains(l, "redacted") {
+		return true
+	}
+	return false
+}
+
+var placeholderWords = wordSet("null none nil true false yes no on off undefined empty n/a na tbd todo fixme hidden masked removed required optional string str int bool env default example placeholder dummy sample fake redacted unset")
+
+var nsswitch = wordSet("files compat db nis nisplus ldap sss systemd winbind dns hesiod cache mymachines resolve myhostname usrfiles altfiles extrausers")
+
+// prompt: a shell prompt printed where a value was expected, as after
+// "read -s -p password: " the next prompt follows on the same line.
+func prompt(v string) bool {
+	last := v[len(v)-1]
+	return strings.IndexByte("$#>%", last) >= 0 && strings.ContainsAny(v[:len(v)-1], "@:~/")
+}
+
+// reference: where a secret is kept, not the secret: a path or a secret
+// store's address.
+func reference(v string) bool {
+	l := lowerASCII(v)
+	for _, p := range []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	p := strings.TrimLeft(v, "~.")
+	if len(p) < 2 || p[0] != '/' || len(v)-len(p) > 2 {
+		return false
+	}
+	for _, c := range []byte(p) {
+		if !(isWordByte(c) || c == '/' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	seg := strings.Split(p[1:], "/")[0]
+	return lowerWord(strings.NewReplacer("-", "", "_", "", ".", "").Replace(seg)) || seg == ""
+}
+
+func digits(v string) bool { return strings.Trim(v, "0123456789") == "" }
+
+func lowerWord(v string) bool {
+	for _, c := range []byte(v) {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// secretName: lower-case words joined by - _ . with one naming a secret
+// (my-app-secret-name, db-credentials): a name a secret is kept under.
+func secretName(v string) bool {
+	parts, named := 0, false
+	for p := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if !lowerWord(p) {
+			return false
+		}
+		parts++
+		switch p {
+		case "secret", "secrets", "token", "tokens", "password", "passwd", "key", "keys", "credential", "credentials", "creds", "apikey":
+			named = true
+		}
+	}
+	return parts > 1 && named
+}
+
+// prose: an unquoted value followed on its line by more words is part of a
+// sentence (password:  16 bytes; passwd: password updated successfully),
+// unless it has the shape of a generated secret.
+func prose(v, rest string) bool {
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" || !isWordByte(rest[0]) {
+		return false
+	}
+	return !(len(v) >= 16 && mixedCase(v))
+}
+
+// decodesTo reports whether the base64 text b decodes to something holding
+// want; b may be cut anywhere.
+func decodesTo(b, want string) bool {
+	b = b[:len(b)/4*4]
+	dec, err := base64.StdEncoding.DecodeString(b)
+	return err == nil && strings.Contains(string(dec), want)
+}
