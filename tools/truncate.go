@@ -12,25 +12,38 @@ import (
 // where to find it. It never cuts silently, and the result, marker included, is never
 // longer than limit.
 func truncate(s string, limit int) (string, bool) {
-	total := utf8.RuneCountInString(s)
-	if total <= limit {
+	if utf8.RuneCountInString(s) <= limit {
 		return s, false
 	}
 	lines := strings.Split(s, "\n")
+	return keepEnds(lines, len(lines), 0, 0, limit), true
+}
+
+// keepEnds keeps whole lines from the start and the end of lines within limit
+// characters, with a marker between them counting everything left out. A gap of
+// gapLines lines and gapRunes characters, already left out, sits before lines[gapAt]
+// (render leaves out the middle of a long output before redacting); the tail never
+// reaches back across it.
+func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
+	total := gapRunes + len(lines) - 1 // the newlines after every line but the last
+	for _, l := range lines {
+		total += utf8.RuneCountInString(l)
+	}
+	count := len(lines) + gapLines
 	// The marker is reserved at its longest (every line and character left out), so
 	// the real one, never longer, fits. Each kept line costs its length and one
 	// newline: the one after it in the head, the one before it in the tail.
-	budget := limit - utf8.RuneCountInString(marker(len(lines), total, limit))
+	budget := limit - utf8.RuneCountInString(marker(count, total, limit))
 	if budget < 4 {
 		// No room for output: the marker alone, cut to fit, still says what happened.
-		return firstRunes(marker(len(lines), total, limit), limit), true
+		return firstRunes(marker(count, total, limit), limit)
 	}
 	headBudget := budget / 2
 	tailBudget := budget - headBudget
 
 	var head []string
 	used, whole := 0, 0 // whole: lines kept entirely at the head
-	for _, l := range lines {
+	for _, l := range lines[:gapAt] {
 		n := utf8.RuneCountInString(l) + 1
 		if used+n > headBudget {
 			if len(head) == 0 { // one huge first line: keep its start
@@ -42,9 +55,13 @@ func truncate(s string, limit int) (string, bool) {
 		used += n
 		whole++
 	}
+	stop := whole
+	if gapLines > 0 || gapRunes > 0 {
+		stop = max(whole, gapAt)
+	}
 	var tail []string // built last line first
 	used = 0
-	for i := len(lines) - 1; i >= whole; i-- {
+	for i := len(lines) - 1; i >= stop; i-- {
 		n := utf8.RuneCountInString(lines[i]) + 1
 		if used+n > tailBudget {
 			if len(tail) == 0 {
@@ -63,9 +80,9 @@ func truncate(s string, limit int) (string, bool) {
 	for _, l := range tail {
 		keptRunes += utf8.RuneCountInString(l)
 	}
-	omittedLines := max(len(lines)-whole-len(tail), 0)
+	omittedLines := max(count-whole-len(tail), 0)
 	parts := append(append(head, marker(omittedLines, max(total-keptRunes, 0), limit)), tail...)
-	return strings.Join(parts, "\n"), true
+	return strings.Join(parts, "\n")
 }
 
 func marker(lines, chars, limit int) string {
