@@ -48,6 +48,9 @@ func tautology(t []string) bool {
 	for len(t) >= 2 && t[0] == "(" && t[len(t)-1] == ")" {
 		t = t[1 : len(t)-1]
 	}
+	if constantCondition(t) || everyConjunct(t) {
+		return true
+	}
 	switch len(t) {
 	case 1:
 		return t[0] == "TRUE" || t[0] == "1"
