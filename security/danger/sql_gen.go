@@ -183,3 +183,30 @@ func pipeTarget(cmd string, depth int, how string) Verdict {
 
 // outputRunners run what they read on stdin as code.
 var outputRunners = shell.Set("sh", "bash", "zsh", "dash", "ksh", "fish", "python", "python3", "perl", "ruby", "node", "php")
+
+// codeObjects hold code, not data: dropping one loses no rows (unless
+// CASCADE takes the columns and tables that depend on it along).
+var codeObjects = shell.Set("FUNCTION", "PROCEDURE", "ROUTINE", "OPERATOR", "AGGREGATE", "CAST", "TRIGGER", "RULE", "STATISTICS")
+
+func codeObject(rest []string) bool {
+	return len(rest) > 0 && codeObjects[rest[0]] && indexDepth0(rest, "CASCADE") < 0
+}
+
+// membershipOnly: ALTER EXTENSION x DROP FUNCTION f and ALTER OPERATOR
+// FAMILY … DROP OPERATOR only detach a member; nothing is deleted.
+var membershipOnly = shell.Set("EXTENSION", "OPERATOR")
+
+// fromPublicOnly: REVOKE … FROM PUBLIC withdraws the default grant every
+// role has, the documented hardening step; named roles keep their grants.
+func fromPublicOnly(rest []string) bool {
+	from := indexDepth0(rest, "FROM")
+	if from < 0 {
+		return false
+	}
+	for _, t := range rest[from+1:] {
+		if t != "PUBLIC" && t != ";" && t != "," && t != "CASCADE" && t != "RESTRICT" {
+			return false
+		}
+	}
+	return true
+}

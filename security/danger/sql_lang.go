@@ -60,7 +60,7 @@ func scratchTable(name string) bool {
 func sqlMoreRule(verb string, rest []string) string {
 	switch verb {
 	case "REVOKE":
-		if indexDepth0(rest, "ALL") >= 0 {
+		if indexDepth0(rest, "ALL") >= 0 && !fromPublicOnly(rest) {
 			return "sql-revoke-all"
 		}
 	case "ALTER", "CREATE":
