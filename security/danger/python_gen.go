@@ -58,7 +58,11 @@ var (
 		`\b(?:instances|volumes|snapshots|buckets|vpcs|subnets|tables|queues|stacks|clusters)\s*\.\s*(?:all|filter)\s*\([^\n]*?\)\s*\.\s*(?:terminate|delete)\s*\(|` +
 		`\binstances\s*\(\s*\)\s*\.\s*delete\s*\(|\.\s*delete_blobs\s*\([^\n]*\blist_blobs\b|` +
 		`\.\s*(?:delete_container|delete_share|delete_database|delete_keyspace|delete_file_system|delete_index|delete_collection|delete_vault)\s*\(|` +
-		`\bresource_groups\s*\.\s*(?:begin_)?delete\s*\(|\.\s*delete_by_query\s*\([^\n]*\bmatch_all\b|\.\s*delete\s*\([^\n]*\bdelete_all\s*=\s*True`)
+		`\bresource_groups\s*\.\s*(?:begin_)?delete\s*\(|\.\s*delete_by_query\s*\([^\n]*\bmatch_all\b|\.\s*delete\s*\([^\n]*\bdelete_all\s*=\s*True|` +
+		`\.\s*(?:delete_objects|schedule_key_deletion|recursive_delete)\s*\(|\bForceDeleteWithoutRecovery\s*=\s*True`)
+	pyKillLoop  = regexp.MustCompile(`\bos\s*\.\s*kill\s*\([^\n]*\bfor\s+\w+\s+in\s+[^\n]*(?:\bpids\s*\(|\blistdir\s*\(\s*\x01\d+\x02)|\bfor\s+\w+\s+in\s+[^\n]*(?:\bpids\s*\(|\blistdir\s*\(\s*\x01\d+\x02)[^\n]*:\s*os\s*\.\s*kill\s*\(`)
+	pyDropColl  = regexp.MustCompile(`\.\s*drop_collection\s*\(\s*(\x01\d+\x02)?`)
+	pyDBCommand = regexp.MustCompile(`\.\s*command\s*\(\s*(\x01\d+\x02)`)
 	pyBulkRm    = regexp.MustCompile(`(?:\.\s*|(?:^|[^\w.]))(?:remove_tree|rmtree)\s*(\()|\.\s*rm\s*(\()[^\n]*\brecursive\s*=\s*True`)
 	pyMongoColl = regexp.MustCompile(`\bdb\s*(?:\.\s*\w+|\[\s*` + pyL + `\s*\])\s*\.\s*drop\s*\(\s*\)|\.\s*remove\s*\(\s*\{\s*\}\s*\)`)
 	pyDropAll   = regexp.MustCompile(`\.\s*drop_all\s*\(`)
@@ -79,10 +83,14 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	if v := pyListCommands(code, strs, depth); v.Dangerous {
 		return v
 	}
+	if v := checkSchemaCode(code, strs, depth); v.Dangerous {
+		return v
+	}
 	switch {
 	case pyExecDecoded.MatchString(code):
 		return hit("decode-to-shell")
-	case pyPsutilAll.MatchString(code), pyPsutilInit.MatchString(code):
+	case pyPsutilAll.MatchString(code), pyPsutilInit.MatchString(code),
+		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slicesContain(strs, "/proc")):
 		return hit("kill-all")
 	case pyStoreDelete.MatchString(code):
 		return hit("sdk-bulk-delete")
@@ -90,7 +98,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return hit("orm-delete-all")
 	case strings.Contains(code, "delete_by_query") && slicesContain(strs, "match_all"):
 		return hit("sdk-bulk-delete")
-	case pyMongoColl.MatchString(code):
+	case pyMongoColl.MatchString(code), pyMongoCommand(code, strs):
 		return hit("mongo-drop")
 	case pyDropAll.MatchString(code):
 		return hit("sql-drop")
@@ -208,6 +216,22 @@ func plainWord(s string) bool {
 func slicesContain(strs []string, s string) bool {
 	for _, x := range strs {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// pyMongoCommand: db.command('dropDatabase') and drop_collection of a
+// collection that is not scratch.
+func pyMongoCommand(code string, strs []string) bool {
+	for _, m := range pyDropColl.FindAllStringSubmatch(code, -1) {
+		if m[1] == "" || !scratchTable(litValue(m[1], strs)) {
+			return true
+		}
+	}
+	for _, m := range pyDBCommand.FindAllStringSubmatch(code, -1) {
+		if c := litValue(m[1], strs); c == "dropDatabase" || c == "dropAllUsersFromDatabase" {
 			return true
 		}
 	}

@@ -20,7 +20,7 @@ var (
 	pyWriteText = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*write_(?:text|bytes)\s*\(`)
 	pyChmod     = regexp.MustCompile(`\bos\s*\.\s*(?:chmod|chown|lchown)\s*\(`)
 	pyRedis     = regexp.MustCompile(`\.\s*(?:flushall|flushdb)\s*\(`)
-	pyMongo     = regexp.MustCompile(`\.\s*(?:drop_database|drop_collection)\s*\(|\.\s*delete_many\s*\(\s*\{\s*\}\s*\)`)
+	pyMongo     = regexp.MustCompile(`\.\s*drop_database\s*\(|\.\s*delete_many\s*\(\s*\{\s*\}\s*\)`)
 	pyMongoDrop = regexp.MustCompile(`\.\s*drop\s*\(\s*\)`)
 	pyForkLoop  = regexp.MustCompile(`\bwhile\s+(?:True|1)\s*:[\s\S]*?\bos\s*\.\s*fork\s*\(`)
 	pyAssign    = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:\x01(\d+)\x02[ \t]*(?:;|$)|(tempfile\s*\.\s*mkdtemp\s*\(|tempfile\s*\.\s*gettempdir\s*\())`)

@@ -27,6 +27,9 @@ var (
 
 // nodeMore: shell templates and Deno.remove.
 func nodeMore(code string, strs []string, depth int) Verdict {
+	if v := checkSchemaCode(code, strs, depth); v.Dangerous {
+		return v
+	}
 	for _, m := range nodeShellTemplate.FindAllStringSubmatch(code, -1) {
 		if cmd, ok := strings.CutPrefix(pyLiteral(m[1], strs), "`"); ok {
 			if v := judgeCommand(cmd, depth, "a JavaScript shell template"); v.Dangerous {
@@ -41,6 +44,9 @@ func nodeMore(code string, strs []string, depth int) Verdict {
 
 // rubyMore: kills, schema drops, Pathname#rmtree and globbed deletes.
 func rubyMore(code string, strs []string) Verdict {
+	if v := checkSchemaCode(code, strs, 0); v.Dangerous {
+		return v
+	}
 	switch {
 	case rubyKillAll.MatchString(code):
 		return hit("kill-all")

@@ -85,7 +85,10 @@ func everyConjunct(t []string) bool {
 func serverRoleGrant(verb string, rest []string) bool {
 	switch verb {
 	case "ALTER":
-		return len(rest) > 2 && rest[0] == "SERVER" && rest[1] == "ROLE" && serverRoles[rest[2]] && indexDepth0(rest, "ADD") >= 0
+		if len(rest) > 1 && rest[0] == "SERVER" {
+			rest = rest[1:]
+		}
+		return len(rest) > 1 && rest[0] == "ROLE" && serverRoles[rest[1]] && indexDepth0(rest, "ADD") >= 0
 	case "GRANT":
 		to := indexDepth0(rest, "TO")
 		if to < 0 {
@@ -104,7 +107,8 @@ var (
 	sqlOSCommand = regexp.MustCompile(`(?is)\bEXEC(?:UTE)?\s+(?:master\s*\.\s*(?:dbo\s*)?\.\s*)?xp_cmdshell\b|` +
 		`\bsp_configure\s+'xp_cmdshell'\s*,\s*1\b|\bsys_(?:exec|eval)\s*\(|` +
 		`\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\b[^;]*\bAS\s+'[^']*\.(?:so|dll)(?:\.\d+)*'`)
-	sqlAddSrvRole = regexp.MustCompile(`(?is)\bsp_addsrvrolemember\b[^;]*'(?:sysadmin|securityadmin|serveradmin)'`)
+	sqlAddSrvRole = regexp.MustCompile(`(?is)\bsp_add(?:srv)?rolemember\b[^;]*'(?:sysadmin|securityadmin|serveradmin|db_owner|db_securityadmin)'|` +
+		`\bmysql\s*\.\s*user\b[^;]*\b(?:authentication_string|password)\s*=\s*(?:''|""|PASSWORD\s*\(\s*''\s*\))`)
 	// sqlFileTarget: the file a statement makes the server or client write.
 	sqlFileTarget = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'|\bCOPY\b[^;]*?\bTO\s+'([^']*)'|` +
 		`\blo_export\s*\([^,]*,\s*'([^']*)'|\bpg_(?:file_write|write_file)\s*\(\s*'([^']*)'|\bATTACH\s+(?:DATABASE\s+)?'([^']*)'`)

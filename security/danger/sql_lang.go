@@ -98,7 +98,7 @@ func sqlMoreRule(verb string, rest []string) string {
 // server's files and programs, or superuser rights.
 var serverRoles = shell.Set("SUPER", "FILE", "SHUTDOWN", "PG_EXECUTE_SERVER_PROGRAM", "PG_WRITE_SERVER_FILES",
 	"PG_READ_SERVER_FILES", "POSTGRES", "RDS_SUPERUSER", "CLOUDSQLSUPERUSER", "AZURE_PG_ADMIN",
-	"SYSADMIN", "SECURITYADMIN", "SERVERADMIN", "DBA", "SYSDBA", "ACCOUNTADMIN")
+	"SYSADMIN", "SECURITYADMIN", "SERVERADMIN", "DBA", "SYSDBA", "ACCOUNTADMIN", "DB_OWNER", "DB_SECURITYADMIN")
 
 // backendFilters are the columns of pg_stat_activity that pick some
 // sessions (a database, a user, an application, idle ones) rather than all.

@@ -25,6 +25,9 @@ func filtered(rest []string) bool {
 	if tautology(cond) {
 		return false
 	}
+	if j := indexDepth0(cond, "OR"); j > 0 && tautology(cond[:j]) {
+		return false
+	}
 	for j := indexDepth0(cond, "OR"); j >= 0; {
 		next := indexDepth0(cond[j+1:], "OR")
 		end := len(cond)
