@@ -14,7 +14,9 @@ import (
 var (
 	schemaDrop = regexp.MustCompile(`\b(?:dropTable|dropTableIfExists|dropColumns?|dropSchema|dropAllTables|dropAllSchemas|` +
 		`drop_table|drop_column|remove_columns?|drop_schema|removeColumn)\s*[( ]\s*(\x01\d+\x02|:\w+)?`)
-	ormRawSQL = regexp.MustCompile(`\$(?:executeRaw|executeRawUnsafe|queryRaw|queryRawUnsafe)\s*(?:\(\s*|` + "`" + `)`)
+	// Sequelize's sync({ force: true }) drops and recreates every table.
+	schemaReset = regexp.MustCompile(`\.\s*sync\s*\(\s*\{[^}]*\bforce\s*:\s*true`)
+	ormRawSQL   = regexp.MustCompile(`\$(?:executeRaw|executeRawUnsafe|queryRaw|queryRawUnsafe)\s*(?:\(\s*|` + "`" + `)`)
 	// deleteMany() / deleteMany({}) / updateMany({}, …) / updateMany({ data })
 	// with no where: every row or document.
 	ormEmptyMany = regexp.MustCompile(`\.\s*(?:deleteMany\s*\(\s*\)|updateMany\s*\(\s*(?:\{\s*\}|\{\s*data\s*:))`)
@@ -31,6 +33,9 @@ func checkSchemaCode(code string, strs []string, depth int) Verdict {
 		if name == "" || !scratchTable(name) {
 			return hit("sql-drop")
 		}
+	}
+	if schemaReset.MatchString(code) {
+		return hit("sql-drop")
 	}
 	for _, loc := range ormRawSQL.FindAllStringIndex(code, -1) {
 		rest := code[loc[1]:]

@@ -70,10 +70,11 @@ var (
 	// (descriptors or stdin handed to a shell), or a loop running what it
 	// receives.
 	pySockPeer  = regexp.MustCompile(`\bsocket\b[\s\S]*(?:\.\s*connect\s*\(|\bcreate_connection\s*\(|\.\s*accept\s*\()`)
-	pySockWire  = regexp.MustCompile(`\bdup2\s*\(|\bstdin\s*=\s*[A-Za-z_]`)
+	pySockWire  = regexp.MustCompile(`\bdup2\s*\(|\bstdin\s*=\s*(?:[A-Za-z_]\w*\s*\.\s*(?:makefile|fileno)\s*\(|[A-Za-z_]\w*\s*[,)])`)
 	pySockRun   = regexp.MustCompile(`\bpty\s*\.\s*spawn|\bsubprocess\s*\.\s*\w+|\bos\s*\.\s*(?:system|exec\w*|popen)\s*\(`)
 	pyPeeweeAll = regexp.MustCompile(`\b[A-Z]\w*\s*\.\s*(?:delete\s*\(\s*\)|update\s*\([^()\n]*\))\s*\.\s*execute\s*\(`)
-	pyRecvRun   = regexp.MustCompile(`(?s)\.\s*recv\s*\(.*\b(?:check_output|system|popen|Popen|getoutput|exec|eval)\s*\(\s*[A-Za-z_]`)
+	pyRecvRun   = regexp.MustCompile(`(?s)\.\s*recv\s*\(.*(?:\b(?:os\s*\.\s*(?:system|popen)|getoutput)\s*\(\s*[A-Za-z_]|` +
+		`\b(?:check_output|Popen|run|call)\s*\([^\n]*\bshell\s*=\s*True)`)
 )
 
 func pyGenChecks(code string, strs []string, depth int) Verdict {
