@@ -41,5 +41,6 @@ func isScratchName(comp string) bool {
 	low := strings.ToLower(comp)
 	return scratchNames[low] || strings.HasSuffix(low, ".egg-info") ||
 		strings.HasPrefix(strings.TrimLeft(low, "._-"), "tmp") || strings.HasPrefix(strings.TrimLeft(low, "._-"), "temp") ||
-		strings.HasPrefix(strings.TrimLeft(low, "._-"), "scratch")
+		strings.HasPrefix(strings.TrimLeft(low, "._-"), "scratch") || strings.HasPrefix(strings.TrimLeft(low, "._-"), "venv") ||
+		strings.HasPrefix(low, "coverage") || strings.HasPrefix(low, "htmlcov")
 }

@@ -16,7 +16,7 @@ import (
 // deletes, and secrets posted to the network.
 
 var (
-	pyLoop      = regexp.MustCompile(`\bfor\s+(\w+)\s+in\s+([^:\]\n]+)`)
+	pyLoop      = regexp.MustCompile(`\bfor\s+(\w+(?:\s*,\s*\w+)*)\s+in\s+([^:\]\n]+)`)
 	pyMapRmtree = regexp.MustCompile(`\bmap\s*\(\s*(?:shutil\s*\.\s*)?rmtree\s*,`)
 	pyExecv     = regexp.MustCompile(`\bos\s*\.\s*(exec|spawn)([lv])p?e?\s*\(`)
 	pyUnlink    = regexp.MustCompile(`\.\s*unlink\s*\(\s*\)|\bos\s*\.\s*(?:remove|unlink)\s*\(|\bshutil\s*\.\s*rmtree\s*\(`)
@@ -65,7 +65,8 @@ func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
 	}
 	for _, id := range pyIdent.FindAllString(args[0], -1) {
 		for _, part := range strings.Split(strings.ToLower(id), "_") {
-			if isScratchName(part) || strings.Contains(part, "tmp") || strings.Contains(part, "temp") {
+			if isScratchName(part) || strings.Contains(part, "tmp") || strings.Contains(part, "temp") ||
+				strings.HasSuffix(part, "dist") || strings.HasSuffix(part, "build") { // bdist_dir, sdist
 				return false
 			}
 		}

@@ -20,10 +20,11 @@ var (
 	pyWriteText = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*write_(?:text|bytes)\s*\(`)
 	pyChmod     = regexp.MustCompile(`\bos\s*\.\s*(?:chmod|chown|lchown)\s*\(`)
 	pyRedis     = regexp.MustCompile(`\.\s*(?:flushall|flushdb)\s*\(`)
-	pyMongo     = regexp.MustCompile(`\.\s*(?:drop_database|drop_collection)\s*\(|\.\s*delete_many\s*\(\s*\{\s*\}\s*\)`)
+	pyMongo     = regexp.MustCompile(`\.\s*drop_database\s*\(|\.\s*delete_many\s*\(\s*\{\s*\}\s*\)`)
 	pyMongoDrop = regexp.MustCompile(`\.\s*drop\s*\(\s*\)`)
 	pyForkLoop  = regexp.MustCompile(`\bwhile\s+(?:True|1)\s*:[\s\S]*?\bos\s*\.\s*fork\s*\(`)
 	pyAssign    = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:\x01(\d+)\x02[ \t]*(?:;|$)|(tempfile\s*\.\s*mkdtemp\s*\(|tempfile\s*\.\s*gettempdir\s*\())`)
+	pyWithTemp  = regexp.MustCompile(`\bwith\s+tempfile\s*\.\s*\w+\s*\([^\n]*?\)\s+as\s+([A-Za-z_]\w*)`)
 	pyIdentArg  = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*[,)]`)
 	pyPathCall  = regexp.MustCompile(`^\s*(?:(?:pathlib\s*\.\s*)?Path|os\s*\.\s*path\s*\.\s*(?:expanduser|abspath|realpath|normpath))\s*\(`)
 )
@@ -132,6 +133,10 @@ func pyVars(code string, strs []string) map[string]string {
 		} else {
 			vars[m[1]] = pyLiteral(m[2], strs)
 		}
+	}
+	for _, m := range pyWithTemp.FindAllStringSubmatch(code, -1) {
+		seen[m[1]]++
+		vars[m[1]] = "/tmp/" + shell.DynMark
 	}
 	for name, n := range seen {
 		if n > 1 {

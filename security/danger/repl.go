@@ -26,6 +26,16 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 				return via(v, "an embedded Python")
 			}
 		}
+		var more Verdict
+		switch ctx {
+		case Debugger:
+			more = debuggerMore(strings.TrimSpace(line), depth)
+		case Editor:
+			more = editorMore(strings.TrimSpace(line), depth)
+		}
+		if more.Dangerous {
+			return more
+		}
 		var cmd string
 		var ok bool
 		switch ctx {
@@ -47,7 +57,7 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 }
 
 // replPython: gdb's "python CODE" / "pi CODE", vim's ":python3 CODE" / ":py3 CODE" / ":pyx CODE".
-var replPython = regexp.MustCompile(`^(:+\s*)?(?:python3?|py3?|pyx|pythonx|pi)\s+(.+)$`)
+var replPython = regexp.MustCompile(`^(:+\s*)?(?:python3?|py3?|pyx|pythonx|pi|script)\s+(.+)$`)
 
 var (
 	gdbShell = regexp.MustCompile(`^(?:shell\s+|!\s*)(.*)$`)

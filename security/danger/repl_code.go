@@ -27,8 +27,8 @@ var (
 	rubyRm   = regexp.MustCompile(`\bFileUtils\s*\.\s*(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)\s*[( ]`)
 	rubyGlob = regexp.MustCompile(`\bDir\s*(?:\.\s*glob\s*\(|\[)\s*`)
 	// Path expressions of the consoles, rewritten to the path they name.
-	homeCall = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bos)\s*\.\s*homedir\s*\(\s*\)|\bDir\s*\.\s*home\b|\bprocess\s*\.\s*env\s*\.\s*HOME\b|\bENV\s*\[\s*\x01\d+\x02\s*\]`)
-	cwdCall  = regexp.MustCompile(`\bprocess\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b`)
+	homeCall = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bos)\s*\.\s*homedir\s*\(\s*\)|\bDir\s*\.\s*home\b|\bprocess\s*\.\s*env\s*\.\s*HOME\b|\bENV\s*\[\s*\x01\d+\x02\s*\]|\b(?:Deno\s*\.\s*env\s*\.\s*get\s*\(|process\s*\.\s*env\s*\[)\s*\x01\d+\x02\s*[)\]]`)
+	cwdCall  = regexp.MustCompile(`\b(?:process|Deno)\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b`)
 	expand   = regexp.MustCompile(`\bFile\s*\.\s*expand_path\s*\(\s*(\x01\d+\x02)\s*\)`)
 	concat   = regexp.MustCompile(`(\x01\d+\x02)\s*\+\s*(\x01\d+\x02)`)
 	// path.join / File.join of literals.
@@ -46,6 +46,10 @@ func judgeFileWrites(code string, strs []string) Verdict {
 				return hit("write-authorized-keys")
 			case isSecretFile(p):
 				return hit("code-destroy-file")
+			case isSystemFile(p) && strings.Contains(strings.ToLower(code[loc[0]:loc[1]]), "write"), isSystemFile(p) && strings.Contains(code[loc[0]:loc[1]], "truncate"):
+				return hit("write-system-file")
+			case isSystemFile(p):
+				return hit("rm-system-file")
 			}
 		}
 	}
@@ -72,6 +76,9 @@ func classifyNode(input string, depth int) Verdict {
 		return v
 	}
 	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
+		return v
+	}
+	if v := nodeMore(code, strs, depth); v.Dangerous {
 		return v
 	}
 	if nodeKill.MatchString(code) {
@@ -103,6 +110,9 @@ func classifyRuby(input string, depth int) Verdict {
 	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
 		return v
 	}
+	if v := rubyMore(code, strs); v.Dangerous {
+		return v
+	}
 	return judgeDeletes(code, strs, rubyRm, func(string) bool { return true })
 }
 
@@ -111,7 +121,14 @@ func classifyRuby(input string, depth int) Verdict {
 func judgeCall(rest string, strs []string, depth int, how string) Verdict {
 	rest = strings.TrimLeft(rest, "( ")
 	if cmd, ok := pyStringArg(rest, strs); ok {
-		if after := strings.TrimLeft(rest[len(pyStrArg.FindString(rest)):], " ,"); strings.HasPrefix(after, "[") {
+		first := pyStrArg.FindString(rest)
+		after := strings.TrimLeft(rest[len(first):], " ")
+		if strings.HasSuffix(first, ",") && !strings.HasPrefix(after, "[") {
+			if args := pyCallArgs(rest); len(args) > 1 { // system('rm', '-rf', dir)
+				return judgeCommand(pyWords(args, strs), depth, how)
+			}
+		}
+		if after := strings.TrimLeft(after, " ,"); strings.HasPrefix(after, "[") {
 			if args, ok := pyListArg(after, strs); ok {
 				if q, err := syntax.Quote(cmd, syntax.LangBash); err == nil {
 					cmd = q + " " + args
@@ -156,7 +173,7 @@ func rewritePaths(code string, strs []string) (string, []string) {
 		return "\x01" + strconv.Itoa(len(strs)-1) + "\x02"
 	}
 	code = homeCall.ReplaceAllStringFunc(code, func(m string) string {
-		if strings.HasPrefix(m, "ENV") && pyLiteral(pyLit.FindStringSubmatch(m)[1], strs) != "HOME" {
+		if (strings.HasPrefix(m, "ENV") || strings.HasPrefix(m, "Deno") || strings.Contains(m, "[")) && pyLiteral(pyLit.FindStringSubmatch(m)[1], strs) != "HOME" {
 			return m
 		}
 		return lit("~")

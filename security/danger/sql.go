@@ -27,6 +27,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLText(code); v.Dangerous {
 		return v
 	}
+	if v := checkSQLServer(code, depth); v.Dangerous {
+		return v
+	}
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
@@ -48,6 +51,10 @@ func splitMeta(input string) (code string, shell []string) {
 		t := strings.TrimSpace(line)
 		if m := shellEscape.FindString(t); m != "" {
 			shell = append(shell, strings.TrimSpace(t[len(m):]))
+			continue
+		}
+		if c, ok := strings.CutPrefix(t, `\copy `); ok { // psql's client-side COPY
+			b.WriteString("COPY " + c + "\n")
 			continue
 		}
 		if strings.HasPrefix(t, `\`) || strings.HasPrefix(t, ".") {
@@ -146,9 +153,17 @@ var keepDrops = shell.Set("CONSTRAINT", "DEFAULT", "NOT", "INDEX", "KEY", "IDENT
 
 // sqlStatementRule returns the id of the rule a statement breaks, or "".
 func sqlStatementRule(toks []string) string {
+	if id := nestedStatementRule(toks); id != "" {
+		return id
+	}
 	verb, rest := mainVerb(toks)
 	switch {
-	case (verb == "DROP" || verb == "TRUNCATE") && scratchObjects(rest):
+	case serverRoleGrant(verb, rest):
+		return "sql-superuser"
+	case verb == "ALTER" && len(rest) > 0 && rest[0] == "TABLE" && indexDepth0(rest, "TRUNCATE") >= 0:
+		return "sql-truncate"
+	case (verb == "DROP" || verb == "TRUNCATE") && scratchObjects(rest), verb == "DROP" && codeObject(rest),
+		verb == "ALTER" && len(rest) > 0 && membershipOnly[rest[0]]:
 		return ""
 	case verb == "DROP" && len(rest) > 0 && isWord(rest[0]):
 		return "sql-drop"

@@ -20,9 +20,16 @@ func scratchObjects(rest []string) bool {
 	if len(rest) > 0 && (rest[0] == "TEMPORARY" || rest[0] == "TEMP" || rest[0] == "INDEX") {
 		return true
 	}
-	names := 0
+	names, parens := 0, 0
 	for i, t := range rest {
 		switch {
+		case t == "(" || t == ")" || parens > 0: // a function's argument types
+			if t == "(" {
+				parens++
+			} else if t == ")" {
+				parens--
+			}
+		case t == "FUNCTION" || t == "PROCEDURE":
 		case t == "TABLE" || t == "VIEW" || t == "IF" || t == "EXISTS" || t == "ONLY" || t == "CASCADE" ||
 			t == "RESTRICT" || t == "MATERIALIZED" || t == "," || t == ";" || t == "*":
 		case t == "." && i+1 < len(rest):
@@ -53,7 +60,7 @@ func scratchTable(name string) bool {
 func sqlMoreRule(verb string, rest []string) string {
 	switch verb {
 	case "REVOKE":
-		if indexDepth0(rest, "ALL") >= 0 {
+		if indexDepth0(rest, "ALL") >= 0 && !fromPublicOnly(rest) {
 			return "sql-revoke-all"
 		}
 	case "ALTER", "CREATE":
@@ -90,7 +97,8 @@ func sqlMoreRule(verb string, rest []string) string {
 // serverRoles are privileges and roles that reach beyond the database: the
 // server's files and programs, or superuser rights.
 var serverRoles = shell.Set("SUPER", "FILE", "SHUTDOWN", "PG_EXECUTE_SERVER_PROGRAM", "PG_WRITE_SERVER_FILES",
-	"PG_READ_SERVER_FILES", "POSTGRES", "RDS_SUPERUSER", "CLOUDSQLSUPERUSER", "AZURE_PG_ADMIN")
+	"PG_READ_SERVER_FILES", "POSTGRES", "RDS_SUPERUSER", "CLOUDSQLSUPERUSER", "AZURE_PG_ADMIN",
+	"SYSADMIN", "SECURITYADMIN", "SERVERADMIN", "DBA", "SYSDBA", "ACCOUNTADMIN", "DB_OWNER", "DB_SECURITYADMIN")
 
 // backendFilters are the columns of pg_stat_activity that pick some
 // sessions (a database, a user, an application, idle ones) rather than all.
@@ -143,7 +151,7 @@ var (
 	sqlToProgram = regexp.MustCompile(`(?is)\bCOPY\b[^;]*\bTO\s+PROGRAM\b`)
 	sqlOutfile   = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'`)
 	sqlGrantAny  = regexp.MustCompile(`(?is)\bGRANT\s+ALL\b[^;]*\bTO\s+[^;]*@\s*['"` + "`" + `]%['"` + "`" + `]`)
-	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b`)
+	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b`)
 )
 
 // checkSQLText: rules that need the literals sanitizeSQL blanks out.
@@ -182,11 +190,13 @@ var (
 func checkPsqlMeta(input string, depth int) Verdict {
 	for line := range strings.Lines(input) {
 		if m := psqlPipe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-			if v := classify(Shell, m[1], depth+1); v.Dangerous {
-				return via(v, "a psql output pipe")
+			if v := pipeTarget(m[1], depth, "a psql output pipe"); v.Dangerous {
+				return v
 			}
-			if f := strings.Fields(m[1]); len(f) > 0 && netSenders[shell.ProgName(f[0])] {
-				return hit("sql-export")
+		}
+		if m := sqliteOut.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			if v := pipeTarget(m[1], depth, "an sqlite3 output pipe"); v.Dangerous {
+				return v
 			}
 		}
 		if !psqlExec.MatchString(line) {

@@ -25,6 +25,9 @@ func filtered(rest []string) bool {
 	if tautology(cond) {
 		return false
 	}
+	if j := indexDepth0(cond, "OR"); j > 0 && tautology(cond[:j]) {
+		return false
+	}
 	for j := indexDepth0(cond, "OR"); j >= 0; {
 		next := indexDepth0(cond[j+1:], "OR")
 		end := len(cond)
@@ -47,6 +50,9 @@ func filtered(rest []string) bool {
 func tautology(t []string) bool {
 	for len(t) >= 2 && t[0] == "(" && t[len(t)-1] == ")" {
 		t = t[1 : len(t)-1]
+	}
+	if constantCondition(t) || everyConjunct(t) {
+		return true
 	}
 	switch len(t) {
 	case 1:
