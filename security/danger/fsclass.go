@@ -61,10 +61,17 @@ var (
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
 	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
-	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt)$|^ibdata\d*$|^ib_logfile\d*$`)
+	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
 	// service data, protected at any depth.
-	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
+	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "nfs", "net", "exports", "storage", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
+	// dataNames are directories that hold a service's data or served files
+	// wherever a package put them (/opt/gitlab/data, /usr/share/nginx/html).
+	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")
+	// dbServices keep database files under /var/lib/<name>: deleting any one
+	// file there corrupts the database.
+	dbServices = shell.Set("postgresql", "pgsql", "mysql", "mariadb", "mongodb", "redis", "etcd", "elasticsearch", "opensearch",
+		"cassandra", "influxdb", "clickhouse", "couchdb", "rabbitmq", "kafka", "zookeeper", "neo4j", "cockroach", "mssql")
 )
 
 var (
@@ -207,6 +214,9 @@ func absClass(comps []string) pathClass {
 		return pcScratch
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
 		return pcData
+	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] }),
+		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
+		return pcData
 	case projectRoots[comps[0]] && len(comps) <= 2:
 		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
 	case isImportant("/" + strings.Join(comps, "/")):
@@ -327,6 +337,10 @@ func treeVerdict(p string) Verdict {
 // in service data, or when it is named for production.
 func fileVerdict(p string) Verdict {
 	c := classifyPath(p)
+	if comps := components(path.Clean(p)); c == pcData && strings.HasPrefix(p, "/") && len(comps) > 3 &&
+		comps[0] == "var" && (comps[1] == "lib" || comps[1] == "opt") && dbServices[comps[2]] {
+		return hit("delete-credentials") // one file of a database's storage
+	}
 	if !fileProtected[c] {
 		return Verdict{}
 	}

@@ -22,6 +22,12 @@ func checkFSCommand(c shell.Command, depth int) Verdict {
 	if v := checkScriptDeletes(c, depth); v.Dangerous {
 		return v
 	}
+	if c.Name == "fd" || c.Name == "fdfind" {
+		return checkFd(c, depth)
+	}
+	if c.Name == "gio" && len(c.Args) > 2 && (c.Args[1].S == "remove" || c.Args[1].S == "rm") {
+		c = shell.Command{Name: "unlink", Args: c.Args[1:]} // gio remove deletes for good (gio trash does not)
+	}
 	if secureDeleters[c.Name] {
 		o := shell.ParseOpts(c.Args[1:], "")
 		for _, w := range o.Operands {
@@ -62,6 +68,15 @@ func runsLine(c shell.Command) (line, how string, ok bool) {
 		i := shell.AfterOptions(c.Args, "SchpTe", nil)
 		if i < len(c.Args) {
 			return shellJoin(c.Args[i:]), "screen", true
+		}
+	case "expect":
+		// expect -c 'spawn CMD' runs CMD
+		if w, ok := shell.DashC(args, 'c', ""); ok {
+			for _, kw := range []string{"spawn ", "exec "} {
+				if _, cmd, ok := strings.Cut(w.S, kw); ok {
+					return strings.TrimPrefix(strings.TrimSpace(cmd), "-noecho "), "expect", true
+				}
+			}
 		}
 	case "sg":
 		if w, ok := shell.DashC(args, 'c', ""); ok {
@@ -202,7 +217,34 @@ var (
 	scriptHome       = regexp.MustCompile(`\$ENV\{HOME\}|ENV\[["']HOME["']\]|Dir\.home|process\.env\.HOME|os\.homedir\(\)|require\(["']os["']\)\.homedir\(\)|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\]|ENVIRON\[["']HOME["']\]`)
 	scriptStr        = regexp.MustCompile(`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(~)`)
 	awkSystem        = regexp.MustCompile(`system\s*\(\s*"([^"]*)"`)
+	// scriptEmpties writes an empty string over a file; scriptWrites opens
+	// one for writing (truncating it): perl open(F, ">", f), ruby
+	// File.open(f, "w"), awk print ... > f.
+	scriptEmpties = regexp.MustCompile(`\b(?:file_put_contents|File\.write|IO\.write|IO\.binwrite|writeFileSync|writeFile|write_file|spurt)\s*\(\s*([^,]+),\s*(?:""|''|\x60\x60)\s*[,)]`)
+	scriptWrites  = regexp.MustCompile(`\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*["']>["']\s*,\s*([^)]+)\)|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*["']>\s*([^"'>][^"']*)["']|\bFile\.open\s*\(\s*([^,]+),\s*["']w\+?b?["']|\bfopen\s*\(\s*([^,]+),\s*["']w\+?b?["']`)
+	awkWrite      = regexp.MustCompile(`\bprintf?\b[^>;}]*>\s*([^;}>|]+)`)
 )
+
+// scriptOverwrites judges the files a one-liner's code truncates or
+// empties, like > f in the shell.
+func scriptOverwrites(code string) Verdict {
+	code = scriptHome.ReplaceAllString(scriptHomeInterp.ReplaceAllString(code, "~"), `"~"`)
+	for _, m := range scriptEmpties.FindAllStringSubmatch(code, -1) {
+		if v := overwriteVerdict(scriptPath(m[1]), byEmpty); v.Dangerous {
+			return v
+		}
+	}
+	for _, m := range scriptWrites.FindAllStringSubmatch(code, -1) {
+		p := scriptPath(m[1] + m[3] + m[4])
+		if m[2] != "" {
+			p = strings.TrimSpace(m[2])
+		}
+		if v := overwriteVerdict(p, byWrite); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
 
 // checkScriptDeletes: perl -e 'rmtree(...)', ruby -e 'FileUtils.rm_rf(...)',
 // node -e "fs.rmSync(..., {recursive: true})", php -r 'unlink(...)', awk
@@ -215,6 +257,12 @@ func checkScriptDeletes(c shell.Command, depth int) Verdict {
 		if len(ops) > 0 {
 			for _, m := range awkSystem.FindAllStringSubmatch(ops[0].S, -1) {
 				if v := classifyShell(shell.ForParser(m[1], Shell), depth+1); v.Dangerous {
+					return via(v, c.Name)
+				}
+			}
+			code := scriptHome.ReplaceAllString(ops[0].S, `"~"`)
+			for _, m := range awkWrite.FindAllStringSubmatch(code, -1) {
+				if v := overwriteVerdict(scriptPath(m[1]), byWrite); v.Dangerous {
 					return via(v, c.Name)
 				}
 			}
@@ -248,6 +296,9 @@ func checkScriptCode(code string, depth int) Verdict {
 		if v := classifyShell(shell.ForParser(line, Shell), depth+1); v.Dangerous {
 			return v
 		}
+	}
+	if v := scriptOverwrites(code); v.Dangerous {
+		return v
 	}
 	code = scriptHomeInterp.ReplaceAllString(code, `~`)
 	code = scriptHome.ReplaceAllString(code, `~`)
