@@ -170,6 +170,11 @@ func leafClass(p string) pathClass {
 	return pcUnknown
 }
 
+// homeDataDirs are the hidden directories of a home that hold a person's
+// settings, mail, browser profiles and keys rather than one tool's state.
+var homeDataDirs = shell.Set(".config", ".local", ".mozilla", ".thunderbird", ".icedove", ".var", ".mail", ".Mail", ".purple",
+	".gnupg", ".ssh", ".aws", ".kube", ".azure", ".password-store", ".electrum", ".bitcoin", ".ethereum", ".sqlite_history")
+
 func homeClass(comps []string) pathClass {
 	rest := strings.Join(comps, "/") + "/"
 	for _, d := range homeScratch {
@@ -182,6 +187,8 @@ func homeClass(comps []string) pathClass {
 		return pcScratch
 	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !broadGlob(comps[2]):
 		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
+	case len(comps) == 2 && strings.HasPrefix(comps[0], ".") && !homeDataDirs[comps[0]] && !broadGlob(comps[1]):
+		return pcUnknown // a tool's own packages or state (~/.npm-global/lib, ~/.docker/buildx)
 	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
 		last := comps[len(comps)-1]
 		if strings.ContainsAny(last, "*?[") && userDataExt[strings.ToLower(path.Ext(last))] {

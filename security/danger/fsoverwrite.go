@@ -110,6 +110,10 @@ func scratchPath(p string) bool {
 	return false
 }
 
+// subcommandTools take a subcommand as their first operand.
+var subcommandTools = shell.Set("git", "go", "docker", "podman", "kubectl", "npm", "yarn", "pnpm", "cargo", "hg", "svn", "gh",
+	"apt", "apt-get", "brew", "pip", "pip3", "systemctl", "journalctl", "helm", "terraform", "aws", "gcloud", "az", "dotnet", "make")
+
 // writesOnly are commands whose operands are text, not files they read.
 var writesOnly = shell.Set("echo", "printf", "date", "true", ":", "yes", "seq", "curl", "wget")
 
@@ -206,7 +210,11 @@ func stmtReads(s *syntax.Stmt) []string {
 	var reads []string
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		if c, ok := shell.BuildCommand(call); ok && !writesOnly[c.Name] {
-			for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
+			ops := shell.ParseOpts(c.Args[1:], "").Operands
+			if subcommandTools[c.Name] && len(ops) > 0 {
+				ops = ops[1:] // git log > log: "log" names what git does, not a file it reads
+			}
+			for _, w := range ops {
 				reads = append(reads, path.Clean(fsPath(w)))
 			}
 		}

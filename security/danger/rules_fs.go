@@ -31,7 +31,8 @@ var fsRules = []rule{
 			"find . -path ./node_modules -prune -o -type f -delete", "find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
 			"fd -H '^\\.git$' -t d -x rm -rf", "fd . ~/code -X rm -rf", "printf '%s\\n' * | xargs rm -rf",
 			"git ls-tree -r --name-only HEAD | xargs rm -f", "ls -1 | parallel rm -rf", "ls | xargs sh -c 'rm -rf \"$@\"' _",
-			"rsync -a --delete-excluded --exclude='*' ./ ~/code/", "expect -c 'spawn rm -rf ~/code'"),
+			"rsync -a --delete-excluded --exclude='*' ./ ~/code/", "expect -c 'spawn rm -rf ~/code'",
+			"rm -rf ~/.config/nvim", "rm -rf ~/.mozilla/firefox"),
 			unk("require('fs').rmSync(require('os').homedir() + '/mail', { recursive: true })", "FileUtils.rm_rf(Dir.home + '/Music')",
 				"fs.rmSync(process.cwd(), { recursive: true })", "require('child_process').execSync('rm -rf ~/code')")),
 		sh("rm -rf node_modules dist build target .pytest_cache", "rm -rf ~/code/shop/node_modules", "rm -rf /tmp/render-99",
@@ -50,7 +51,8 @@ var fsRules = []rule{
 			"lua -e 'os.execute(\"make\")'", "node -e \"require('child_process').spawnSync('rm', ['-rf', 'dist'])\"", "rm -rf .[^.]*cache", "rsync -an --delete /tmp/empty/ ~/Documents/",
 			"find /tmp -mtime +7 -delete", "find /var/log -name '*.gz' -mtime +30 -delete", "fd -e pyc -x rm", "fd -t d node_modules -x rm -rf",
 			"gio trash ~/Documents", "ls *.log | parallel gzip", "find . -name node_modules -prune -o -name '*.js' -print",
-			"rsync -a --delete --exclude='*' ./ ~/code/", "expect -c 'spawn ssh host'", "rm -rf /opt/myapp/releases/2023")},
+			"rsync -a --delete --exclude='*' ./ ~/code/", "expect -c 'spawn ssh host'", "rm -rf /opt/myapp/releases/2023",
+			"rm -rf ~/.npm-global/lib", "rm -rf ~/.docker/buildx", "rm -rf ~/.vscode/extensions")},
 	{"delete-credentials", catDelete,
 		"This deletes or wipes keys, credentials or a database file, which cannot be recovered.",
 		sh("rm ~/.ssh/id_rsa", "unlink ~/.ssh/id_ecdsa", "rm -f .env.production", "shred -u ~/.aws/credentials", "rm -f data/production.sqlite3", "sudo rm /var/lib/grafana/grafana.db", "rm ~/.ssh/id_ed25519_work",
@@ -75,7 +77,8 @@ var fsRules = []rule{
 		sh("sort words.txt > words.txt", "jq '.version = \"2\"' package.json > package.json", "grep -v DEBUG app.conf > app.conf",
 			"uniq < ids.txt > ids.txt", "cat hosts.txt | sort -u > hosts.txt"),
 		sh("sort words.txt > words.sorted", "jq . package.json > /tmp/p.json && mv /tmp/p.json package.json", "sort -o words.txt words.txt",
-			"echo words.txt > words.txt", "cat a.txt | sort > b.txt", "grep -v x log.txt | tee log.txt.new > /dev/null")},
+			"echo words.txt > words.txt", "cat a.txt | sort > b.txt", "grep -v x log.txt | tee log.txt.new > /dev/null",
+			"git log --name-only --pretty=format:'' > log", "docker logs web > logs")},
 }
 
 func init() { rules = append(rules, fsRules...) }
