@@ -55,10 +55,10 @@ var (
 	// homeCredFiles are credentials kept in directories that also hold
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
-		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml"}
+		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
-	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
+	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
 	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf)$|^ibdata\d*$|^ib_logfile\d*$`)
@@ -68,6 +68,8 @@ var (
 	// dataNames are directories that hold a service's data or served files
 	// wherever a package put them (/opt/gitlab/data, /usr/share/nginx/html).
 	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")
+	// serviceHome: a service's own state directory (/opt/jenkins_home, /srv/minio-data).
+	serviceHome = regexp.MustCompile(`(?i)^[a-z0-9]+[-_](?:home|data)$`)
 	// dbServices keep database files under /var/lib/<name>: deleting any one
 	// file there corrupts the database.
 	dbServices = shell.Set("postgresql", "pgsql", "mysql", "mariadb", "mongodb", "redis", "etcd", "elasticsearch", "opensearch",
@@ -221,7 +223,7 @@ func absClass(comps []string) pathClass {
 		return pcScratch
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
 		return pcData
-	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] }),
+	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] || serviceHome.MatchString(c) }),
 		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
 		return pcData
 	case projectRoots[comps[0]] && len(comps) <= 2:
@@ -344,8 +346,7 @@ func treeVerdict(p string) Verdict {
 // in service data, or when it is named for production.
 func fileVerdict(p string) Verdict {
 	c := classifyPath(p)
-	if comps := components(path.Clean(p)); c == pcData && strings.HasPrefix(p, "/") && len(comps) > 3 &&
-		comps[0] == "var" && (comps[1] == "lib" || comps[1] == "opt") && dbServices[comps[2]] {
+	if c == pcData && dbServiceFile(p) {
 		return hit("delete-credentials") // one file of a database's storage
 	}
 	if !fileProtected[c] {
@@ -361,3 +362,13 @@ var (
 	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)
 	prodName       = regexp.MustCompile(`(?i)prod|live|master|main\.`)
 )
+
+// dbServiceFile: a file of a database's storage under /var/lib/<db>
+// (not its socket, pid or lock file).
+func dbServiceFile(p string) bool {
+	comps := components(path.Clean(p))
+	return strings.HasPrefix(p, "/") && len(comps) > 3 && comps[0] == "var" && (comps[1] == "lib" || comps[1] == "opt") &&
+		dbServices[comps[2]] && !transientFile.MatchString(comps[len(comps)-1])
+}
+
+var transientFile = regexp.MustCompile(`(?i)\.(?:sock|pid|lock|lck|log|tmp)$|^\.s\.`)

@@ -41,7 +41,7 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{}
 	case c == pcCredential && how == byCopy && !local && !credHeld(p):
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
-	case c == pcCredential || c == pcDatabase:
+	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p):
 		return hit("overwrite-protected")
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
