@@ -186,6 +186,9 @@ func execLine(c shell.Command) (string, string, bool) {
 	for sub < len(args) && strings.HasPrefix(args[sub].S, "-") {
 		sub++
 	}
+	if sub < len(args) && args[sub].S == "run" && (c.Name == "docker" || c.Name == "podman") {
+		return runLine(args[sub+1:], c.Name)
+	}
 	if sub >= len(args) || args[sub].S != "exec" {
 		return "", "", false
 	}
@@ -400,4 +403,50 @@ func argvCalls(code string) []string {
 		}
 	}
 	return out
+}
+
+var runValueOpts = shell.Set("-v", "--volume", "-e", "--env", "-w", "--workdir", "--name", "-p", "--publish", "--network", "--net",
+	"--entrypoint", "-u", "--user", "--mount", "--env-file", "-l", "--label", "--platform", "-m", "--memory", "--cpus", "-h", "--hostname")
+
+// runLine: docker run -v HOST:CTR IMAGE CMD... runs CMD with CTR standing
+// for HOST, so rm -rf /h/code on -v $HOME:/h deletes ~/code.
+func runLine(args []shell.Word, name string) (string, string, bool) {
+	type mount struct{ host, ctr string }
+	var mounts []mount
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i].S, "-"); i++ {
+		a := args[i].S
+		opt, val, inline := strings.Cut(a, "=")
+		if !runValueOpts[opt] {
+			continue
+		}
+		w := shell.Word{S: val}
+		if !inline {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			w = args[i]
+		}
+		if opt == "-v" || opt == "--volume" {
+			if host, ctr, ok := strings.Cut(fsPath(w), ":"); ok {
+				ctr, _, _ = strings.Cut(ctr, ":")
+				mounts = append(mounts, mount{host, strings.TrimSuffix(ctr, "/")})
+			}
+		}
+	}
+	if len(mounts) == 0 || i+1 >= len(args) {
+		return "", "", false
+	}
+	cmd := make([]shell.Word, 0, len(args)-i-1)
+	for _, w := range args[i+1:] {
+		for _, m := range mounts {
+			if m.ctr != "" && (w.S == m.ctr || strings.HasPrefix(w.S, m.ctr+"/")) {
+				w = shell.Word{S: strings.TrimSuffix(m.host, "/") + strings.TrimPrefix(w.S, m.ctr)}
+				break
+			}
+		}
+		cmd = append(cmd, w)
+	}
+	return shellJoin(cmd), name + " run", true
 }
