@@ -3,6 +3,7 @@ package danger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -93,12 +94,15 @@ func checkFind(c shell.Command, depth int) Verdict {
 			if v := checkCommand(sc, depth); v.Dangerous {
 				return v
 			}
-			deletes = deletes || deleters[sc.Name]
+			shDel, _ := shellDeletesArgs(sc)
+			deletes = deletes || deleters[sc.Name] || shDel
 		}
 	}
 	for _, s := range starts {
-		home := classifyPath(fsPath(s)) == pcHome
-		if deletes && isImportant(s.S) && !isTempDir(s.S) && !(home && !findSelectsProtected(c)) {
+		// Below a home or a system directory (not the root), a name test
+		// for artifacts (*.gz, .DS_Store) selects only those.
+		sub := classifyPath(fsPath(s)) == pcHome || len(components(path.Clean(s.S))) > 1
+		if deletes && isImportant(s.S) && !isTempDir(s.S) && !(sub && findNamed(c) && !findSelectsProtected(c)) {
 			return hit("find-delete")
 		}
 	}
@@ -107,6 +111,14 @@ func checkFind(c shell.Command, depth int) Verdict {
 	}
 	return Verdict{}
 }
+
+// findNamed: find's expression has a name test (-name, -path, -regex).
+func findNamed(c shell.Command) bool {
+	_, expr := findSplit(c.Args[1:])
+	return slices.ContainsFunc(expr, func(w shell.Word) bool { return findNameTests[w.S] })
+}
+
+var findNameTests = shell.Set("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex")
 
 func findExpr(s string) bool {
 	return (len(s) > 1 && s[0] == '-') || s == "(" || s == "!" || s == ")" || s == ","
@@ -250,9 +262,19 @@ func checkRsync(c shell.Command, _ int) Verdict {
 	if isImportant(dest) || isSystemFile(dest) || len(components(dest)) == 0 && !strings.HasPrefix(dest, "/") {
 		return hit("rsync-delete")
 	}
-	// Mirroring an empty directory is how rsync empties a tree.
+	// Mirroring an empty directory is how rsync empties a tree, and so is
+	// excluding everything with --delete-excluded.
+	if o.Has("n", "dry-run") {
+		return Verdict{}
+	}
+	if o.Long["delete-excluded"] && slices.ContainsFunc(c.Args, func(w shell.Word) bool {
+		x, ok := strings.CutPrefix(w.S, "--exclude=")
+		return ok && (x == "*" || x == "**" || x == "/*")
+	}) {
+		return treeVerdict(dest)
+	}
 	for _, src := range o.Operands[:len(o.Operands)-1] {
-		if emptySource.MatchString(fsPath(src)) && !o.Has("n", "dry-run") {
+		if emptySource.MatchString(fsPath(src)) {
 			return treeVerdict(dest)
 		}
 	}

@@ -55,16 +55,25 @@ var (
 	// homeCredFiles are credentials kept in directories that also hold
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
-		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml"}
+		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
-	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token")
+	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
 	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
-	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt)$|^ibdata\d*$|^ib_logfile\d*$`)
+	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
 	// service data, protected at any depth.
-	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
+	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "nfs", "net", "exports", "storage", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups")
+	// dataNames are directories that hold a service's data or served files
+	// wherever a package put them (/opt/gitlab/data, /usr/share/nginx/html).
+	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")
+	// serviceHome: a service's own state directory (/opt/jenkins_home, /srv/minio-data).
+	serviceHome = regexp.MustCompile(`(?i)^[a-z0-9]+[-_](?:home|data)$`)
+	// dbServices keep database files under /var/lib/<name>: deleting any one
+	// file there corrupts the database.
+	dbServices = shell.Set("postgresql", "pgsql", "mysql", "mariadb", "mongodb", "redis", "etcd", "elasticsearch", "opensearch",
+		"cassandra", "influxdb", "clickhouse", "couchdb", "rabbitmq", "kafka", "zookeeper", "neo4j", "cockroach", "mssql")
 )
 
 var (
@@ -163,6 +172,11 @@ func leafClass(p string) pathClass {
 	return pcUnknown
 }
 
+// homeDataDirs are the hidden directories of a home that hold a person's
+// settings, mail, browser profiles and keys rather than one tool's state.
+var homeDataDirs = shell.Set(".config", ".local", ".mozilla", ".thunderbird", ".icedove", ".var", ".mail", ".Mail", ".purple",
+	".gnupg", ".ssh", ".aws", ".kube", ".azure", ".password-store", ".electrum", ".bitcoin", ".ethereum", ".sqlite_history")
+
 func homeClass(comps []string) pathClass {
 	rest := strings.Join(comps, "/") + "/"
 	for _, d := range homeScratch {
@@ -175,6 +189,8 @@ func homeClass(comps []string) pathClass {
 		return pcScratch
 	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !broadGlob(comps[2]):
 		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
+	case len(comps) == 2 && strings.HasPrefix(comps[0], ".") && !homeDataDirs[comps[0]] && !broadGlob(comps[1]):
+		return pcUnknown // a tool's own packages or state (~/.npm-global/lib, ~/.docker/buildx)
 	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
 		last := comps[len(comps)-1]
 		if strings.ContainsAny(last, "*?[") && userDataExt[strings.ToLower(path.Ext(last))] {
@@ -206,6 +222,9 @@ func absClass(comps []string) pathClass {
 		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
+		return pcData
+	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] || serviceHome.MatchString(c) }),
+		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
 		return pcData
 	case projectRoots[comps[0]] && len(comps) <= 2:
 		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
@@ -327,6 +346,9 @@ func treeVerdict(p string) Verdict {
 // in service data, or when it is named for production.
 func fileVerdict(p string) Verdict {
 	c := classifyPath(p)
+	if c == pcData && dbServiceFile(p) {
+		return hit("delete-credentials") // one file of a database's storage
+	}
 	if !fileProtected[c] {
 		return Verdict{}
 	}
@@ -340,3 +362,13 @@ var (
 	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)
 	prodName       = regexp.MustCompile(`(?i)prod|live|master|main\.`)
 )
+
+// dbServiceFile: a file of a database's storage under /var/lib/<db>
+// (not its socket, pid or lock file).
+func dbServiceFile(p string) bool {
+	comps := components(path.Clean(p))
+	return strings.HasPrefix(p, "/") && len(comps) > 3 && comps[0] == "var" && (comps[1] == "lib" || comps[1] == "opt") &&
+		dbServices[comps[2]] && !transientFile.MatchString(comps[len(comps)-1])
+}
+
+var transientFile = regexp.MustCompile(`(?i)\.(?:sock|pid|lock|lck|log|tmp)$|^\.s\.`)

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -19,7 +20,8 @@ func findSelectsProtected(c shell.Command) bool {
 	starts, expr := findSplit(c.Args[1:])
 	protected := false
 	for _, s := range starts {
-		protected = protected || treeProtected[classifyPath(fsPath(s))]
+		// find /tmp -mtime +7 -delete is how temporary directories are cleaned.
+		protected = protected || treeProtected[classifyPath(fsPath(s))] && !isTempDir(fsPath(s))
 	}
 	if !protected {
 		return false
@@ -31,12 +33,15 @@ func findSelectsProtected(c shell.Command) bool {
 			return false
 		case "!", "-not":
 			negated = true
-		case "-name", "-iname", "-path", "-ipath", "-wholename", "-regex":
+		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex":
 			if i+1 >= len(expr) {
 				continue
 			}
 			if negated {
 				return true
+			}
+			if i+3 < len(expr) && expr[i+2].S == "-prune" && (expr[i+3].S == "-o" || expr[i+3].S == "-or") {
+				continue // -path ./node_modules -prune excludes, it does not select
 			}
 			named = true
 			if !artifactPattern(expr[i+1].S) {
@@ -91,7 +96,17 @@ var artifactExts = shell.Set("map", "pyo", "crdownload", "part", "DS_Store", "sw
 func producesProtected(c shell.Command, recursive bool) bool {
 	switch c.Name {
 	case "git":
-		return len(c.Args) > 1 && c.Args[1].S == "ls-files" // the project's tracked sources
+		// the project's tracked sources
+		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" }))
+	case "echo", "printf":
+		// printf '%s\n' * lists the glob's matches, like ls
+		ops := c.Args[1:]
+		if c.Name == "printf" && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		if deleteVerdict(ops, recursive).Dangerous {
+			return true
+		}
 	case "find", "fd", "fdfind":
 		return c.Name == "find" && findSelectsProtected(c)
 	case "ls":
@@ -118,6 +133,17 @@ var passesNames = shell.Set("grep", "egrep", "fgrep", "sort", "uniq", "head", "t
 // deletesInput reports whether c deletes the names that arrive on its
 // stdin (xargs rm -rf), and whether recursively.
 func deletesInput(c shell.Command) (deletes, recursive bool) {
+	if c.Name == "parallel" && !slices.ContainsFunc(c.Args, func(w shell.Word) bool { return strings.HasPrefix(w.S, ":::") }) {
+		// parallel with no ::: takes its arguments from stdin, as xargs does.
+		i := shell.AfterOptions(c.Args, "jNSaIdE", nil)
+		if i >= len(c.Args) {
+			return false, false
+		}
+		c = shell.Command{Name: shell.ProgName(c.Args[i].S), Args: c.Args[i:], MoreArgs: true}
+	}
+	if c.MoreArgs && posixShells[c.Name] {
+		return shellDeletesArgs(c)
+	}
 	if !c.MoreArgs || !deleters[c.Name] {
 		return false, false
 	}
@@ -364,4 +390,104 @@ func substProducer(w shell.Word) (shell.Command, bool) {
 		return shell.Command{}, false
 	}
 	return shell.BuildCommand(call)
+}
+
+var posixShells = shell.Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox")
+
+// shellDeletesArgs reports whether c is sh -c 'SCRIPT' _ ARGS... whose
+// script deletes its positional arguments ("$1", "$@"), and whether
+// recursively: find -exec sh -c 'rm -rf "$1"' _ {} \; and
+// xargs sh -c 'rm -rf "$@"' _ delete what find and xargs hand them.
+func shellDeletesArgs(c shell.Command) (deletes, recursive bool) {
+	if !posixShells[c.Name] {
+		return false, false
+	}
+	w, ok := shell.DashC(c.Args[1:], 'c', "")
+	if !ok {
+		return false, false
+	}
+	f, err := shell.Parse(w.S)
+	if err != nil {
+		return false, false
+	}
+	for _, name := range []string{"1", "@", "*", "0"} {
+		d, r := loopDeletes(f.Stmts, name)
+		deletes, recursive = deletes || d, recursive || r
+	}
+	return deletes, recursive
+}
+
+// fdValueOpts are fd's options that take a value.
+var fdValueOpts = shell.Set("-e", "--extension", "-t", "--type", "-E", "--exclude", "-d", "--max-depth", "--min-depth", "--exact-depth",
+	"-S", "--size", "--changed-within", "--changed-before", "-j", "--threads", "-c", "--color", "-o", "--owner", "--base-directory",
+	"--search-path", "--ignore-file", "--max-results", "--path-separator", "--batch-size", "--format")
+
+// checkFd: fd PATTERN PATH... -x rm / -X rm -rf deletes what it finds,
+// judged like find -delete: a protected tree with a name that is not an
+// artifact, or VCS state or credentials by name.
+func checkFd(c shell.Command, depth int) Verdict {
+	args := c.Args[1:]
+	var pos, exts, exec []string
+	var execWords []shell.Word
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		switch {
+		case a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch":
+			for i++; i < len(args) && args[i].S != ";"; i++ {
+				exec = append(exec, args[i].S)
+				execWords = append(execWords, shell.Word{S: strings.ReplaceAll(args[i].S, "{}", shell.DynMark), Node: args[i].Node})
+			}
+		case a == "-e" || a == "--extension":
+			if i+1 < len(args) {
+				i++
+				exts = append(exts, args[i].S)
+			}
+		case a == "--search-path":
+			if i+1 < len(args) {
+				i++
+				pos = append(pos, ".", args[i].S)
+			}
+		case fdValueOpts[a]:
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			pos = append(pos, a)
+		}
+	}
+	if len(execWords) == 0 {
+		return Verdict{}
+	}
+	sc := shell.Unwrap(execWords)
+	if v := checkCommand(sc, depth); v.Dangerous {
+		return v
+	}
+	shDel, _ := shellDeletesArgs(sc)
+	if !deleters[sc.Name] && !shDel {
+		return Verdict{}
+	}
+	pattern, roots := "", []string{"."}
+	if len(pos) > 0 {
+		pattern = pos[0]
+	}
+	if len(pos) > 1 {
+		roots = pos[1:]
+	}
+	name := strings.NewReplacer("^", "", "$", "", `\`, "").Replace(pattern)
+	if leafClass(name) == pcVCS || leafClass(name) == pcCredential {
+		return hit("delete-protected-tree")
+	}
+	artifact := len(exts) > 0 || name != "" && name != "."
+	for _, e := range exts {
+		artifact = artifact && artifactPattern("*."+strings.TrimPrefix(e, "."))
+	}
+	if len(exts) == 0 && artifact {
+		artifact = artifactPattern(name) || artifactPattern("*"+name)
+	}
+	for _, r := range roots {
+		p := fsPath(shell.Word{S: r})
+		if treeProtected[classifyPath(p)] && !isTempDir(p) && !artifact {
+			return hit("delete-protected-tree")
+		}
+	}
+	return Verdict{}
 }

@@ -2,6 +2,8 @@ package danger
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -37,12 +39,22 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
 	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base):
 		return Verdict{}
-	case c == pcCredential || c == pcDatabase:
+	case c == pcCredential && how == byCopy && !local && !credHeld(p):
+		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
+	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p):
 		return hit("overwrite-protected")
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
+}
+
+// credHeld: p is where a credential is kept (a home's .ssh, .aws,
+// a dotfile such as ~/.pgpass, a tool's credential file), not a copy of one.
+func credHeld(p string) bool {
+	comps := components(p)
+	return isDotfile(p) || slices.ContainsFunc(comps, func(c string) bool { return credDirs[c] }) ||
+		slices.ContainsFunc(homeCredFiles, func(h string) bool { return strings.HasSuffix(p, h) })
 }
 
 // coreDotfiles exist in nearly every home, so writing one with > replaces
@@ -98,6 +110,10 @@ func scratchPath(p string) bool {
 	return false
 }
 
+// subcommandTools take a subcommand as their first operand.
+var subcommandTools = shell.Set("git", "go", "docker", "podman", "kubectl", "npm", "yarn", "pnpm", "cargo", "hg", "svn", "gh",
+	"apt", "apt-get", "brew", "pip", "pip3", "systemctl", "journalctl", "helm", "terraform", "aws", "gcloud", "az", "dotnet", "make")
+
 // writesOnly are commands whose operands are text, not files they read.
 var writesOnly = shell.Set("echo", "printf", "date", "true", ":", "yes", "seq", "curl", "wget")
 
@@ -132,12 +148,26 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		}
 	case "openssl":
 		targets = optionValues(c.Args[1:], "-out", "")
+	case "ln":
+		// ln -sf X KEY replaces KEY with a link; its contents are gone.
+		ops := shell.ParseOpts(c.Args[1:], "tS").Operands
+		if o.Has("f", "force") && len(ops) == 2 {
+			targets = []string{fsPath(ops[1])}
+		}
+	case "sed":
+		if files, ok := sedEmpties(c); ok {
+			for _, f := range files {
+				if v := overwriteVerdict(f, byEmpty); v.Dangerous {
+					return v
+				}
+			}
+		}
 	}
 	how := byWrite
 	switch {
-	case c.Name == "truncate" || c.Name == "dd" || len(c.Args) > 1 && c.Args[1].S == "/dev/null":
+	case c.Name == "truncate" || c.Name == "dd" || slices.ContainsFunc(o.Operands, func(w shell.Word) bool { return w.S == "/dev/null" }):
 		how = byEmpty
-	case c.Name == "cp" || c.Name == "mv" || c.Name == "install":
+	case c.Name == "cp" || c.Name == "mv" || c.Name == "install" || c.Name == "ln":
 		how = byCopy
 	}
 	for _, t := range targets {
@@ -180,7 +210,11 @@ func stmtReads(s *syntax.Stmt) []string {
 	var reads []string
 	if call, ok := s.Cmd.(*syntax.CallExpr); ok {
 		if c, ok := shell.BuildCommand(call); ok && !writesOnly[c.Name] {
-			for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
+			ops := shell.ParseOpts(c.Args[1:], "").Operands
+			if subcommandTools[c.Name] && len(ops) > 0 {
+				ops = ops[1:] // git log > log: "log" names what git does, not a file it reads
+			}
+			for _, w := range ops {
 				reads = append(reads, path.Clean(fsPath(w)))
 			}
 		}
@@ -206,4 +240,70 @@ func checkPipelineOverwrite(stages []*syntax.Stmt) Verdict {
 		reads = append(reads, stmtReads(s)...)
 	}
 	return Verdict{}
+}
+
+// sedDeletesAll: sed scripts that print nothing (d, 1,$d), so sed -i
+// leaves the file empty.
+var sedDeletesAll = regexp.MustCompile(`^\s*(?:(?:1|0)\s*,\s*\$\s*)?d\s*;?\s*$`)
+
+// sedEmpties returns the files sed -i would leave empty: its script
+// deletes every line, or -n with a script that prints nothing.
+func sedEmpties(c shell.Command) ([]string, bool) {
+	var scripts, ops []string
+	inPlace, quiet := false, false
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		switch {
+		case a == "-e" || a == "--expression":
+			if i+1 < len(args) {
+				i++
+				scripts = append(scripts, args[i].S)
+			}
+		case strings.HasPrefix(a, "--expression="):
+			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
+		case a == "-f" || a == "--file":
+			return nil, false
+		case a == "--quiet" || a == "--silent":
+			quiet = true
+		case strings.HasPrefix(a, "--in-place"):
+			inPlace = true
+		case a == "--":
+			for _, w := range args[i+1:] {
+				ops = append(ops, fsPath(w))
+			}
+			i = len(args)
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			flags, _, _ := strings.Cut(a[1:], "e")
+			inPlace = inPlace || strings.Contains(flags, "i")
+			quiet = quiet || strings.Contains(flags, "n")
+			if strings.HasSuffix(a, "e") && i+1 < len(args) {
+				i++
+				scripts = append(scripts, args[i].S)
+			}
+		default:
+			if a == "" && i > 0 && args[i-1].S == "-i" {
+				continue // BSD sed -i '' (no backup suffix)
+			}
+			ops = append(ops, fsPath(args[i]))
+		}
+	}
+	if !inPlace {
+		return nil, false
+	}
+	if len(scripts) == 0 && len(ops) > 0 {
+		scripts, ops = ops[:1], ops[1:]
+	}
+	if len(scripts) == 0 || len(ops) == 0 {
+		return nil, false
+	}
+	for _, sc := range scripts {
+		if sedDeletesAll.MatchString(sc) {
+			return ops, true
+		}
+	}
+	if quiet && !strings.ContainsAny(strings.Join(scripts, ";"), "pPwW") {
+		return ops, true
+	}
+	return nil, false
 }

@@ -22,6 +22,12 @@ func checkFSCommand(c shell.Command, depth int) Verdict {
 	if v := checkScriptDeletes(c, depth); v.Dangerous {
 		return v
 	}
+	if c.Name == "fd" || c.Name == "fdfind" {
+		return checkFd(c, depth)
+	}
+	if c.Name == "gio" && len(c.Args) > 2 && (c.Args[1].S == "remove" || c.Args[1].S == "rm") {
+		c = shell.Command{Name: "unlink", Args: c.Args[1:]} // gio remove deletes for good (gio trash does not)
+	}
 	if secureDeleters[c.Name] {
 		o := shell.ParseOpts(c.Args[1:], "")
 		for _, w := range o.Operands {
@@ -62,6 +68,15 @@ func runsLine(c shell.Command) (line, how string, ok bool) {
 		i := shell.AfterOptions(c.Args, "SchpTe", nil)
 		if i < len(c.Args) {
 			return shellJoin(c.Args[i:]), "screen", true
+		}
+	case "expect":
+		// expect -c 'spawn CMD' runs CMD
+		if w, ok := shell.DashC(args, 'c', ""); ok {
+			for _, kw := range []string{"spawn ", "exec "} {
+				if _, cmd, ok := strings.Cut(w.S, kw); ok {
+					return strings.TrimPrefix(strings.TrimSpace(cmd), "-noecho "), "expect", true
+				}
+			}
 		}
 	case "sg":
 		if w, ok := shell.DashC(args, 'c', ""); ok {
@@ -171,6 +186,9 @@ func execLine(c shell.Command) (string, string, bool) {
 	for sub < len(args) && strings.HasPrefix(args[sub].S, "-") {
 		sub++
 	}
+	if sub < len(args) && args[sub].S == "run" && (c.Name == "docker" || c.Name == "podman") {
+		return runLine(args[sub+1:], c.Name)
+	}
 	if sub >= len(args) || args[sub].S != "exec" {
 		return "", "", false
 	}
@@ -202,7 +220,34 @@ var (
 	scriptHome       = regexp.MustCompile(`\$ENV\{HOME\}|ENV\[["']HOME["']\]|Dir\.home|process\.env\.HOME|os\.homedir\(\)|require\(["']os["']\)\.homedir\(\)|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\]|ENVIRON\[["']HOME["']\]`)
 	scriptStr        = regexp.MustCompile(`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(~)`)
 	awkSystem        = regexp.MustCompile(`system\s*\(\s*"([^"]*)"`)
+	// scriptEmpties writes an empty string over a file; scriptWrites opens
+	// one for writing (truncating it): perl open(F, ">", f), ruby
+	// File.open(f, "w"), awk print ... > f.
+	scriptEmpties = regexp.MustCompile(`\b(?:file_put_contents|File\.write|IO\.write|IO\.binwrite|writeFileSync|writeFile|write_file|spurt)\s*\(\s*([^,]+),\s*(?:""|''|\x60\x60)\s*[,)]`)
+	scriptWrites  = regexp.MustCompile(`\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*["']>["']\s*,\s*([^)]+)\)|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*["']>\s*([^"'>][^"']*)["']|\bFile\.open\s*\(\s*([^,]+),\s*["']w\+?b?["']|\bfopen\s*\(\s*([^,]+),\s*["']w\+?b?["']`)
+	awkWrite      = regexp.MustCompile(`\bprintf?\b[^>;}]*>\s*([^;}>|]+)`)
 )
+
+// scriptOverwrites judges the files a one-liner's code truncates or
+// empties, like > f in the shell.
+func scriptOverwrites(code string) Verdict {
+	code = scriptHome.ReplaceAllString(scriptHomeInterp.ReplaceAllString(code, "~"), `"~"`)
+	for _, m := range scriptEmpties.FindAllStringSubmatch(code, -1) {
+		if v := overwriteVerdict(scriptPath(m[1]), byEmpty); v.Dangerous {
+			return v
+		}
+	}
+	for _, m := range scriptWrites.FindAllStringSubmatch(code, -1) {
+		p := scriptPath(m[1] + m[3] + m[4])
+		if m[2] != "" {
+			p = strings.TrimSpace(m[2])
+		}
+		if v := overwriteVerdict(p, byWrite); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
 
 // checkScriptDeletes: perl -e 'rmtree(...)', ruby -e 'FileUtils.rm_rf(...)',
 // node -e "fs.rmSync(..., {recursive: true})", php -r 'unlink(...)', awk
@@ -215,6 +260,12 @@ func checkScriptDeletes(c shell.Command, depth int) Verdict {
 		if len(ops) > 0 {
 			for _, m := range awkSystem.FindAllStringSubmatch(ops[0].S, -1) {
 				if v := classifyShell(shell.ForParser(m[1], Shell), depth+1); v.Dangerous {
+					return via(v, c.Name)
+				}
+			}
+			code := scriptHome.ReplaceAllString(ops[0].S, `"~"`)
+			for _, m := range awkWrite.FindAllStringSubmatch(code, -1) {
+				if v := overwriteVerdict(scriptPath(m[1]), byWrite); v.Dangerous {
 					return via(v, c.Name)
 				}
 			}
@@ -248,6 +299,9 @@ func checkScriptCode(code string, depth int) Verdict {
 		if v := classifyShell(shell.ForParser(line, Shell), depth+1); v.Dangerous {
 			return v
 		}
+	}
+	if v := scriptOverwrites(code); v.Dangerous {
+		return v
 	}
 	code = scriptHomeInterp.ReplaceAllString(code, `~`)
 	code = scriptHome.ReplaceAllString(code, `~`)
@@ -349,4 +403,50 @@ func argvCalls(code string) []string {
 		}
 	}
 	return out
+}
+
+var runValueOpts = shell.Set("-v", "--volume", "-e", "--env", "-w", "--workdir", "--name", "-p", "--publish", "--network", "--net",
+	"--entrypoint", "-u", "--user", "--mount", "--env-file", "-l", "--label", "--platform", "-m", "--memory", "--cpus", "-h", "--hostname")
+
+// runLine: docker run -v HOST:CTR IMAGE CMD... runs CMD with CTR standing
+// for HOST, so rm -rf /h/code on -v $HOME:/h deletes ~/code.
+func runLine(args []shell.Word, name string) (string, string, bool) {
+	type mount struct{ host, ctr string }
+	var mounts []mount
+	i := 0
+	for ; i < len(args) && strings.HasPrefix(args[i].S, "-"); i++ {
+		a := args[i].S
+		opt, val, inline := strings.Cut(a, "=")
+		if !runValueOpts[opt] {
+			continue
+		}
+		w := shell.Word{S: val}
+		if !inline {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			w = args[i]
+		}
+		if opt == "-v" || opt == "--volume" {
+			if host, ctr, ok := strings.Cut(fsPath(w), ":"); ok {
+				ctr, _, _ = strings.Cut(ctr, ":")
+				mounts = append(mounts, mount{host, strings.TrimSuffix(ctr, "/")})
+			}
+		}
+	}
+	if len(mounts) == 0 || i+1 >= len(args) {
+		return "", "", false
+	}
+	cmd := make([]shell.Word, 0, len(args)-i-1)
+	for _, w := range args[i+1:] {
+		for _, m := range mounts {
+			if m.ctr != "" && (w.S == m.ctr || strings.HasPrefix(w.S, m.ctr+"/")) {
+				w = shell.Word{S: strings.TrimSuffix(m.host, "/") + strings.TrimPrefix(w.S, m.ctr)}
+				break
+			}
+		}
+		cmd = append(cmd, w)
+	}
+	return shellJoin(cmd), name + " run", true
 }
