@@ -78,6 +78,9 @@ func checkTeeHost(c shell.Command, _ int) Verdict {
 		if id := hostTarget(w.S, !o.Has("a", "append")); id != "" {
 			return hit(id)
 		}
+		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(w.S, "/proc/sys/"), "/", ".")] {
+			return hit("security-off") // echo 0 | tee /proc/sys/kernel/randomize_va_space
+		}
 	}
 	return Verdict{}
 }

@@ -188,13 +188,25 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	if temporaryName(ops[len(ops)-1]) {
 		return Verdict{}
 	}
-	for _, op := range ops {
+	for i, op := range ops {
 		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {
+			if i > 0 && cloudRecordNouns[ops[i-1]] {
+				return Verdict{}
+			}
 			return hit("cloud-teardown")
 		}
 	}
 	return Verdict{}
 }
+
+// cloudRecordNouns are gcloud/az/doctl resource groups that hold no data of
+// their own: records of past work (operations, runs, builds), settings and
+// bindings that can be written again. Deleting one is routine; deleting the
+// cluster, database or bucket they refer to is not.
+var cloudRecordNouns = shell.Set("operations", "settings", "tags", "versions", "jobs", "runs", "executions", "builds",
+	"revisions", "ssl-certificates", "domain-mappings", "api-configs", "peerings", "trusts", "cloud-bindings", "bindings",
+	"authorized-orgs", "dry-run", "archives", "products", "model-monitoring-jobs", "tensorboard-runs", "tensorboard-time-series",
+	"sinks", "triggers", "notes", "occurrences", "aliases", "labels", "invocations", "attestations", "deployment", "lock")
 
 func checkAWS(o shell.Opts, ops []string) Verdict {
 	if o.Long["dryrun"] || o.Long["dry-run"] || len(ops) > 2 && temporaryName(awsTarget(ops)) {
