@@ -124,7 +124,7 @@ func checkNft(c shell.Command, _ int) Verdict {
 	for _, op := range shell.Lits(shell.ParseOpts(c.Args[1:], "fI").Operands) {
 		ops = append(ops, strings.Fields(strings.Trim(op, ";"))...)
 	}
-	if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table") {
+	if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table" || ops[1] == "chain") {
 		return hit("firewall-off")
 	}
 	// add|insert rule FAMILY TABLE CHAIN drop: nothing between chain and verdict.

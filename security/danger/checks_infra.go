@@ -116,7 +116,7 @@ func checkDocker(c shell.Command, _ int) Verdict {
 			return hit("docker-prune-all")
 		case a == "volume" && b == "prune":
 			return hit("docker-prune-all")
-		case a == "volume" && (b == "rm" || b == "remove") && i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark):
+		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || o.DynFlag):
 			return hit("docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
 			return hit("docker-prune-all")

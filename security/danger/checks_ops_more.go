@@ -278,3 +278,9 @@ func registerOpsMore() {
 		hostChecks[name] = checkRmRecords
 	}
 }
+
+// crontabSpool: the per-user crontab files cron reads, which crontab(1)
+// alone is meant to write.
+func crontabSpool(p string) bool {
+	return strings.HasPrefix(p, "/var/spool/cron/") || strings.HasPrefix(p, "/var/cron/tabs/") || strings.HasPrefix(p, "/usr/lib/cron/tabs/")
+}

@@ -65,6 +65,9 @@ func checkStreamPipeline(stages []*syntax.Stmt) Verdict {
 	for _, s := range stages {
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok {
+			// (curl …) | bash, { base64 -d x; } | sh: what a group prints.
+			f, d := groupFeeds(s)
+			fetched, decoded = fetched || f, decoded || d
 			continue
 		}
 		c, ok := shell.BuildCommand(call)
@@ -174,4 +177,24 @@ var (
 // runs a shell: the one-liners of perl, python, php, ruby and node.
 func reverseShellCode(code string) bool {
 	return socketCode.MatchString(code) && shellCode.MatchString(code)
+}
+
+// groupFeeds reports whether a subshell or brace group in a pipeline runs a
+// download or a decoder whose output becomes the group's output.
+func groupFeeds(s *syntax.Stmt) (fetched, decoded bool) {
+	switch s.Cmd.(type) {
+	case *syntax.Subshell, *syntax.Block:
+	default:
+		return false, false
+	}
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			if c, ok := shell.BuildCommand(call); ok {
+				fetched = fetched || shell.Downloaders[c.Name]
+				decoded = decoded || isDecoder(c)
+			}
+		}
+		return true
+	})
+	return fetched, decoded
 }
