@@ -116,7 +116,7 @@ func checkDocker(c shell.Command, _ int) Verdict {
 			return hit("docker-prune-all")
 		case a == "volume" && b == "prune":
 			return hit("docker-prune-all")
-		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || o.DynFlag):
+		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
 			return hit("docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
 			return hit("docker-prune-all")
@@ -247,4 +247,15 @@ func awsTarget(ops []string) string {
 		}
 	}
 	return ops[len(ops)-1]
+}
+
+// dynArg: some argument is computed at run time (a $(…) list), wherever the
+// option parser put it (docker volume rm -f $(…) reads it as -f's value).
+func dynArg(ws []shell.Word) bool {
+	for _, w := range ws {
+		if w.Dyn() {
+			return true
+		}
+	}
+	return false
 }
