@@ -39,6 +39,9 @@ func checkUsermod(c shell.Command, _ int) Verdict {
 			return hit("account-change")
 		case (a == "-u" || a == "--uid") && val == "0", a == "-o" || a == "--non-unique":
 			return hit("account-change")
+		// a cluster of short options: -ou 0, -aG sudo
+		case shortCluster(a) && (strings.ContainsRune(a, 'o') || strings.HasSuffix(a, "u") && val == "0"):
+			return hit("account-change")
 		case (strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'G') || a == "--groups") && grantsPrivilege(val):
 			return hit("account-change")
 		}
@@ -51,7 +54,14 @@ func checkUseradd(c shell.Command, depth int) Verdict { return checkUsermod(c, d
 func checkGpasswd(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
 	// -a/-M into sudo grants root; -d out of it may lock the last admin out.
-	return hitIf(len(args) >= 3 && (args[0] == "-a" || args[0] == "-M" || args[0] == "-d") && grantsPrivilege(args[len(args)-1]), "account-change")
+	if len(args) < 3 {
+		return Verdict{}
+	}
+	switch args[0] {
+	case "-a", "-M", "-d", "--add", "--members", "--delete":
+		return hitIf(grantsPrivilege(args[len(args)-1]), "account-change")
+	}
+	return Verdict{}
 }
 
 // checkAdduser: adduser USER sudo adds to a group; --remove-home belongs to deluser.
@@ -99,4 +109,9 @@ func accountFile(p string) bool {
 		return true
 	}
 	return strings.HasPrefix(p, "/etc/sudoers.d/")
+}
+
+// shortCluster: "-ou", "-aG" (not "--uid", not "-").
+func shortCluster(a string) bool {
+	return len(a) > 2 && a[0] == '-' && a[1] != '-'
 }

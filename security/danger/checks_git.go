@@ -97,6 +97,11 @@ func checkGitPush(args []shell.Word) Verdict {
 		if !colon {
 			dst = src
 		}
+		// HEAD or a computed name is whatever branch is checked out: as
+		// unnamed as a push with no refspec.
+		if (force || plus) && (dst == "HEAD" || dst == "@" || ref.Dyn()) {
+			return hit("git-force-push-all")
+		}
 		if sharedBranch(dst) && (force || plus || del || (colon && src == "")) {
 			return hit("git-force-push-main")
 		}

@@ -39,6 +39,7 @@ func init() {
 		"nc": checkNetcat, "ncat": checkNetcat, "netcat": checkNetcat, "socat": checkSocat,
 	}
 	registerHostEdits()
+	registerOpsMore()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for
@@ -116,9 +117,21 @@ func checkIptables(c shell.Command, _ int) Verdict {
 }
 
 // checkNft: nft flush ruleset / flush table / delete table.
+// A rule whose whole statement is drop or reject (nft add rule inet filter
+// input drop) cuts the machine off. The command may be one quoted word.
 func checkNft(c shell.Command, _ int) Verdict {
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "fI").Operands)
-	return hitIf(len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table"), "firewall-off")
+	var ops []string
+	for _, op := range shell.Lits(shell.ParseOpts(c.Args[1:], "fI").Operands) {
+		ops = append(ops, strings.Fields(strings.Trim(op, ";"))...)
+	}
+	if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table" || ops[1] == "chain") {
+		return hit("firewall-off")
+	}
+	// add|insert rule FAMILY TABLE CHAIN drop: nothing between chain and verdict.
+	if len(ops) == 6 && (ops[0] == "add" || ops[0] == "insert") && ops[1] == "rule" && (ops[5] == "drop" || ops[5] == "reject") {
+		return hit("firewall-off")
+	}
+	return hitIf(len(ops) >= 2 && ops[0] == "add" && ops[1] == "chain" && strings.Contains(strings.Join(ops, " "), "policy drop"), "firewall-off")
 }
 
 func checkUfw(c shell.Command, _ int) Verdict {
@@ -239,7 +252,7 @@ func checkSetHist(c shell.Command, _ int) Verdict {
 func checkJournalctl(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {
 		if strings.HasPrefix(w.S, "--vacuum-") {
-			if _, v, _ := strings.Cut(w.S, "="); v == "" || strings.HasPrefix(v, "0") || strings.HasPrefix(v, "1") {
+			if f, v, _ := strings.Cut(w.S, "="); vacuumTooSmall(f, v) {
 				return hit("log-tamper")
 			}
 		}

@@ -78,6 +78,12 @@ func checkTeeHost(c shell.Command, _ int) Verdict {
 		if id := hostTarget(w.S, !o.Has("a", "append")); id != "" {
 			return hit(id)
 		}
+		if crontabSpool(w.S) {
+			return hit("crontab-replace") // tee into the spool bypasses crontab(1)
+		}
+		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(w.S, "/proc/sys/"), "/", ".")] {
+			return hit("security-off") // echo 0 | tee /proc/sys/kernel/randomize_va_space
+		}
 	}
 	return Verdict{}
 }
@@ -228,7 +234,8 @@ func checkStackTool(c shell.Command, _ int) Verdict {
 	case "helmfile":
 		return hitIf(ops[0] == "destroy" || ops[0] == "delete", "cluster-teardown")
 	case "pulumi":
-		return hitIf(len(ops) > 1 && ops[0] == "stack" && (ops[1] == "rm" || ops[1] == "remove"), "terraform-destroy")
+		// pulumi down is destroy's alias.
+		return hitIf(ops[0] == "down" || len(ops) > 1 && ops[0] == "stack" && (ops[1] == "rm" || ops[1] == "remove"), "terraform-destroy")
 	}
 	return Verdict{}
 }

@@ -116,7 +116,7 @@ func checkDocker(c shell.Command, _ int) Verdict {
 			return hit("docker-prune-all")
 		case a == "volume" && b == "prune":
 			return hit("docker-prune-all")
-		case a == "volume" && (b == "rm" || b == "remove") && i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark):
+		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
 			return hit("docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
 			return hit("docker-prune-all")
@@ -188,13 +188,25 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	if temporaryName(ops[len(ops)-1]) {
 		return Verdict{}
 	}
-	for _, op := range ops {
+	for i, op := range ops {
 		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {
+			if i > 0 && cloudRecordNouns[ops[i-1]] {
+				return Verdict{}
+			}
 			return hit("cloud-teardown")
 		}
 	}
 	return Verdict{}
 }
+
+// cloudRecordNouns are gcloud/az/doctl resource groups that hold no data of
+// their own: records of past work (operations, runs, builds), settings and
+// bindings that can be written again. Deleting one is routine; deleting the
+// cluster, database or bucket they refer to is not.
+var cloudRecordNouns = shell.Set("operations", "settings", "tags", "versions", "jobs", "runs", "executions", "builds",
+	"revisions", "ssl-certificates", "domain-mappings", "api-configs", "peerings", "trusts", "cloud-bindings", "bindings",
+	"authorized-orgs", "dry-run", "archives", "products", "model-monitoring-jobs", "tensorboard-runs", "tensorboard-time-series",
+	"sinks", "triggers", "notes", "occurrences", "aliases", "labels", "invocations", "attestations", "deployment", "lock")
 
 func checkAWS(o shell.Opts, ops []string) Verdict {
 	if o.Long["dryrun"] || o.Long["dry-run"] || len(ops) > 2 && temporaryName(awsTarget(ops)) {
@@ -235,4 +247,15 @@ func awsTarget(ops []string) string {
 		}
 	}
 	return ops[len(ops)-1]
+}
+
+// dynArg: some argument is computed at run time (a $(…) list), wherever the
+// option parser put it (docker volume rm -f $(…) reads it as -f's value).
+func dynArg(ws []shell.Word) bool {
+	for _, w := range ws {
+		if w.Dyn() {
+			return true
+		}
+	}
+	return false
 }

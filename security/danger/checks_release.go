@@ -135,13 +135,28 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 	if len(ops) > 0 && ops[0].S == "container" {
 		ops = ops[1:]
 	}
+	if len(ops) == 1 && ops[0].S == "rm" && o.Has("f", "force") && (c.MoreArgs || o.Has("a", "all")) {
+		return hit("container-teardown") // xargs docker rm -f; podman rm -fa
+	}
 	if len(ops) < 2 {
 		return Verdict{}
+	}
+	if ops[0].S == "pod" && (ops[1].S == "rm" || ops[1].S == "kill") {
+		ops = ops[1:] // podman pod rm -fa: every pod with its containers
+		if len(ops) == 1 && ops[0].S == "rm" && o.Has("f", "force") && o.Has("a", "all") {
+			return hit("container-teardown")
+		}
+		if len(ops) < 2 {
+			return Verdict{}
+		}
 	}
 	switch ops[0].S {
 	case "rm":
 		if ops[1].S == "" {
 			return Verdict{}
+		}
+		if o.Has("f", "force") && (c.MoreArgs || o.Has("a", "all")) {
+			return hit("container-teardown") // xargs docker rm -f; podman rm -fa
 		}
 		for _, w := range ops[1:] {
 			if w.Dyn() && o.Has("f", "force") && !filteredList(w) {

@@ -65,6 +65,9 @@ func checkStreamPipeline(stages []*syntax.Stmt) Verdict {
 	for _, s := range stages {
 		call, ok := s.Cmd.(*syntax.CallExpr)
 		if !ok {
+			// (curl …) | bash, { base64 -d x; } | sh: what a group prints.
+			f, d := groupFeeds(s)
+			fetched, decoded = fetched || f, decoded || d
 			continue
 		}
 		c, ok := shell.BuildCommand(call)
@@ -170,8 +173,36 @@ var (
 	shellCode  = regexp.MustCompile(`(?i)/bin/(?:ba|z|da|k)?sh\b|["'](?:ba|z)?sh["']|\b(?:ba)?sh -i\b|cmd\.exe|pty\.spawn`)
 )
 
-// reverseShellCode reports whether an interpreter's code opens a socket and
-// runs a shell: the one-liners of perl, python, php, ruby and node.
+// connectCode opens an outgoing connection; runCode runs a command line. A
+// one-liner doing both is a command loop fed by the peer, shell or not.
+var (
+	connectCode = regexp.MustCompile(`(?i)\.connect\(|create_connection|PeerAddr|TCPSocket\.(?:new|open)|fsockopen|socket\.tcp\(|/dev/tcp/|/inet/tcp/`)
+	runCode     = regexp.MustCompile(`(?i)\bsystem\b|\bexec(?:Sync)?\b|popen|check_output|subprocess|child_process|\bspawn|shell=True|os\.execute`)
+)
+
+// reverseShellCode reports whether an interpreter's one-liner (perl, python,
+// php, ruby, node, lua) opens a socket and runs a shell, or connects out and
+// runs commands: both hand this machine to the peer.
 func reverseShellCode(code string) bool {
-	return socketCode.MatchString(code) && shellCode.MatchString(code)
+	return socketCode.MatchString(code) && shellCode.MatchString(code) || connectCode.MatchString(code) && runCode.MatchString(code)
+}
+
+// groupFeeds reports whether a subshell or brace group in a pipeline runs a
+// download or a decoder whose output becomes the group's output.
+func groupFeeds(s *syntax.Stmt) (fetched, decoded bool) {
+	switch s.Cmd.(type) {
+	case *syntax.Subshell, *syntax.Block:
+	default:
+		return false, false
+	}
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok {
+			if c, ok := shell.BuildCommand(call); ok {
+				fetched = fetched || shell.Downloaders[c.Name]
+				decoded = decoded || isDecoder(c)
+			}
+		}
+		return true
+	})
+	return fetched, decoded
 }

@@ -88,5 +88,36 @@ func checkLvreduce(c shell.Command, _ int) Verdict {
 
 func checkCeph(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "c").Operands)
-	return hitIf(len(ops) > 2 && ops[0] == "osd" && ops[1] == "pool" && (ops[2] == "delete" || ops[2] == "rm"), "storage-teardown")
+	if len(ops) > 2 && ops[0] == "osd" && (ops[1] == "purge" || ops[1] == "destroy") {
+		return hit("storage-teardown") // the OSD's data and its place in the map
+	}
+	return hitIf(len(ops) > 2 && (ops[0] == "osd" || ops[0] == "fs") && ops[1] == "pool" && (ops[2] == "delete" || ops[2] == "rm") ||
+		len(ops) > 1 && ops[0] == "fs" && (ops[1] == "rm" || ops[1] == "fail"), "storage-teardown")
+}
+
+// checkLvresize: lvresize/lvextend with a negative size (-L -5G) shrinks the
+// volume, and without -r the filesystem on it is cut.
+func checkLvresize(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "Ll")
+	if o.Has("rt", "resizefs", "test") {
+		return Verdict{}
+	}
+	for _, v := range append(optionValues(c.Args[1:], "-L", "--size"), optionValues(c.Args[1:], "-l", "--extents")...) {
+		if strings.HasPrefix(v, "-") {
+			return hit("storage-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+// checkLvconvert: --merge rolls the origin back to a snapshot, losing every
+// write since; --splitmirrors/--uncache --force drop copies of the data.
+func checkLvconvert(c shell.Command, _ int) Verdict {
+	return hitIf(hasWord(c.Args, "--merge") || hasWord(c.Args, "--mergesnapshot"), "storage-teardown")
+}
+
+// checkGluster: gluster volume delete/stop and peer detach of a volume's brick host.
+func checkGluster(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) > 2 && ops[0] == "volume" && (ops[1] == "delete" || ops[1] == "remove-brick") && !temporaryName(ops[2]), "storage-teardown")
 }
