@@ -19,10 +19,21 @@
 //     that ran), and ClassifyIn judges a line as typed and as expanded
 //     (!!, !-n, !prefix, !?str?, ^old^new, fc -s, r, aliases, function
 //     bodies with their arguments).
-//   - Every rule lives in one table (rules.go) with the examples it must
-//     match and the near-misses it must not. A corpus of ordinary and
-//     dangerous inputs (testdata/corpus) measures recall and false positives
-//     (corpus_test.go).
+//   - Deletions and overwrites are judged by what their targets are
+//     (fsclass.go): each path is classed as scratch, plain file, project,
+//     VCS state, home, credentials, database, system, or data/mount, after
+//     resolving variables, globs, ".." and the directory a "cd" earlier on
+//     the line moved to, and one table says which classes are protected.
+//     The same model serves rm, find, xargs, loops, rsync, redirections and
+//     interpreters' one-liners; command knowledge (flags, destructive
+//     subcommands, system units, daemons) is data.
+//   - Every rule lives in the rule table (rules.go, rules_fs.go,
+//     rules_ops.go, rules_lang.go) with the examples it must match and the
+//     near-misses it must not. Two corpora measure it: testdata/corpus,
+//     written alongside the rules (a regression floor), and
+//     testdata/independent, written and labelled by people who never saw
+//     them, whose held-out half is never used for tuning
+//     (independent_test.go).
 //
 // It imports only security/internal/shell (shell words, wrappers, Context);
 // tools imports it.
