@@ -108,6 +108,9 @@ func isKeyByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
 // valueAt returns the value starting at p: inside quotes if it is quoted, else
 // up to a space or a delimiter of the text around it (&;,)}] and quotes).
 func valueAt(s string, p int) (start, end int, quoted bool) {
+	if p+1 < len(s) && strings.IndexByte("bBrRuU", s[p]) >= 0 && (s[p+1] == '"' || s[p+1] == '\'') {
+		p++ // a Python bytes, raw or unicode literal: b'\xe4\xa6'
+	}
 	if p < len(s) && (s[p] == '"' || s[p] == '\'' || s[p] == '`') {
 		q := s[p]
 		e := p + 1

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // tokenRule is a token format known by its prefix: the prefix, then a body of
 // bytes from one set, between min and max long.
@@ -78,10 +81,28 @@ func (t *tokenRule) find(f *finding, start int) (span, bool) {
 		tok = jwtPrefix(tok)
 		e = start + len(tok)
 	}
-	if t.ok != nil && !t.ok(tok) {
+	if t.ok != nil && !t.ok(tok) || monotonous(s[b:e]) {
 		return span{}, false
 	}
 	return span{start, e, t.kind}, true
+}
+
+// monotonous: a body of at most two distinct bytes is a mask in a token's
+// shape (ghp_XXXXXXXX, sk-0000-0000), an example, not a token.
+func monotonous(body string) bool {
+	var seen [2]byte
+	n := 0
+	for i := 0; i < len(body); i++ {
+		if slices.Contains(seen[:n], body[i]) {
+			continue
+		}
+		if n == len(seen) {
+			return false
+		}
+		seen[n] = body[i]
+		n++
+	}
+	return true
 }
 
 func mixedCase(s string) bool {

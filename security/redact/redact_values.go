@@ -16,6 +16,9 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 	if v == "" || placeholder(v) || !quoted && (prompt(v) || reference(v) || strings.ContainsAny(v, "([")) {
 		return false
 	}
+	if sep == ' ' && v[0] == '-' {
+		return false // psql --password -h db: the option asks, the next one follows
+	}
 	if atEnd {
 		return true
 	}
@@ -34,7 +37,7 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 	if secretName(v) {
 		return false
 	}
-	if !quoted && sep != '=' && prose(v, rest) {
+	if !quoted && (sep == ':' || sep == ' ' && lowerWord(v)) && prose(v, rest) {
 		return false
 	}
 	return true
@@ -42,22 +45,28 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 
 // placeholder: a variable ($X, ${X}, %X%), a template (<x>, {{x}}), a mask
 // (***, xxxx, ...), an empty or null word, an earlier marker, or an
-// instruction (your-token-here, REPLACE_ME). Well-known default passwords
-// (changeme, admin) are not placeholders: systems run with them.
+// instruction (your-token-here, REPLACE_ME, changeme), or the name of what
+// belongs there (password: password). Other well-known default passwords
+// (admin, postgres) are not placeholders: systems run with them; changeme
+// says it is to be replaced, and hiding it would protect nothing.
 func placeholder(v string) bool {
 	v = strings.Trim(v, `"'`)
 	if v == "" {
 		return true
 	}
 	switch v[0] {
-	case '$', '%', '<', '{', '[':
+	case '$', '<', '{', '[':
 		return true
+	case '%': // %VAR% is a variable; %vbbk!-@6 is a password
+		if e := strings.IndexByte(v[1:], '%'); e > 0 && strings.Trim(v[1:e+1], "_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+			return true
+		}
 	}
-	if strings.Trim(v, "*•.…xX#-_?") == "" {
-		return true
+	if strings.Trim(v, "*•.…xX#-_?") == "" || strings.HasSuffix(v, "...") || strings.HasSuffix(v, "…") {
+		return true // hf_..., sk_test_...: an example cut short
 	}
 	l := lowerASCII(v)
-	if placeholderWords[l] || strings.HasPrefix(l, "your") || strings.HasPrefix(l, "<your") ||
+	if placeholderWords[l] || selfNamed[l] || strings.HasPrefix(l, "your") || strings.HasPrefix(l, "<your") ||
 		strings.HasPrefix(l, "replace") || strings.HasPrefix(l, "insert") || strings.HasSuffix(l, "here") ||
 		strings.Contains(l, "redacted") {
 		return true
@@ -66,6 +75,10 @@ func placeholder(v string) bool {
 }
 
 var placeholderWords = wordSet("null none nil true false yes no on off undefined empty n/a na tbd todo fixme hidden masked removed required optional string str int bool env default example placeholder dummy sample fake redacted unset")
+
+// selfNamed values name what belongs there (password: password, user:password@)
+// or ask for it to be changed (changeme): a template's text, not a secret.
+var selfNamed = wordSet("password passwd pass pwd secret token apikey api_key api-key key changeme change_me change-me changeit")
 
 var nsswitch = wordSet("files compat db nis nisplus ldap sss systemd winbind dns hesiod cache mymachines resolve myhostname usrfiles altfiles extrausers")
 
