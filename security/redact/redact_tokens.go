@@ -40,6 +40,39 @@ var tokenRules = func() []tokenRule {
 		{prefix: "AIza", kind: "google-api-key", body: alnumUD, min: 35, max: 35, wordEnd: true},
 		{prefix: "eyJ", kind: "jwt", body: jwt, min: 26, max: 8192, ok: isJWT},
 	}
+	b64 := func(c byte) bool { return alnum(c) || c == '+' || c == '/' || c == '=' }
+	webhook := func(c byte) bool { return alnumUD(c) || c == '/' }
+	rules = append(rules,
+		tokenRule{prefix: "tskey-", kind: "tailscale-key", body: alnumD, min: 20, max: 255, ok: mixedCase},
+		tokenRule{prefix: "AGE-SECRET-KEY-1", kind: "age-key", body: upper, min: 50, max: 100, wordEnd: true},
+		tokenRule{prefix: "rubygems_", kind: "rubygems-key", body: hex, min: 48, max: 48, wordEnd: true},
+		tokenRule{prefix: "dckr_pat_", kind: "docker-token", body: alnumUD, min: 20, max: 255},
+		tokenRule{prefix: "glsa_", kind: "grafana-token", body: alnumU, min: 32, max: 255, wordEnd: true},
+		tokenRule{prefix: "whsec_", kind: "webhook-secret", body: b64, min: 24, max: 255},
+		tokenRule{prefix: "PMAK-", kind: "postman-key", body: alnumD, min: 50, max: 80, wordEnd: true},
+		tokenRule{prefix: "lin_api_", kind: "linear-key", body: alnum, min: 40, max: 40, wordEnd: true},
+		tokenRule{prefix: "eyJhdXRocyI6", kind: "docker-config", body: b64, min: 20, max: 65536}, // base64 of {"auths":
+		tokenRule{prefix: "https://discord.com/api/webhooks/", kind: "discord-webhook", body: webhook, min: 60, max: 255},
+		tokenRule{prefix: "https://discordapp.com/api/webhooks/", kind: "discord-webhook", body: webhook, min: 60, max: 255},
+	)
+	for _, p := range []string{"hvs.", "hvb.", "hvr."} { // Vault service, batch and recovery tokens
+		rules = append(rules, tokenRule{prefix: p, kind: "vault-token", body: alnumUD, min: 24, max: 512, ok: mixedCase})
+	}
+	for _, p := range []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."} { // Doppler
+		rules = append(rules, tokenRule{prefix: p, kind: "doppler-token", body: alnum, min: 40, max: 44, wordEnd: true})
+	}
+	for _, p := range []string{"shpat_", "shpca_", "shppa_", "shpss_"} { // Shopify
+		rules = append(rules, tokenRule{prefix: p, kind: "shopify-token", body: hex, min: 32, max: 32, wordEnd: true})
+	}
+	for _, p := range []string{"glptt-", "gldt-", "glrt-", "glcbt-", "gloas-"} { // GitLab's other tokens
+		rules = append(rules, tokenRule{prefix: p, kind: "gitlab-token", body: alnumUD, min: 20, max: 255})
+	}
+	for _, p := range []string{"sq0atp-", "sq0csp-", "EAAA"} { // Square
+		rules = append(rules, tokenRule{prefix: p, kind: "square-token", body: alnumUD, min: 22, max: 100, wordEnd: true, ok: mixedCase})
+	}
+	for _, p := range []string{"xapp-", "xoxe.xoxp-", "xoxe-"} { // Slack app and refresh tokens
+		rules = append(rules, tokenRule{prefix: p, kind: "slack-token", body: alnumD, min: 20, max: 255})
+	}
 	for _, p := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"} {
 		rules = append(rules, tokenRule{prefix: p, kind: "github-token", body: alnum, min: 36, max: 255, wordEnd: true})
 	}
