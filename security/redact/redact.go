@@ -120,7 +120,7 @@ func anchorWords() []anchorWord {
 	for i := range tokenRules {
 		w = append(w, anchorWord{text: tokenRules[i].prefix, exact: true, find: tokenRules[i].find})
 	}
-	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "auth"} {
+	for _, k := range []string{"pass", "pwd", "pw", "secret", "token", "key", "auth"} {
 		w = append(w, anchorWord{text: k, find: findAssignment})
 	}
 	for _, k := range []string{"mysql", "mariadb"} {

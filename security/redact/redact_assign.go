@@ -24,18 +24,34 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	f.keysDone = ke
 	key := s[ks:ke]
 	kind := keyKind(key)
+	if kind == "" && ks > 0 && s[ks-1] == ';' && shortPassword[lowerASCII(key)] {
+		kind = "password" // Uid=app;Pwd=x; in a connection string
+	}
+	if kind != "" && kind != "key?" {
+		if vs, ve, ok := xmlValue(s, ks, ke, f.atEnd); ok {
+			if placeholder(s[vs:ve]) || reference(s[vs:ve]) {
+				return span{}, false
+			}
+			return span{vs, ve, kind}, true
+		}
+	}
 	p, sep := separator(s, ke, key, kind)
 	if sep == 0 {
 		return span{}, false
 	}
-	if kind == "" { // a value of a key that names no secret is not looked at for keys
-		_, f.keysDone, _ = valueAt(s, p)
+	if kind == "" { // a value of a key that names no secret is not looked at for keys,
+		if k := lowerASCII(key); k != "key" && k != "name" { // unless it names one: <add key="ApiPassword" value="x"/>
+			_, f.keysDone, _ = valueAt(s, p)
+		}
 		return span{}, false
 	}
 	if kind == "authorization" {
 		return authorizationValue(f, p)
 	}
 	vs, ve, quoted := valueAt(s, p)
+	if kind == "password" && strings.HasPrefix(s[vs:ve], "pass:") {
+		vs += len("pass:") // openssl -passout pass:x (env:X and file:p are references)
+	}
 	v := s[vs:ve]
 	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
 		return span{}, false // getpass("Password: "): the quote ends a prompt's text
@@ -46,6 +62,13 @@ func findAssignment(f *finding, hit int) (span, bool) {
 				return sp, true
 			}
 		}
+	}
+	if kind == "key?" {
+		if !generated(v) && !(f.atEnd && ve == len(s)) { // a value cut short cannot show its shape
+			f.keysDone = ve
+			return span{}, false
+		}
+		kind = "key"
 	}
 	atEnd := f.atEnd && ve == len(s)
 	if !secretValue(kind, key, v, quoted, sep, s[ve:], atEnd) {
@@ -80,8 +103,12 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 	}
 	sep := s[p]
 	switch {
+	case sep == '=' && spaced == 0 && p+2 < len(s) && s[p+1] == '=' && s[p+2] != '=' && s[p+2] != ' ' && lineStart(s, ks) && kind != "":
+		return p + 1, '=' // spring.datasource.password==x: a .properties value that starts with =
 	case sep == '=' && p+1 < len(s) && (s[p+1] == '=' || s[p+1] == '~'), sep == ':' && p+1 < len(s) && s[p+1] == ':':
 		return p, 0 // a comparison, a scope
+	case sep == ':' && spaced > 0 && p+1 < len(s) && s[p+1] == '\'':
+		return p, 0 // PASSWORD :'pw': a psql variable
 	case sep == '=' || sep == ':':
 		p++
 		if p < len(s) && (s[p] == '=' || sep == '=' && s[p] == '>') {
@@ -94,6 +121,8 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 		sep = ' ' // --password x
 	case spaced > 0 && kind == "password" && netrcContext(s, ke-len(key)):
 		sep = ' ' // machine h login u password p
+	case spaced > 0 && kind != "" && spacedValue(s, ks, p, key, kind):
+		sep = ' '
 	default:
 		return p, 0
 	}
@@ -101,6 +130,99 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 		p++
 	}
 	return p, sep
+}
+
+// spacedValue: forms that give a key its value after a space: a CLI's "set
+// KEY VALUE" (aws configure set, git config), SQL's PASSWORD 'x', a redis
+// AUTH x, and a config file's "directive value" line (requirepass x, bindpw x)
+// whose value does not read as a word.
+func spacedValue(s string, ks, p int, key, kind string) bool {
+	ls, le := lineAt(s, ks)
+	before := strings.TrimRight(s[ls:ks], " \t")
+	words := strings.Fields(before)
+	for len(words) > 1 && strings.HasPrefix(words[len(words)-1], "-") {
+		words = words[:len(words)-1] // git config --global k v
+	}
+	if len(words) > 1 {
+		switch words[len(words)-1] {
+		case "set", "config", "config:set":
+			return true
+		}
+	}
+	if kind == "password" && strings.EqualFold(key, "password") && s[p] == '\'' && sqlRole(before) {
+		return true // ALTER USER u WITH PASSWORD 'x'
+	}
+	if key == "AUTH" && (before == "" || strings.HasSuffix(before, ">")) {
+		return true // 127.0.0.1:6379> AUTH x
+	}
+	if strings.TrimSpace(before) != "" || kind == "auth" {
+		return false
+	}
+	v := strings.TrimRight(s[p:le], " \t\r")
+	return v != "" && !strings.ContainsAny(v, " \t") && strings.Trim(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") != ""
+}
+
+// sqlRole: the text before a PASSWORD keyword creates or alters a role.
+func sqlRole(before string) bool {
+	u := strings.ToUpper(before)
+	return strings.Contains(u, "USER ") || strings.Contains(u, "ROLE ") || strings.Contains(u, "LOGIN")
+}
+
+// lineStart: only blanks come before offset i on its line.
+func lineStart(s string, i int) bool {
+	ls, _ := lineAt(s, i)
+	return strings.TrimSpace(s[ls:i]) == ""
+}
+
+// xmlValue: the value of a key named in XML, as an element
+// (<password>x</password>) or as a key/name attribute with a value attribute
+// (<add key="ClearTextPassword" value="x" />, <param name="password" value="x"/>).
+func xmlValue(s string, ks, ke int, atEnd bool) (vs, ve int, ok bool) {
+	if ks == 0 || ke >= len(s) {
+		return 0, 0, false
+	}
+	if s[ks-1] == '<' && s[ke] == '>' {
+		e := strings.IndexByte(s[ke+1:], '<')
+		if e < 0 && atEnd && !strings.Contains(s[ke+1:], "\n") {
+			return ke + 1, len(s), true // cut before its end tag
+		}
+		if e <= 0 || !strings.HasPrefix(s[ke+1+e:], "</") && !(atEnd && ke+2+e == len(s)) {
+			return 0, 0, false
+		}
+		return ke + 1, ke + 1 + e, true
+	}
+	q := s[ks-1]
+	if q != '"' && q != '\'' || s[ke] != q {
+		return 0, 0, false
+	}
+	attr := strings.ToLower(strings.TrimRight(s[max(0, ks-8):ks-1], " "))
+	if !strings.HasSuffix(attr, "key=") && !strings.HasSuffix(attr, "name=") {
+		return 0, 0, false
+	}
+	rest := strings.TrimLeft(s[ke+1:min(len(s), ke+64)], " \t")
+	if !strings.HasPrefix(rest, "value=") || len(rest) < 7 || rest[6] != '"' && rest[6] != '\'' {
+		return 0, 0, false
+	}
+	vs = len(s) - len(s[ke+1:]) + strings.Index(s[ke+1:], "value=") + 7
+	e := strings.IndexByte(s[vs:], rest[6])
+	if e < 0 && atEnd && !strings.Contains(s[vs:], "\n") {
+		return vs, len(s), true // cut before its closing quote
+	}
+	if e <= 0 {
+		return 0, 0, false
+	}
+	return vs, vs + e, true
+}
+
+// passWords end in "pass" and name no password.
+var passWords = wordSet("pass bypass compass surpass overpass underpass trespass impass multipass onepass twopass firstpass secondpass")
+
+var shortPassword = wordSet("pwd pw pass")
+
+// generated: a value with the shape of a generated secret: long, and mixing
+// cases and digits, or base64 with its padding.
+func generated(v string) bool {
+	return len(v) >= 20 && (mixedCase(v) || len(v)%4 == 0 && strings.HasSuffix(v, "=") && strings.Trim(v, "=") != "")
 }
 
 func isKeyByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
@@ -214,6 +336,9 @@ var (
 	// keyQualifiers make a *_KEY a secret: API_KEY, DD_APP_KEY, AccountKey,
 	// SECRET_KEY, but not primary_key, sort_key or ssh_key (usually a path).
 	keyQualifiers = wordSet("api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
+	// keyNonSecret make a *_KEY something other than a secret: a database's
+	// key, a public half, a lookup key.
+	keyNonSecret = wordSet("primary foreign sort partition hash range row cache idempotency object s3 map lookup routing public pub ssh host gpg pgp fingerprint ssl tls cert verify verification peer dedup dedupe unique composite shard group message event idempotence kms key")
 	// fillers end a key name without changing what it holds: client-key-data,
 	// secret_key_base, password_value.
 	fillers = wordSet("data value b64 base64 base str string")
@@ -269,6 +394,15 @@ func keyKind(key string) string {
 		if keyQualifiers[prev] {
 			return prev + "_key"
 		}
+		if prev != "" && !keyNonSecret[prev] {
+			return "key?" // FERNET_KEY, STRIPE_KEY: a secret if the value has a secret's shape
+		}
+	case "passin", "passout": // openssl -passin pass:x
+		return "password"
+	case "requirepass", "masterauth", "bindpw", "rootpw", "dbpass": // redis.conf, nslcd.conf, slapd.conf
+		return "password"
+	case "authkey":
+		return "auth_key"
 	case "apikey", "accesskey", "secretkey", "privatekey", "accountkey", "appkey", "masterkey", "signingkey", "encryptionkey":
 		return last[:len(last)-3] + "_key"
 	case "authtoken", "accesstoken", "apitoken":
@@ -277,6 +411,8 @@ func keyKind(key string) string {
 	switch {
 	case strings.HasSuffix(last, "password") || strings.HasSuffix(last, "passwd"):
 		return "password" // PGPASSWORD, DBPASSWD
+	case strings.HasSuffix(last, "pass") && !passWords[last]:
+		return "password" // smtppass, requirepass
 	case strings.HasSuffix(last, "secret"):
 		return "secret"
 	case strings.HasSuffix(last, "token") && len(w) == 1:
