@@ -123,9 +123,11 @@ func anchorWords() []anchorWord {
 	for _, k := range []string{"pass", "pwd", "pw", "secret", "token", "key", "auth"} {
 		w = append(w, anchorWord{text: k, find: findAssignment})
 	}
-	for _, k := range []string{"mysql", "mariadb"} {
-		w = append(w, anchorWord{text: k, find: findMySQLFlag})
+	for _, pf := range passwordFlags {
+		w = append(w, anchorWord{text: pf.cmd, find: findPasswordFlag})
 	}
+	w = append(w, anchorWord{text: "curl ", find: findUserFlag}, anchorWord{text: "identified ", find: findIdentifiedBy},
+		anchorWord{text: "sig=", find: findQuerySignature}, anchorWord{text: "signature=", find: findQuerySignature})
 	for _, k := range []string{":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", ":*:"} {
 		w = append(w, anchorWord{text: k, exact: true, find: findPgpass})
 	}

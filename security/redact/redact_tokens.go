@@ -306,6 +306,12 @@ func findURLPassword(f *finding, start int) (span, bool) {
 	for i < len(s) && i-start < 256 && !strings.ContainsRune(" \t\r\n:/@", rune(s[i])) {
 		i++
 	}
+	if u := s[start+3 : i]; i == len(s) && f.atEnd && u != "" && !strings.Contains(u, ".") && strings.ContainsAny(u, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return span{start + 3, i, "url-key"}, true // cut where a key as the user may be (a host has dots)
+	}
+	if i < len(s) && s[i] == '@' && i-start-3 >= 32 && (hexString(s[start+3:i]) || generated(s[start+3:i])) {
+		return span{start + 3, i, "url-key"}, true // a key as the user: a Sentry DSN
+	}
 	if i >= len(s) || s[i] != ':' {
 		return span{}, false
 	}
@@ -322,4 +328,26 @@ func findURLPassword(f *finding, start int) (span, bool) {
 		return span{}, false
 	}
 	return span{p, e, "url-password"}, true
+}
+
+func hexString(v string) bool {
+	return strings.Trim(strings.ToLower(v), "0123456789abcdef") == ""
+}
+
+// findQuerySignature: a URL's signature parameter (Azure SAS sig=, AWS
+// X-Amz-Signature=, GCS X-Goog-Signature=): who holds the URL holds the access.
+func findQuerySignature(f *finding, start int) (span, bool) {
+	s := f.s
+	if start == 0 || strings.IndexByte("?&-", s[start-1]) < 0 {
+		return span{}, false
+	}
+	vs := start + strings.IndexByte(s[start:], '=') + 1
+	ve := vs
+	for ve < len(s) && !strings.ContainsRune("& \t\r\n'\"<>#", rune(s[ve])) {
+		ve++
+	}
+	if ve-vs < 16 && !(f.atEnd && ve == len(s) && ve > vs) || placeholder(s[vs:ve]) {
+		return span{}, false
+	}
+	return span{vs, ve, "url-signature"}, true
 }
