@@ -66,6 +66,7 @@ var scanner = newAnchors(anchorWords())
 // overlapping. atEnd: s ends where its chunk was cut (see Stream).
 func findSecrets(s string, from int, atEnd bool) []span {
 	f := &finding{s: s, atEnd: atEnd, covered: from, endFrom: -1}
+	f.spans = make([]span, 0, min(len(s)/64, 1024)) // keyword-dense text holds a secret every few lines
 	scanner.scan(s, func(start int, w *anchorWord) {
 		if start < f.covered {
 			return
@@ -83,7 +84,10 @@ func merge(spans []span) []span {
 	if len(spans) < 2 {
 		return spans
 	}
-	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	byStart := func(a, b span) int { return a.start - b.start }
+	if !slices.IsSortedFunc(spans, byStart) { // found in order of where their anchors end, almost always sorted
+		slices.SortStableFunc(spans, byStart)
+	}
 	out := spans[:1]
 	for _, sp := range spans[1:] {
 		last := &out[len(out)-1]

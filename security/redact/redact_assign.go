@@ -40,7 +40,7 @@ func findAssignment(f *finding, hit int) (span, bool) {
 		return span{}, false
 	}
 	if kind == "" { // a value of a key that names no secret is not looked at for keys,
-		if k := lowerASCII(key); k != "key" && k != "name" { // unless it names one: <add key="ApiPassword" value="x"/>
+		if !strings.EqualFold(key, "key") && !strings.EqualFold(key, "name") { // unless it names one: <add key="ApiPassword" value="x"/>
 			_, f.keysDone, _ = valueAt(s, p)
 		}
 		return span{}, false
@@ -56,7 +56,7 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
 		return span{}, false // getpass("Password: "): the quote ends a prompt's text
 	}
-	for i := range tokenRules { // a known format names itself: GITHUB_TOKEN=ghp_...
+	for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
 		if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
 			if sp, ok := t.find(f, vs); ok {
 				return sp, true
@@ -245,10 +245,20 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 		return p + 1, min(e, len(s)), true
 	}
 	e := p
-	for e < len(s) && e-p < 4096 && !strings.ContainsRune(" \t\r\n'\"&;,)}]", rune(s[e])) {
+	for e < len(s) && e-p < 4096 && !valueEnds[s[e]] {
 		e++
 	}
 	return p, e, false
+}
+
+// valueEnds: the bytes that end an unquoted value.
+var valueEnds = byteSet(" \t\r\n'\"&;,)}]")
+
+func byteSet(s string) (set [256]bool) {
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return set
 }
 
 // authorizationValue: the credentials after an Authorization header's scheme.
@@ -294,9 +304,23 @@ const maxKeyWords = 8
 // keyWords splits a key name into lower-case words at _ - . and case changes
 // (SecretAccessKey, APIKey, client-key-data, --password), keeping the last
 // maxKeyWords. lower is the key in lower case; the words are its substrings.
-func keyWords(key, lower string, words *[maxKeyWords]string) []string {
-	n, start := 0, 0
-	flush := func(i int) {
+// They are returned by value, so that lower may live on the caller's stack.
+func keyWords(key, lower string) (words [maxKeyWords]string, n int) {
+	start := 0
+	for i := 0; i <= len(key); i++ {
+		cut, next := false, i
+		switch {
+		case i == len(key):
+			cut = true
+		case key[i] == '_' || key[i] == '-' || key[i] == '.':
+			cut, next = true, i+1
+		case i > start && 'A' <= key[i] && key[i] <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
+			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
+			cut = true
+		}
+		if !cut {
+			continue
+		}
 		if i > start {
 			if n == maxKeyWords {
 				copy(words[:], words[1:])
@@ -305,21 +329,18 @@ func keyWords(key, lower string, words *[maxKeyWords]string) []string {
 			words[n] = lower[start:i]
 			n++
 		}
+		start = next
 	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		switch {
-		case c == '_' || c == '-' || c == '.':
-			flush(i)
-			start = i + 1
-		case i > start && 'A' <= c && c <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
-			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
-			flush(i)
-			start = i
+	return words, n
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
 		}
 	}
-	flush(len(key))
-	return words[:n]
+	return false
 }
 
 // lowerASCII lowers s, allocating only when it has an upper-case letter.
@@ -335,7 +356,7 @@ func lowerASCII(s string) string {
 var (
 	// keyQualifiers make a *_KEY a secret: API_KEY, DD_APP_KEY, AccountKey,
 	// SECRET_KEY, but not primary_key, sort_key or ssh_key (usually a path).
-	keyQualifiers = wordSet("api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
+	keyQualifiers = kindSet("_key", "api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
 	// keyNonSecret make a *_KEY something other than a secret: a database's
 	// key, a public half, a lookup key.
 	keyNonSecret = wordSet("primary foreign sort partition hash range row cache idempotency object s3 map lookup routing public pub ssh host gpg pgp fingerprint ssl tls cert verify verification peer dedup dedupe unique composite shard group message event idempotence kms key")
@@ -345,6 +366,16 @@ var (
 	// metadata ends a key that says something about a secret.
 	metadata = wordSet("file path name names ref id arn version type kind count length len size ttl expiry expires expiration rotation prefix suffix format enabled required header env var field prompt policy role label description desc hint url uri endpoint location source backend manager provider store engine mount dir namespace stdin fd cmd command")
 )
+
+// kindSet maps each word of s to the word with suffix, the marker's kind,
+// built once so that no kind is built per match.
+func kindSet(suffix, s string) map[string]string {
+	m := map[string]string{}
+	for _, w := range strings.Fields(s) {
+		m[w] = w + suffix
+	}
+	return m
+}
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -358,8 +389,20 @@ func wordSet(s string) map[string]bool {
 // What a key ends with decides: PASSWORD_FILE, TOKEN_TTL, secretName and
 // secretKeyRef name something about a secret, not the secret.
 func keyKind(key string) string {
-	var buf [maxKeyWords]string
-	w := keyWords(key, lowerASCII(key), &buf)
+	lower := key
+	if hasUpper(key) {
+		var b [32]byte // a key of up to 32 bytes is lowered on the stack: judging it allocates nothing
+		if len(key) > len(b) {
+			lower = strings.ToLower(key)
+		} else {
+			for i := 0; i < len(key); i++ {
+				b[i] = fold(key[i])
+			}
+			lower = string(b[:len(key)])
+		}
+	}
+	all, n := keyWords(key, lower)
+	w := all[:n]
 	for len(w) > 1 && fillers[w[len(w)-1]] {
 		w = w[:len(w)-1]
 	}
@@ -391,8 +434,8 @@ func keyKind(key string) string {
 		if prev == "access" && len(w) > 2 && w[len(w)-3] == "secret" {
 			return "aws-secret-access-key"
 		}
-		if keyQualifiers[prev] {
-			return prev + "_key"
+		if k, ok := keyQualifiers[prev]; ok {
+			return k
 		}
 		if prev != "" && !keyNonSecret[prev] {
 			return "key?" // FERNET_KEY, STRIPE_KEY: a secret if the value has a secret's shape
@@ -404,7 +447,7 @@ func keyKind(key string) string {
 	case "authkey":
 		return "auth_key"
 	case "apikey", "accesskey", "secretkey", "privatekey", "accountkey", "appkey", "masterkey", "signingkey", "encryptionkey":
-		return last[:len(last)-3] + "_key"
+		return keyQualifiers[last[:len(last)-3]]
 	case "authtoken", "accesstoken", "apitoken":
 		return "token"
 	}

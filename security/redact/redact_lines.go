@@ -8,12 +8,12 @@ import "strings"
 // space (mysql -pS3cret: -p alone asks for it); other programs' flags of the
 // same letter mean something else, so only these commands are looked at.
 var passwordFlags = []struct {
-	cmd, flag string
+	cmd, flag string // flag with the space before it
 	glued     bool
 }{
-	{"mysql", "-p", true}, {"mariadb", "-p", true},
-	{"sshpass", "-p", false}, {"redis-cli", "-a", false}, {"ldap", "-w", false},
-	{"login", "-p", false}, // docker, podman, helm registry, cf, oras login -p x
+	{"mysql", " -p", true}, {"mariadb", " -p", true},
+	{"sshpass", " -p", false}, {"redis-cli", " -a", false}, {"ldap", " -w", false},
+	{"login", " -p", false}, // docker, podman, helm registry, cf, oras login -p x
 }
 
 // findPasswordFlag: the password given to one of passwordFlags' options on the
@@ -26,11 +26,11 @@ func findPasswordFlag(f *finding, hit int) (span, bool) {
 			continue
 		}
 		for i := hit; ; {
-			k := strings.Index(s[i:le], " "+pf.flag)
+			k := strings.Index(s[i:le], pf.flag)
 			if k < 0 {
 				break
 			}
-			vs := i + k + 1 + len(pf.flag)
+			vs := i + k + len(pf.flag)
 			i = vs
 			if !pf.glued {
 				if vs >= le || s[vs] != ' ' && s[vs] != '\t' {

@@ -99,3 +99,16 @@ func TestRedactDisabled(t *testing.T) {
 		t.Errorf("disabled Redactor changed input: %q", got)
 	}
 }
+
+// TestPlaceholderWordsFitLookup: placeholder looks a value up only when it is
+// no longer than maxPlaceholderWord.
+func TestPlaceholderWordsFitLookup(t *testing.T) {
+	t.Parallel()
+	for _, set := range []map[string]bool{placeholderWords, selfNamed} {
+		for w := range set {
+			if len(w) > maxPlaceholderWord {
+				t.Errorf("%q is longer than maxPlaceholderWord (%d)", w, maxPlaceholderWord)
+			}
+		}
+	}
+}

@@ -85,6 +85,22 @@ var tokenRules = func() []tokenRule {
 	return rules
 }()
 
+// tokensByFirst indexes tokenRules by their prefix's first byte, so a value
+// is compared with the few prefixes it could start with.
+var tokensByFirst = func() (idx [256][]int) {
+	for i, t := range tokenRules {
+		idx[t.prefix[0]] = append(idx[t.prefix[0]], i)
+	}
+	return idx
+}()
+
+func firstByte(v string) byte {
+	if v == "" {
+		return 0
+	}
+	return v[0]
+}
+
 // find is the token's finder: the prefix at a word start, the body as long as
 // the format allows. A body cut by the end of a chunk (atEnd) is redacted
 // whatever its length: the rest may follow in the next chunk.

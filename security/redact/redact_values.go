@@ -62,14 +62,32 @@ func placeholder(v string) bool {
 			return true
 		}
 	}
-	if strings.Trim(v, "*•.…xX#-_?") == "" || strings.HasSuffix(v, "...") || strings.HasSuffix(v, "…") {
+	if mask(v) || strings.HasSuffix(v, "...") || strings.HasSuffix(v, "…") {
 		return true // hf_..., sk_test_...: an example cut short
 	}
-	l := lowerASCII(v)
-	if placeholderWords[l] || selfNamed[l] || strings.HasPrefix(l, "your") || strings.HasPrefix(l, "<your") ||
-		strings.HasPrefix(l, "replace") || strings.HasPrefix(l, "insert") || strings.HasSuffix(l, "here") ||
-		strings.Contains(l, "redacted") {
-		return true
+	if len(v) <= maxPlaceholderWord {
+		var buf [maxPlaceholderWord]byte
+		for i := 0; i < len(v); i++ {
+			buf[i] = fold(v[i])
+		}
+		if placeholderWords[string(buf[:len(v)])] || selfNamed[string(buf[:len(v)])] { // no allocation: a map index by string(bytes)
+			return true
+		}
+	}
+	return hasPrefixFold(v, "your") || hasPrefixFold(v, "replace") || hasPrefixFold(v, "insert") ||
+		len(v) >= 4 && strings.EqualFold(v[len(v)-4:], "here") || containsFold(v, "redacted")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// containsFold: s holds word (lower case ASCII) in any case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if fold(s[i]) == word[0] && strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
 	}
 	return false
 }
@@ -89,12 +107,13 @@ func prompt(v string) bool {
 	return strings.IndexByte("$#>%", last) >= 0 && strings.ContainsAny(v[:len(v)-1], "@:~/")
 }
 
+var referencePrefixes = []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"}
+
 // reference: where a secret is kept, not the secret: a path or a secret
 // store's address.
 func reference(v string) bool {
-	l := lowerASCII(v)
-	for _, p := range []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"} {
-		if strings.HasPrefix(l, p) {
+	for _, p := range referencePrefixes {
+		if hasPrefixFold(v, p) {
 			return true
 		}
 	}
@@ -111,7 +130,30 @@ func reference(v string) bool {
 	return lowerWord(strings.NewReplacer("-", "", "_", "", ".", "").Replace(seg)) || seg == ""
 }
 
-func digits(v string) bool { return strings.Trim(v, "0123456789") == "" }
+func digits(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// mask: only the bytes of a mask (***, xxxx, ••••, ___, ???).
+func mask(v string) bool {
+	for _, r := range v {
+		switch r {
+		case '*', '•', '.', '…', 'x', 'X', '#', '-', '_', '?':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// maxPlaceholderWord is the length of the longest word in placeholderWords
+// and selfNamed: a longer value is not looked up.
+const maxPlaceholderWord = 11
 
 func lowerWord(v string) bool {
 	for _, c := range []byte(v) {
