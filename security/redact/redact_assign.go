@@ -139,15 +139,18 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 func spacedValue(s string, ks, p int, key, kind string) bool {
 	ls, le := lineAt(s, ks)
 	before := strings.TrimRight(s[ls:ks], " \t")
-	words := strings.Fields(before)
-	for len(words) > 1 && strings.HasPrefix(words[len(words)-1], "-") {
-		words = words[:len(words)-1] // git config --global k v
-	}
-	if len(words) > 1 {
-		switch words[len(words)-1] {
-		case "set", "config", "config:set":
-			return true
+	for rest := before; ; { // the last word that is not an option: git config --global k v
+		w := strings.LastIndexAny(rest, " \t")
+		if w < 0 {
+			break
 		}
+		if word := rest[w+1:]; !strings.HasPrefix(word, "-") {
+			if word == "set" || word == "config" || word == "config:set" {
+				return true
+			}
+			break
+		}
+		rest = strings.TrimRight(rest[:w], " \t")
 	}
 	if kind == "password" && strings.EqualFold(key, "password") && s[p] == '\'' && sqlRole(before) {
 		return true // ALTER USER u WITH PASSWORD 'x'
@@ -323,7 +326,9 @@ func keyWords(key, lower string) (words [maxKeyWords]string, n int) {
 		}
 		if i > start {
 			if n == maxKeyWords {
-				copy(words[:], words[1:])
+				for j := 1; j < n; j++ { // not copy(): it would move lower to the heap
+					words[j-1] = words[j]
+				}
 				n--
 			}
 			words[n] = lower[start:i]
