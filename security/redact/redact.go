@@ -33,7 +33,51 @@ func (r *Redactor) Redact(s string) string {
 	if r == nil || !r.enabled || s == "" {
 		return s
 	}
-	return apply(s, findSecrets(s, 0, false))
+	return redactText(s)
+}
+
+// redactText writes the redacted text as the secrets are found, so that
+// keyword-dense text keeps no list of them. A secret found before one already
+// written (the base64 lines before a key's END line) sends it back to
+// findSecrets, which sorts and merges.
+func redactText(s string) string {
+	var b strings.Builder
+	f := &finding{s: s, endFrom: -1}
+	written, ordered := 0, true
+	scanner.scan(s, func(start int, w *anchorWord) {
+		if start < f.covered || !ordered {
+			return
+		}
+		sp, ok := w.find(f, start)
+		if !ok || sp.end <= sp.start {
+			return
+		}
+		if sp.start < written {
+			ordered = false
+			return
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(s) + len(s)/4 + 64)
+		}
+		b.WriteString(s[written:sp.start])
+		writeMarker(&b, sp.kind)
+		written = sp.end
+		f.covered = max(f.covered, sp.end)
+	})
+	switch {
+	case !ordered:
+		return apply(s, findSecrets(s, 0, false))
+	case written == 0:
+		return s
+	}
+	b.WriteString(s[written:])
+	return b.String()
+}
+
+func writeMarker(b *strings.Builder, kind string) {
+	b.WriteString("[REDACTED:")
+	b.WriteString(kind)
+	b.WriteByte(']')
 }
 
 // span is one secret found in a text: the bytes [start, end) give way to the
@@ -110,9 +154,7 @@ func apply(s string, spans []span) string {
 	last := 0
 	for _, sp := range spans {
 		b.WriteString(s[last:sp.start])
-		b.WriteString("[REDACTED:")
-		b.WriteString(sp.kind)
-		b.WriteByte(']')
+		writeMarker(&b, sp.kind)
 		last = sp.end
 	}
 	b.WriteString(s[last:])
