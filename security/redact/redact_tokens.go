@@ -67,7 +67,7 @@ var tokenRules = func() []tokenRule {
 	for _, p := range []string{"glptt-", "gldt-", "glrt-", "glcbt-", "gloas-"} { // GitLab's other tokens
 		rules = append(rules, tokenRule{prefix: p, kind: "gitlab-token", body: alnumUD, min: 20, max: 255})
 	}
-	for _, p := range []string{"sq0atp-", "sq0csp-", "EAAA"} { // Square
+	for _, p := range []string{"sq0atp-", "sq0csp-"} { // Square
 		rules = append(rules, tokenRule{prefix: p, kind: "square-token", body: alnumUD, min: 22, max: 100, wordEnd: true, ok: mixedCase})
 	}
 	for _, p := range []string{"xapp-", "xoxe.xoxp-", "xoxe-"} { // Slack app and refresh tokens
