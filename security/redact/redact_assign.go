@@ -225,6 +225,9 @@ var shortPassword = wordSet("pwd pw pass")
 // generated: a value with the shape of a generated secret: long, and mixing
 // cases and digits, or base64 with its padding.
 func generated(v string) bool {
+	if strings.ContainsAny(v, ".: ") {
+		return false // HomePage.Title.Welcome2024, user:1234:Cart: a name built of parts
+	}
 	return len(v) >= 20 && (mixedCase(v) || len(v)%4 == 0 && strings.HasSuffix(v, "=") && strings.Trim(v, "=") != "")
 }
 
@@ -364,7 +367,7 @@ var (
 	keyQualifiers = kindSet("_key", "api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
 	// keyNonSecret make a *_KEY something other than a secret: a database's
 	// key, a public half, a lookup key.
-	keyNonSecret = wordSet("primary foreign sort partition hash range row cache idempotency object s3 map lookup routing public pub ssh host gpg pgp fingerprint ssl tls cert verify verification peer dedup dedupe unique composite shard group message event idempotence kms key")
+	keyNonSecret = wordSet("primary foreign sort partition hash range row cache idempotency object s3 map lookup routing public pub ssh host gpg pgp fingerprint ssl tls cert verify verification peer dedup dedupe unique composite shard group message event idempotence kms key translation i18n l10n locale index column field attribute property setting config registry redis hot short cut keyboard")
 	// fillers end a key name without changing what it holds: client-key-data,
 	// secret_key_base, password_value.
 	fillers = wordSet("data value b64 base64 base str string")

@@ -131,6 +131,18 @@ var secretCorpus = []secretCase{
 }
 
 var cleanCorpus = []string{
+	"translation_key: HomePage.Title.Welcome2024",
+	"REDIS_KEY=user:1234:SessionCacheV2Entries",
+	`{"hotkey": "CtrlShiftAltK1234567890"}`,
+	"partition_key = " + sbKey,
+	"IDEMPOTENCY_KEY=" + sessionTok,
+	"object_key: uploads/2024/" + hexSecret + ".png",
+	"signing_key_id: " + hexSecret,
+	"checksum sig=" + hexSecret + " verified",
+	"sha256:" + hexSecret + hexSecret,
+	"commit " + hexSecret[:20] + hexSecret[:20],
+	`[tool.poetry]\nname = "token-service"\nversion = "1.2.0"`,
+	"<key>SecretAccessKeyRef</key>",
 	"$ redis-cli -a",
 	"$ sshpass -p \"$SSHPASS\" ssh host",
 	"$ docker login -u ci --password-stdin ghcr.io",
