@@ -112,9 +112,11 @@ var referencePrefixes = []string{"vault:", "arn:", "env:", "file:", "op://", "sm
 // reference: where a secret is kept, not the secret: a path or a secret
 // store's address.
 func reference(v string) bool {
-	for _, p := range referencePrefixes {
-		if hasPrefixFold(v, p) {
-			return true
+	if strings.IndexByte(v, ':') >= 0 || strings.IndexByte(v, '+') >= 0 { // every prefix has one
+		for _, p := range referencePrefixes {
+			if hasPrefixFold(v, p) {
+				return true
+			}
 		}
 	}
 	p := strings.TrimLeft(v, "~.")
