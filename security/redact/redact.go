@@ -33,7 +33,51 @@ func (r *Redactor) Redact(s string) string {
 	if r == nil || !r.enabled || s == "" {
 		return s
 	}
-	return apply(s, findSecrets(s, 0, false))
+	return redactText(s)
+}
+
+// redactText writes the redacted text as the secrets are found, so that
+// keyword-dense text keeps no list of them. A secret found before one already
+// written (the base64 lines before a key's END line) sends it back to
+// findSecrets, which sorts and merges.
+func redactText(s string) string {
+	var b strings.Builder
+	f := &finding{s: s, endFrom: -1}
+	written, ordered := 0, true
+	scanner.scan(s, func(start int, w *anchorWord) {
+		if start < f.covered || !ordered {
+			return
+		}
+		sp, ok := w.find(f, start)
+		if !ok || sp.end <= sp.start {
+			return
+		}
+		if sp.start < written {
+			ordered = false
+			return
+		}
+		if b.Cap() == 0 {
+			b.Grow(len(s) + len(s)/4 + 64)
+		}
+		b.WriteString(s[written:sp.start])
+		writeMarker(&b, sp.kind)
+		written = sp.end
+		f.covered = max(f.covered, sp.end)
+	})
+	switch {
+	case !ordered:
+		return apply(s, findSecrets(s, 0, false))
+	case written == 0:
+		return s
+	}
+	b.WriteString(s[written:])
+	return b.String()
+}
+
+func writeMarker(b *strings.Builder, kind string) {
+	b.WriteString("[REDACTED:")
+	b.WriteString(kind)
+	b.WriteByte(']')
 }
 
 // span is one secret found in a text: the bytes [start, end) give way to the
@@ -66,6 +110,7 @@ var scanner = newAnchors(anchorWords())
 // overlapping. atEnd: s ends where its chunk was cut (see Stream).
 func findSecrets(s string, from int, atEnd bool) []span {
 	f := &finding{s: s, atEnd: atEnd, covered: from, endFrom: -1}
+	f.spans = make([]span, 0, min(len(s)/64, 1024)) // keyword-dense text holds a secret every few lines
 	scanner.scan(s, func(start int, w *anchorWord) {
 		if start < f.covered {
 			return
@@ -83,7 +128,10 @@ func merge(spans []span) []span {
 	if len(spans) < 2 {
 		return spans
 	}
-	slices.SortStableFunc(spans, func(a, b span) int { return a.start - b.start })
+	byStart := func(a, b span) int { return a.start - b.start }
+	if !slices.IsSortedFunc(spans, byStart) { // found in order of where their anchors end, almost always sorted
+		slices.SortStableFunc(spans, byStart)
+	}
 	out := spans[:1]
 	for _, sp := range spans[1:] {
 		last := &out[len(out)-1]
@@ -106,9 +154,7 @@ func apply(s string, spans []span) string {
 	last := 0
 	for _, sp := range spans {
 		b.WriteString(s[last:sp.start])
-		b.WriteString("[REDACTED:")
-		b.WriteString(sp.kind)
-		b.WriteByte(']')
+		writeMarker(&b, sp.kind)
 		last = sp.end
 	}
 	b.WriteString(s[last:])
@@ -120,12 +166,14 @@ func anchorWords() []anchorWord {
 	for i := range tokenRules {
 		w = append(w, anchorWord{text: tokenRules[i].prefix, exact: true, find: tokenRules[i].find})
 	}
-	for _, k := range []string{"pass", "pwd", "secret", "token", "key", "auth"} {
+	for _, k := range []string{"pass", "pwd", "pw", "secret", "token", "key", "auth"} {
 		w = append(w, anchorWord{text: k, find: findAssignment})
 	}
-	for _, k := range []string{"mysql", "mariadb"} {
-		w = append(w, anchorWord{text: k, find: findMySQLFlag})
+	for _, pf := range passwordFlags {
+		w = append(w, anchorWord{text: pf.cmd, find: findPasswordFlag})
 	}
+	w = append(w, anchorWord{text: "curl ", find: findUserFlag}, anchorWord{text: "identified ", find: findIdentifiedBy},
+		anchorWord{text: "sig=", find: findQuerySignature}, anchorWord{text: "signature=", find: findQuerySignature})
 	for _, k := range []string{":0", ":1", ":2", ":3", ":4", ":5", ":6", ":7", ":8", ":9", ":*:"} {
 		w = append(w, anchorWord{text: k, exact: true, find: findPgpass})
 	}

@@ -24,28 +24,51 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	f.keysDone = ke
 	key := s[ks:ke]
 	kind := keyKind(key)
+	if kind == "" && ks > 0 && s[ks-1] == ';' && shortPassword[lowerASCII(key)] {
+		kind = "password" // Uid=app;Pwd=x; in a connection string
+	}
+	if kind != "" && kind != "key?" {
+		if vs, ve, ok := xmlValue(s, ks, ke, f.atEnd); ok {
+			if placeholder(s[vs:ve]) || reference(s[vs:ve]) {
+				return span{}, false
+			}
+			return span{vs, ve, kind}, true
+		}
+	}
 	p, sep := separator(s, ke, key, kind)
 	if sep == 0 {
 		return span{}, false
 	}
-	if kind == "" { // a value of a key that names no secret is not looked at for keys
-		_, f.keysDone, _ = valueAt(s, p)
+	if kind == "" { // a value of a key that names no secret is not looked at for keys,
+		if !strings.EqualFold(key, "key") && !strings.EqualFold(key, "name") { // unless it names one: <add key="ApiPassword" value="x"/>
+			_, f.keysDone, _ = valueAt(s, p)
+		}
 		return span{}, false
 	}
 	if kind == "authorization" {
 		return authorizationValue(f, p)
 	}
 	vs, ve, quoted := valueAt(s, p)
+	if kind == "password" && strings.HasPrefix(s[vs:ve], "pass:") {
+		vs += len("pass:") // openssl -passout pass:x (env:X and file:p are references)
+	}
 	v := s[vs:ve]
 	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
 		return span{}, false // getpass("Password: "): the quote ends a prompt's text
 	}
-	for i := range tokenRules { // a known format names itself: GITHUB_TOKEN=ghp_...
+	for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
 		if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
 			if sp, ok := t.find(f, vs); ok {
 				return sp, true
 			}
 		}
+	}
+	if kind == "key?" {
+		if !generated(v) && !(f.atEnd && ve == len(s)) { // a value cut short cannot show its shape
+			f.keysDone = ve
+			return span{}, false
+		}
+		kind = "key"
 	}
 	atEnd := f.atEnd && ve == len(s)
 	if !secretValue(kind, key, v, quoted, sep, s[ve:], atEnd) {
@@ -80,8 +103,12 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 	}
 	sep := s[p]
 	switch {
+	case sep == '=' && spaced == 0 && p+2 < len(s) && s[p+1] == '=' && s[p+2] != '=' && s[p+2] != ' ' && lineStart(s, ks) && kind != "":
+		return p + 1, '=' // spring.datasource.password==x: a .properties value that starts with =
 	case sep == '=' && p+1 < len(s) && (s[p+1] == '=' || s[p+1] == '~'), sep == ':' && p+1 < len(s) && s[p+1] == ':':
 		return p, 0 // a comparison, a scope
+	case sep == ':' && spaced > 0 && p+1 < len(s) && s[p+1] == '\'':
+		return p, 0 // PASSWORD :'pw': a psql variable
 	case sep == '=' || sep == ':':
 		p++
 		if p < len(s) && (s[p] == '=' || sep == '=' && s[p] == '>') {
@@ -94,6 +121,8 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 		sep = ' ' // --password x
 	case spaced > 0 && kind == "password" && netrcContext(s, ke-len(key)):
 		sep = ' ' // machine h login u password p
+	case spaced > 0 && kind != "" && spacedValue(s, ks, p, key, kind):
+		sep = ' '
 	default:
 		return p, 0
 	}
@@ -103,11 +132,28 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 	return p, sep
 }
 
+// passWords end in "pass" and name no password.
+var passWords = wordSet("pass bypass compass surpass overpass underpass trespass impass multipass onepass twopass firstpass secondpass")
+
+var shortPassword = wordSet("pwd pw pass")
+
+// generated: a value with the shape of a generated secret: long, and mixing
+// cases and digits, or base64 with its padding.
+func generated(v string) bool {
+	if strings.ContainsAny(v, ".: ") {
+		return false // HomePage.Title.Welcome2024, user:1234:Cart: a name built of parts
+	}
+	return len(v) >= 20 && (mixedCase(v) || len(v)%4 == 0 && strings.HasSuffix(v, "=") && strings.Trim(v, "=") != "")
+}
+
 func isKeyByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
 
 // valueAt returns the value starting at p: inside quotes if it is quoted, else
 // up to a space or a delimiter of the text around it (&;,)}] and quotes).
 func valueAt(s string, p int) (start, end int, quoted bool) {
+	if p+1 < len(s) && strings.IndexByte("bBrRuU", s[p]) >= 0 && (s[p+1] == '"' || s[p+1] == '\'') {
+		p++ // a Python bytes, raw or unicode literal: b'\xe4\xa6'
+	}
 	if p < len(s) && (s[p] == '"' || s[p] == '\'' || s[p] == '`') {
 		q := s[p]
 		e := p + 1
@@ -120,10 +166,20 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 		return p + 1, min(e, len(s)), true
 	}
 	e := p
-	for e < len(s) && e-p < 4096 && !strings.ContainsRune(" \t\r\n'\"&;,)}]", rune(s[e])) {
+	for e < len(s) && e-p < 4096 && !valueEnds[s[e]] {
 		e++
 	}
 	return p, e, false
+}
+
+// valueEnds: the bytes that end an unquoted value.
+var valueEnds = byteSet(" \t\r\n'\"&;,)}]")
+
+func byteSet(s string) (set [256]bool) {
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return set
 }
 
 // authorizationValue: the credentials after an Authorization header's scheme.
@@ -169,32 +225,45 @@ const maxKeyWords = 8
 // keyWords splits a key name into lower-case words at _ - . and case changes
 // (SecretAccessKey, APIKey, client-key-data, --password), keeping the last
 // maxKeyWords. lower is the key in lower case; the words are its substrings.
-func keyWords(key, lower string, words *[maxKeyWords]string) []string {
-	n, start := 0, 0
-	flush := func(i int) {
+// They are returned by value, so that lower may live on the caller's stack.
+func keyWords(key, lower string) (words [maxKeyWords]string, n int) {
+	start := 0
+	for i := 0; i <= len(key); i++ {
+		cut, next := false, i
+		switch {
+		case i == len(key):
+			cut = true
+		case key[i] == '_' || key[i] == '-' || key[i] == '.':
+			cut, next = true, i+1
+		case i > start && 'A' <= key[i] && key[i] <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
+			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
+			cut = true
+		}
+		if !cut {
+			continue
+		}
 		if i > start {
 			if n == maxKeyWords {
-				copy(words[:], words[1:])
+				for j := 1; j < n; j++ { // not copy(): it would move lower to the heap
+					words[j-1] = words[j]
+				}
 				n--
 			}
 			words[n] = lower[start:i]
 			n++
 		}
+		start = next
 	}
-	for i := 0; i < len(key); i++ {
-		c := key[i]
-		switch {
-		case c == '_' || c == '-' || c == '.':
-			flush(i)
-			start = i + 1
-		case i > start && 'A' <= c && c <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
-			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
-			flush(i)
-			start = i
+	return words, n
+}
+
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
 		}
 	}
-	flush(len(key))
-	return words[:n]
+	return false
 }
 
 // lowerASCII lowers s, allocating only when it has an upper-case letter.
@@ -210,13 +279,26 @@ func lowerASCII(s string) string {
 var (
 	// keyQualifiers make a *_KEY a secret: API_KEY, DD_APP_KEY, AccountKey,
 	// SECRET_KEY, but not primary_key, sort_key or ssh_key (usually a path).
-	keyQualifiers = wordSet("api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
+	keyQualifiers = kindSet("_key", "api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
+	// keyNonSecret make a *_KEY something other than a secret: a database's
+	// key, a public half, a lookup key.
+	keyNonSecret = wordSet("primary foreign sort partition hash range row cache idempotency object s3 map lookup routing public pub ssh host gpg pgp fingerprint ssl tls cert verify verification peer dedup dedupe unique composite shard group message event idempotence kms key translation i18n l10n locale index column field attribute property setting config registry redis hot short cut keyboard")
 	// fillers end a key name without changing what it holds: client-key-data,
 	// secret_key_base, password_value.
 	fillers = wordSet("data value b64 base64 base str string")
 	// metadata ends a key that says something about a secret.
 	metadata = wordSet("file path name names ref id arn version type kind count length len size ttl expiry expires expiration rotation prefix suffix format enabled required header env var field prompt policy role label description desc hint url uri endpoint location source backend manager provider store engine mount dir namespace stdin fd cmd command")
 )
+
+// kindSet maps each word of s to the word with suffix, the marker's kind,
+// built once so that no kind is built per match.
+func kindSet(suffix, s string) map[string]string {
+	m := map[string]string{}
+	for _, w := range strings.Fields(s) {
+		m[w] = w + suffix
+	}
+	return m
+}
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
@@ -230,8 +312,20 @@ func wordSet(s string) map[string]bool {
 // What a key ends with decides: PASSWORD_FILE, TOKEN_TTL, secretName and
 // secretKeyRef name something about a secret, not the secret.
 func keyKind(key string) string {
-	var buf [maxKeyWords]string
-	w := keyWords(key, lowerASCII(key), &buf)
+	lower := key
+	if hasUpper(key) {
+		var b [32]byte // a key of up to 32 bytes is lowered on the stack: judging it allocates nothing
+		if len(key) > len(b) {
+			lower = strings.ToLower(key)
+		} else {
+			for i := 0; i < len(key); i++ {
+				b[i] = fold(key[i])
+			}
+			lower = string(b[:len(key)])
+		}
+	}
+	all, n := keyWords(key, lower)
+	w := all[:n]
 	for len(w) > 1 && fillers[w[len(w)-1]] {
 		w = w[:len(w)-1]
 	}
@@ -263,17 +357,28 @@ func keyKind(key string) string {
 		if prev == "access" && len(w) > 2 && w[len(w)-3] == "secret" {
 			return "aws-secret-access-key"
 		}
-		if keyQualifiers[prev] {
-			return prev + "_key"
+		if k, ok := keyQualifiers[prev]; ok {
+			return k
 		}
+		if prev != "" && !keyNonSecret[prev] {
+			return "key?" // FERNET_KEY, STRIPE_KEY: a secret if the value has a secret's shape
+		}
+	case "passin", "passout": // openssl -passin pass:x
+		return "password"
+	case "requirepass", "masterauth", "bindpw", "rootpw", "dbpass": // redis.conf, nslcd.conf, slapd.conf
+		return "password"
+	case "authkey":
+		return "auth_key"
 	case "apikey", "accesskey", "secretkey", "privatekey", "accountkey", "appkey", "masterkey", "signingkey", "encryptionkey":
-		return last[:len(last)-3] + "_key"
+		return keyQualifiers[last[:len(last)-3]]
 	case "authtoken", "accesstoken", "apitoken":
 		return "token"
 	}
 	switch {
 	case strings.HasSuffix(last, "password") || strings.HasSuffix(last, "passwd"):
 		return "password" // PGPASSWORD, DBPASSWD
+	case strings.HasSuffix(last, "pass") && !passWords[last]:
+		return "password" // smtppass, requirepass
 	case strings.HasSuffix(last, "secret"):
 		return "secret"
 	case strings.HasSuffix(last, "token") && len(w) == 1:

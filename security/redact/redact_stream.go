@@ -127,7 +127,13 @@ func longBase64(line string) bool {
 // redact is Redact without the lock and without remembering; carry: the chunk
 // continues the previous chunk's last line.
 func (s *Stream) redact(chunk string, carry bool) string {
+	if !s.inKey && !(carry && s.tail != "" && s.beginSplit(chunk)) {
+		out := s.redactRest(chunk, carry) // the common case: no key open, nothing to write before
+		s.inKey = endsInsideKey(chunk)
+		return out
+	}
 	var out strings.Builder
+	out.Grow(len(chunk))
 	rest := chunk
 	if s.inKey || carry && s.beginSplit(chunk) {
 		n, ended := s.keyBodyLen(chunk, carry)

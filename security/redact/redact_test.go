@@ -99,3 +99,33 @@ func TestRedactDisabled(t *testing.T) {
 		t.Errorf("disabled Redactor changed input: %q", got)
 	}
 }
+
+// TestPlaceholderWordsFitLookup: placeholder looks a value up only when it is
+// no longer than maxPlaceholderWord.
+func TestPlaceholderWordsFitLookup(t *testing.T) {
+	t.Parallel()
+	for _, set := range []map[string]bool{placeholderWords, selfNamed} {
+		for w := range set {
+			if len(w) > maxPlaceholderWord {
+				t.Errorf("%q is longer than maxPlaceholderWord (%d)", w, maxPlaceholderWord)
+			}
+		}
+	}
+}
+
+// TestRedactTextMatchesSpans: the Redactor's one-pass writer gives what
+// sorting and merging every span gives, on every corpus line.
+func TestRedactTextMatchesSpans(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for _, c := range secretCorpus {
+		lines = append(lines, c.in, c.in+"\n"+fakePEM+"\n"+c.in)
+	}
+	lines = append(lines, cleanCorpus...)
+	lines = append(lines, "MIIEowIBAAKCAQEA1x9Rk3bZ\nq8fA2b3c4d5e6f7g8h9i0jKL\npassword=hunter22\n-----END PRIVATE KEY-----")
+	for _, in := range lines {
+		if got, want := redactText(in), apply(in, findSecrets(in, 0, false)); got != want {
+			t.Errorf("redactText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // tokenRule is a token format known by its prefix: the prefix, then a body of
 // bytes from one set, between min and max long.
@@ -37,6 +40,39 @@ var tokenRules = func() []tokenRule {
 		{prefix: "AIza", kind: "google-api-key", body: alnumUD, min: 35, max: 35, wordEnd: true},
 		{prefix: "eyJ", kind: "jwt", body: jwt, min: 26, max: 8192, ok: isJWT},
 	}
+	b64 := func(c byte) bool { return alnum(c) || c == '+' || c == '/' || c == '=' }
+	webhook := func(c byte) bool { return alnumUD(c) || c == '/' }
+	rules = append(rules,
+		tokenRule{prefix: "tskey-", kind: "tailscale-key", body: alnumD, min: 20, max: 255, ok: mixedCase},
+		tokenRule{prefix: "AGE-SECRET-KEY-1", kind: "age-key", body: upper, min: 50, max: 100, wordEnd: true},
+		tokenRule{prefix: "rubygems_", kind: "rubygems-key", body: hex, min: 48, max: 48, wordEnd: true},
+		tokenRule{prefix: "dckr_pat_", kind: "docker-token", body: alnumUD, min: 20, max: 255},
+		tokenRule{prefix: "glsa_", kind: "grafana-token", body: alnumU, min: 32, max: 255, wordEnd: true},
+		tokenRule{prefix: "whsec_", kind: "webhook-secret", body: b64, min: 24, max: 255},
+		tokenRule{prefix: "PMAK-", kind: "postman-key", body: alnumD, min: 50, max: 80, wordEnd: true},
+		tokenRule{prefix: "lin_api_", kind: "linear-key", body: alnum, min: 40, max: 40, wordEnd: true},
+		tokenRule{prefix: "eyJhdXRocyI6", kind: "docker-config", body: b64, min: 20, max: 65536}, // base64 of {"auths":
+		tokenRule{prefix: "https://discord.com/api/webhooks/", kind: "discord-webhook", body: webhook, min: 60, max: 255},
+		tokenRule{prefix: "https://discordapp.com/api/webhooks/", kind: "discord-webhook", body: webhook, min: 60, max: 255},
+	)
+	for _, p := range []string{"hvs.", "hvb.", "hvr."} { // Vault service, batch and recovery tokens
+		rules = append(rules, tokenRule{prefix: p, kind: "vault-token", body: alnumUD, min: 24, max: 512, ok: mixedCase})
+	}
+	for _, p := range []string{"dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."} { // Doppler
+		rules = append(rules, tokenRule{prefix: p, kind: "doppler-token", body: alnum, min: 40, max: 44, wordEnd: true})
+	}
+	for _, p := range []string{"shpat_", "shpca_", "shppa_", "shpss_"} { // Shopify
+		rules = append(rules, tokenRule{prefix: p, kind: "shopify-token", body: hex, min: 32, max: 32, wordEnd: true})
+	}
+	for _, p := range []string{"glptt-", "gldt-", "glrt-", "glcbt-", "gloas-"} { // GitLab's other tokens
+		rules = append(rules, tokenRule{prefix: p, kind: "gitlab-token", body: alnumUD, min: 20, max: 255})
+	}
+	for _, p := range []string{"sq0atp-", "sq0csp-"} { // Square
+		rules = append(rules, tokenRule{prefix: p, kind: "square-token", body: alnumUD, min: 22, max: 100, wordEnd: true, ok: mixedCase})
+	}
+	for _, p := range []string{"xapp-", "xoxe.xoxp-", "xoxe-"} { // Slack app and refresh tokens
+		rules = append(rules, tokenRule{prefix: p, kind: "slack-token", body: alnumD, min: 20, max: 255})
+	}
 	for _, p := range []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"} {
 		rules = append(rules, tokenRule{prefix: p, kind: "github-token", body: alnum, min: 36, max: 255, wordEnd: true})
 	}
@@ -48,6 +84,22 @@ var tokenRules = func() []tokenRule {
 	}
 	return rules
 }()
+
+// tokensByFirst indexes tokenRules by their prefix's first byte, so a value
+// is compared with the few prefixes it could start with.
+var tokensByFirst = func() (idx [256][]int) {
+	for i, t := range tokenRules {
+		idx[t.prefix[0]] = append(idx[t.prefix[0]], i)
+	}
+	return idx
+}()
+
+func firstByte(v string) byte {
+	if v == "" {
+		return 0
+	}
+	return v[0]
+}
 
 // find is the token's finder: the prefix at a word start, the body as long as
 // the format allows. A body cut by the end of a chunk (atEnd) is redacted
@@ -78,10 +130,28 @@ func (t *tokenRule) find(f *finding, start int) (span, bool) {
 		tok = jwtPrefix(tok)
 		e = start + len(tok)
 	}
-	if t.ok != nil && !t.ok(tok) {
+	if t.ok != nil && !t.ok(tok) || monotonous(s[b:e]) {
 		return span{}, false
 	}
 	return span{start, e, t.kind}, true
+}
+
+// monotonous: a body of at most two distinct bytes is a mask in a token's
+// shape (ghp_XXXXXXXX, sk-0000-0000), an example, not a token.
+func monotonous(body string) bool {
+	var seen [2]byte
+	n := 0
+	for i := 0; i < len(body); i++ {
+		if slices.Contains(seen[:n], body[i]) {
+			continue
+		}
+		if n == len(seen) {
+			return false
+		}
+		seen[n] = body[i]
+		n++
+	}
+	return true
 }
 
 func mixedCase(s string) bool {
@@ -252,6 +322,12 @@ func findURLPassword(f *finding, start int) (span, bool) {
 	for i < len(s) && i-start < 256 && !strings.ContainsRune(" \t\r\n:/@", rune(s[i])) {
 		i++
 	}
+	if u := s[start+3 : i]; i == len(s) && f.atEnd && u != "" && !strings.Contains(u, ".") && strings.ContainsAny(u, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return span{start + 3, i, "url-key"}, true // cut where a key as the user may be (a host has dots)
+	}
+	if i < len(s) && s[i] == '@' && i-start-3 >= 32 && (hexString(s[start+3:i]) || generated(s[start+3:i])) {
+		return span{start + 3, i, "url-key"}, true // a key as the user: a Sentry DSN
+	}
 	if i >= len(s) || s[i] != ':' {
 		return span{}, false
 	}
@@ -268,4 +344,26 @@ func findURLPassword(f *finding, start int) (span, bool) {
 		return span{}, false
 	}
 	return span{p, e, "url-password"}, true
+}
+
+func hexString(v string) bool {
+	return strings.Trim(strings.ToLower(v), "0123456789abcdef") == ""
+}
+
+// findQuerySignature: a URL's signature parameter (Azure SAS sig=, AWS
+// X-Amz-Signature=, GCS X-Goog-Signature=): who holds the URL holds the access.
+func findQuerySignature(f *finding, start int) (span, bool) {
+	s := f.s
+	if start == 0 || strings.IndexByte("?&-", s[start-1]) < 0 {
+		return span{}, false
+	}
+	vs := start + strings.IndexByte(s[start:], '=') + 1
+	ve := vs
+	for ve < len(s) && !strings.ContainsRune("& \t\r\n'\"<>#", rune(s[ve])) {
+		ve++
+	}
+	if ve-vs < 16 && !(f.atEnd && ve == len(s) && ve > vs) || placeholder(s[vs:ve]) {
+		return span{}, false
+	}
+	return span{vs, ve, "url-signature"}, true
 }

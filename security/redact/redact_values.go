@@ -16,6 +16,9 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 	if v == "" || placeholder(v) || !quoted && (prompt(v) || reference(v) || strings.ContainsAny(v, "([")) {
 		return false
 	}
+	if sep == ' ' && v[0] == '-' {
+		return false // psql --password -h db: the option asks, the next one follows
+	}
 	if atEnd {
 		return true
 	}
@@ -34,7 +37,7 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 	if secretName(v) {
 		return false
 	}
-	if !quoted && sep != '=' && prose(v, rest) {
+	if !quoted && (sep == ':' || sep == ' ' && lowerWord(v)) && prose(v, rest) {
 		return false
 	}
 	return true
@@ -42,30 +45,58 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 
 // placeholder: a variable ($X, ${X}, %X%), a template (<x>, {{x}}), a mask
 // (***, xxxx, ...), an empty or null word, an earlier marker, or an
-// instruction (your-token-here, REPLACE_ME). Well-known default passwords
-// (changeme, admin) are not placeholders: systems run with them.
+// instruction (your-token-here, REPLACE_ME, changeme), or the name of what
+// belongs there (password: password). Other well-known default passwords
+// (admin, postgres) are not placeholders: systems run with them; changeme
+// says it is to be replaced, and hiding it would protect nothing.
 func placeholder(v string) bool {
 	v = strings.Trim(v, `"'`)
 	if v == "" {
 		return true
 	}
 	switch v[0] {
-	case '$', '%', '<', '{', '[':
+	case '$', '<', '{', '[':
 		return true
+	case '%': // %VAR% is a variable; %vbbk!-@6 is a password
+		if e := strings.IndexByte(v[1:], '%'); e > 0 && strings.Trim(v[1:e+1], "_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "" {
+			return true
+		}
 	}
-	if strings.Trim(v, "*•.…xX#-_?") == "" {
-		return true
+	if mask(v) || strings.HasSuffix(v, "...") || strings.HasSuffix(v, "…") {
+		return true // hf_..., sk_test_...: an example cut short
 	}
-	l := lowerASCII(v)
-	if placeholderWords[l] || strings.HasPrefix(l, "your") || strings.HasPrefix(l, "<your") ||
-		strings.HasPrefix(l, "replace") || strings.HasPrefix(l, "insert") || strings.HasSuffix(l, "here") ||
-		strings.Contains(l, "redacted") {
-		return true
+	if len(v) <= maxPlaceholderWord {
+		var buf [maxPlaceholderWord]byte
+		for i := 0; i < len(v); i++ {
+			buf[i] = fold(v[i])
+		}
+		if placeholderWords[string(buf[:len(v)])] || selfNamed[string(buf[:len(v)])] { // no allocation: a map index by string(bytes)
+			return true
+		}
+	}
+	return hasPrefixFold(v, "your") || hasPrefixFold(v, "replace") || hasPrefixFold(v, "insert") ||
+		len(v) >= 4 && strings.EqualFold(v[len(v)-4:], "here") || containsFold(v, "redacted")
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// containsFold: s holds word (lower case ASCII) in any case.
+func containsFold(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if fold(s[i]) == word[0] && strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
 	}
 	return false
 }
 
 var placeholderWords = wordSet("null none nil true false yes no on off undefined empty n/a na tbd todo fixme hidden masked removed required optional string str int bool env default example placeholder dummy sample fake redacted unset")
+
+// selfNamed values name what belongs there (password: password, user:password@)
+// or ask for it to be changed (changeme): a template's text, not a secret.
+var selfNamed = wordSet("password passwd pass pwd secret token apikey api_key api-key key changeme change_me change-me changeit")
 
 var nsswitch = wordSet("files compat db nis nisplus ldap sss systemd winbind dns hesiod cache mymachines resolve myhostname usrfiles altfiles extrausers")
 
@@ -76,13 +107,16 @@ func prompt(v string) bool {
 	return strings.IndexByte("$#>%", last) >= 0 && strings.ContainsAny(v[:len(v)-1], "@:~/")
 }
 
+var referencePrefixes = []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"}
+
 // reference: where a secret is kept, not the secret: a path or a secret
 // store's address.
 func reference(v string) bool {
-	l := lowerASCII(v)
-	for _, p := range []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"} {
-		if strings.HasPrefix(l, p) {
-			return true
+	if strings.IndexByte(v, ':') >= 0 || strings.IndexByte(v, '+') >= 0 { // every prefix has one
+		for _, p := range referencePrefixes {
+			if hasPrefixFold(v, p) {
+				return true
+			}
 		}
 	}
 	p := strings.TrimLeft(v, "~.")
@@ -98,7 +132,30 @@ func reference(v string) bool {
 	return lowerWord(strings.NewReplacer("-", "", "_", "", ".", "").Replace(seg)) || seg == ""
 }
 
-func digits(v string) bool { return strings.Trim(v, "0123456789") == "" }
+func digits(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// mask: only the bytes of a mask (***, xxxx, ••••, ___, ???).
+func mask(v string) bool {
+	for _, r := range v {
+		switch r {
+		case '*', '•', '.', '…', 'x', 'X', '#', '-', '_', '?':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// maxPlaceholderWord is the length of the longest word in placeholderWords
+// and selfNamed: a longer value is not looked up.
+const maxPlaceholderWord = 11
 
 func lowerWord(v string) bool {
 	for _, c := range []byte(v) {
