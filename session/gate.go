@@ -204,8 +204,9 @@ func printable(b []byte) string {
 
 // gateKeys types keys that hold an Enter piece by piece: before each Enter the keys
 // before it are typed, the line is read back (or built from the pieces), and Gate is
-// asked. It returns the refusal, if any, after which nothing more is typed.
-func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) error, write func([]byte) error) (*Refusal, error) {
+// asked. rearm is called before an Enter that follows keys already typed: the reader
+// woke and wrote for those, which is not evidence about what Enter starts. It returns the refusal, if any, after which nothing more is typed.
+func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) error, write func([]byte) error, rearm func()) (*Refusal, error) {
 	for len(keys) > 0 {
 		i := bytes.IndexAny(keys, submitKeys)
 		if i < 0 {
@@ -237,6 +238,9 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 			s.typedPieces = ""
 			return ref, nil
 		}
+		if len(pre) > 0 {
+			rearm()
+		}
 		if err := write(keys[i : i+1]); err != nil {
 			return nil, err
 		}
@@ -249,9 +253,10 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 // gateLine types one line of Text once Gate lets it through. A line whose Enter would
 // submit something the screen must show first (text already at the prompt, editing
 // keys) is typed, read back, judged, and then submitted or erased.
-func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidden bool, index int, in Input, write func([]byte) error) (*Refusal, error) {
+func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidden bool, index int, in Input, write func([]byte) error, rearm func()) (*Refusal, error) {
 	withEnter := bytes.HasSuffix(chunk, []byte(enter))
 	p := s.pendingLine(line, withEnter, hidden, index)
+	ahead := false // the line was typed ahead of its Enter
 	if s.readBack(p) {
 		if text := chunk[:len(chunk)-len(enter)]; len(text) > 0 {
 			before := s.scr.Status().Written
@@ -259,6 +264,7 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 				return nil, err
 			}
 			s.settleEcho(ctx, before)
+			ahead = true
 		}
 		if cur, ok := s.promptLine(); ok {
 			p.Line, p.Screen = cur, true
@@ -274,6 +280,9 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 	}
 	if in.Typed != nil {
 		in.Typed(line, hidden)
+	}
+	if ahead {
+		rearm()
 	}
 	s.notePieces(chunk)
 	return nil, write(chunk)

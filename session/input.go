@@ -107,14 +107,22 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		write := func(b []byte) error { _, err := s.proc.Write(wctx, b); return err }
+		// Typed ahead of its Enter, a line's echo woke the reader: what counts as
+		// evidence for the Enter is taken again just before it.
+		rearm := func() {
+			from.reader = s.proc.InputWait()
+			if from.reader.Reading {
+				from.wrote, from.wroteOK = s.proc.Wrote(from.reader.PID)
+			}
+		}
 		var ref *Refusal
 		switch {
 		case in.Gate == nil:
 			err = write(chunk)
 		case in.Keys != "":
-			ref, err = s.gateKeys(wctx, chunk, in.Gate, write)
+			ref, err = s.gateKeys(wctx, chunk, in.Gate, write, rearm)
 		default:
-			ref, err = s.gateLine(wctx, chunk, echoes[i], hidden, i, in, write)
+			ref, err = s.gateLine(wctx, chunk, echoes[i], hidden, i, in, write, rearm)
 		}
 		cancel()
 		if ref != nil {
