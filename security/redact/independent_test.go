@@ -17,8 +17,8 @@ import (
 
 // Floors: the figures when they were last raised; a change that lowers one fails.
 var independentFloor = map[string]struct{ recall, precision float64 }{
-	"tune":    {0.856, 0.976},
-	"heldout": {0.82, 0.968},
+	"tune":    {0.99, 1.0},
+	"heldout": {0.889, 0.972},
 }
 
 // leaked reports whether any piece of secret of 8 or more bytes (or all of a shorter
