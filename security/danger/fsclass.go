@@ -57,7 +57,7 @@ var (
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
 		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
-	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "modules", "hgrc", "wc.db")
+	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
 	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
@@ -128,11 +128,15 @@ func classifyPath(p string) pathClass {
 		return pcFile
 	case slices.ContainsFunc(comps, dbDataDir.MatchString):
 		return pcDatabase // a compose file's bind-mounted database (./pgdata, ./mysql-data)
+	case up && len(comps) == 1 && worktreeName.MatchString(comps[0]):
+		return pcUnknown // a linked worktree: its commits live in the main repository
 	case sourceDirs[comps[0]] && len(comps) <= 2, up && len(comps) == 1:
 		return pcProject // or a sibling of the working directory: another checkout (../shop)
 	}
 	return pcUnknown // a name whose role cannot be told (a clone, a worktree, fixtures)
 }
+
+var worktreeName = regexp.MustCompile(`(?i)^(?:wt|worktree)[-_.]|[-_.](?:wt|worktree)$`)
 
 var localSystem = shell.Set("lib", "lib64", "bin", "sbin", "include", "share", "etc")
 

@@ -61,7 +61,7 @@ var fsRules = []rule{
 			"rsync -a --delete --exclude='*' ./ ~/code/", "expect -c 'spawn ssh host'", "rm -rf /opt/myapp/releases/2023",
 			"rm -rf ~/.npm-global/lib", "rm -rf ~/.docker/buildx", "rm -rf ~/.vscode/extensions",
 			`docker run --rm -v "$PWD":/src -w /src node:20 rm -rf /src/node_modules`, "docker run -it --rm ubuntu rm -rf /tmp/x",
-			"rm -rf ../build-linux", "rm -f ../release.zip", "cd .. && rm -rf shop/dist", `rm -rf "$GITHUB_WORKSPACE/out"`,
+			"rm -rf ../build-linux", "rm -rf ../wt-release", "rm -rf .git/modules/vendor/lib", "rm -f ../release.zip", "cd .. && rm -rf shop/dist", `rm -rf "$GITHUB_WORKSPACE/out"`,
 			"xargs -a stale.txt rm -f", `while read -r f; do rm -f "$f"; done < gone.txt`, `mapfile -t l < <(find . -name '*.log'); rm -f "${l[@]}"`,
 			`for p in libs/*; do rm -rf "$p/target"; done`, "ls libs | xargs -I{} rm -rf libs/{}/build", "find libs -name '*.tsbuildinfo' -delete",
 			"rm -f .git/gc.log", "rm -rf .git/rr-cache", "sudo rm -rf /opt/sonarqube/temp", "sudo rm -rf /usr/local/go", "sudo rm -rf /var/crash/*",
