@@ -59,7 +59,7 @@ var (
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
-	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
@@ -136,6 +136,8 @@ func classifyPath(p string) pathClass {
 	return pcUnknown // a name whose role cannot be told (a clone, a worktree, fixtures)
 }
 
+var servedFile = regexp.MustCompile(`(?i)\.(?:html?|css|js|map|txt|json|xml|conf|ini|ya?ml|php|md|log|pid|sock)$`)
+
 var worktreeName = regexp.MustCompile(`(?i)^(?:wt|worktree)[-_.]|[-_.](?:wt|worktree)$`)
 
 var localSystem = shell.Set("lib", "lib64", "bin", "sbin", "include", "share", "etc")
@@ -163,7 +165,7 @@ func leafClass(p string) pathClass {
 			}
 			return pcUnknown // hooks, a stale lock, an aborted rebase
 		case credDirs[c]:
-			if i := slices.Index(comps, c); strings.HasPrefix(base, "known_hosts") || scratchIn(comps[i+1:]) || strings.HasSuffix(base, ".pub") || scratchWord.MatchString(base) {
+			if i := slices.Index(comps, c); strings.HasPrefix(base, "known_hosts") || scratchIn(comps[i+1:]) || strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".new") || scratchWord.MatchString(base) {
 				return pcUnknown
 			}
 			return pcCredential
@@ -240,7 +242,12 @@ func absClass(comps []string) pathClass {
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
 		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch
+	case slices.Contains(comps[:len(comps)-1], "releases"):
+		return pcUnknown // one deployed release; the live one is a symlink to the newest (/var/www/app/releases/2024...)
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
+		if servedFile.MatchString(comps[len(comps)-1]) {
+			return pcFile // one page or config file, not the tree (/var/www/html/index.html)
+		}
 		return pcData
 	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] || serviceHome.MatchString(c) }),
 		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
@@ -316,6 +323,12 @@ func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 					b.WriteString(shell.DynMark + "set")
 					continue
 				}
+				if p.Exp != nil && (p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.DefaultUnset) && p.Exp.Word != nil {
+					if d := fsPath(shell.ResolveWord(p.Exp.Word)); d != "" && !strings.Contains(d, shell.DynMark) {
+						b.WriteString(d) // ${ROOT:-.}: the default, what the line deletes when ROOT is unset
+						continue
+					}
+				}
 			}
 		case *syntax.CmdSubst:
 			if d, ok := substDir(p); ok {
@@ -341,6 +354,9 @@ func substDir(p *syntax.CmdSubst) (string, bool) {
 		return "", false
 	}
 	words := strings.Join(shell.Lits(c.Args), " ")
+	if d, ok := toolDirs[words]; ok {
+		return d, true
+	}
 	switch {
 	case c.Name == "pwd", words == "git rev-parse --show-toplevel":
 		return ".", true
@@ -349,6 +365,11 @@ func substDir(p *syntax.CmdSubst) (string, bool) {
 	}
 	return "", false
 }
+
+// toolDirs are the directories tools report where they keep things.
+var toolDirs = map[string]string{"go env GOPATH": "~/go", "go env GOMODCACHE": "~/go/pkg/mod", "go env GOCACHE": "~/.cache/go-build",
+	"npm config get cache": "~/.npm", "pip cache dir": "~/.cache/pip", "yarn cache dir": "~/.cache/yarn", "brew --cache": "~/Library/Caches/Homebrew",
+	"brew --prefix": "/usr/local", "npm root -g": "/usr/local/lib/node_modules", "rustc --print sysroot": "~/.rustup/toolchains/x"}
 
 // treeVerdict judges the recursive deletion of p.
 func treeVerdict(p string) Verdict {
