@@ -369,7 +369,8 @@ func substDir(p *syntax.CmdSubst) (string, bool) {
 // toolDirs are the directories tools report where they keep things.
 var toolDirs = map[string]string{"go env GOPATH": "~/go", "go env GOMODCACHE": "~/go/pkg/mod", "go env GOCACHE": "~/.cache/go-build",
 	"npm config get cache": "~/.npm", "pip cache dir": "~/.cache/pip", "yarn cache dir": "~/.cache/yarn", "brew --cache": "~/Library/Caches/Homebrew",
-	"brew --prefix": "/usr/local", "npm root -g": "/usr/local/lib/node_modules", "rustc --print sysroot": "~/.rustup/toolchains/x"}
+	"brew --prefix": "/usr/local", "npm root -g": "/usr/local/lib/node_modules", "rustc --print sysroot": "~/.rustup/toolchains/x",
+	"git rev-parse --git-dir": ".git", "git rev-parse --absolute-git-dir": ".git", "git rev-parse --git-common-dir": ".git"}
 
 // treeVerdict judges the recursive deletion of p.
 func treeVerdict(p string) Verdict {

@@ -130,7 +130,9 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 	case "truncate":
 		targets = shell.Lits(shell.ParseOpts(c.Args[1:], "sr").Operands)
 	case "cp", "install", "mv":
-		if o.Has("nu", "no-clobber", "update", "backup") || strings.Contains(o.Short, "b") {
+		// -n and -u keep the target, -b keeps a copy; -i asks first (unless a later -f overrides it)
+		if o.Has("nu", "no-clobber", "update", "backup") || strings.Contains(o.Short, "b") ||
+			o.Has("i", "interactive") && strings.LastIndex(o.Short, "i") > strings.LastIndex(o.Short, "f") {
 			return Verdict{}
 		}
 		ops := shell.ParseOpts(c.Args[1:], "tSmog").Operands
