@@ -129,7 +129,7 @@ func classifyPath(p string) pathClass {
 	case slices.ContainsFunc(comps, dbDataDir.MatchString):
 		return pcDatabase // a compose file's bind-mounted database (./pgdata, ./mysql-data)
 	case up && len(comps) == 1 && worktreeName.MatchString(comps[0]):
-		return pcUnknown // a linked worktree: its commits live in the main repository
+		return pcUnknown // a linked worktree (its commits live in the main repository) or a copy
 	case sourceDirs[comps[0]] && len(comps) <= 2, up && len(comps) == 1:
 		return pcProject // or a sibling of the working directory: another checkout (../shop)
 	}
@@ -138,7 +138,7 @@ func classifyPath(p string) pathClass {
 
 var servedFile = regexp.MustCompile(`(?i)\.(?:html?|css|js|map|txt|json|xml|conf|ini|ya?ml|php|md|log|pid|sock)$`)
 
-var worktreeName = regexp.MustCompile(`(?i)^(?:wt|worktree)[-_.]|[-_.](?:wt|worktree)$`)
+var worktreeName = regexp.MustCompile(`(?i)^(?:wt|worktree)[-_.]|[-_.](?:wt|worktree|copy)$`)
 
 var localSystem = shell.Set("lib", "lib64", "bin", "sbin", "include", "share", "etc")
 
@@ -235,8 +235,6 @@ func absClass(comps []string) pathClass {
 		return homeClass(comps[2:])
 	case comps[0] == "root":
 		return homeClass(comps[1:])
-	case comps[0] == "opt" && len(comps) == 2 && !broadGlob(comps[1]):
-		return pcData // an application's whole installation, which often holds its data (/opt/gitlab)
 	case comps[0] == "usr" && len(comps) == 4 && comps[1] == "local" && broadGlob(comps[3]) && localSystem[comps[2]]:
 		return pcSystem // every library or program installed locally (/usr/local/lib/*)
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
@@ -393,8 +391,8 @@ func fileVerdict(p string) Verdict {
 	switch {
 	case c == pcData && dbServiceFile(p):
 		return hit("delete-credentials") // one file of a database's storage
-	case c == pcVCS:
-		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens
+	case c == pcVCS && !transientFile.MatchString(path.Base(p)) && !scratchWord.MatchString(path.Base(p)):
+		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
 	}
 	if !fileProtected[c] {
 		return Verdict{}

@@ -39,7 +39,7 @@ var fsRules = []rule{
 			"xargs -a stale-dirs.txt rm -rf", "xargs --arg-file=old rm -r", "sort -u dirs.lst | xargs rm -rf",
 			`while read -r d; do rm -rf "$d"; done < prune.txt`, `mapfile -t ds < <(ls -d ~/work/*); rm -rf "${ds[@]}"`,
 			`readarray -t r < repos.txt; rm -rf "${r[@]}"`, "unlink .git/config", "rm -f .hg/store/00changelog.i",
-			"sudo rm -rf /opt/sonarqube", "sudo rm -rf /usr/local/share/*",
+			"sudo rm -rf /usr/local/share/*",
 			// JavaScript's rm -rf, defaults and tool-reported directories
 			"npx rimraf src", "pnpm dlx rimraf ~/code/shop", "npx -y del-cli '**' '!.env'", `rm -rf "${APP_ROOT:-.}"`,
 			`rm -rf "$(go env GOPATH)/src"`, "sudo rm -rf /var/www/site.example", `rm -rf "$(git rev-parse --git-dir)"`),
@@ -67,7 +67,7 @@ var fsRules = []rule{
 			"rm -rf ../build-linux", "rm -rf ../wt-release", "rm -rf .git/modules/vendor/lib", "rm -f ../release.zip", "cd .. && rm -rf shop/dist", `rm -rf "$GITHUB_WORKSPACE/out"`,
 			"xargs -a stale.txt rm -f", `while read -r f; do rm -f "$f"; done < gone.txt`, `mapfile -t l < <(find . -name '*.log'); rm -f "${l[@]}"`,
 			`for p in libs/*; do rm -rf "$p/target"; done`, "ls libs | xargs -I{} rm -rf libs/{}/build", "find libs -name '*.tsbuildinfo' -delete",
-			"rm -f .git/gc.log", "rm -rf .git/rr-cache", "sudo rm -rf /opt/sonarqube/temp", "sudo rm -rf /usr/local/go", "sudo rm -rf /var/crash/*",
+			"rm -f .git/gc.log", "rm -rf .git/rr-cache", "sudo rm -rf /opt/sonarqube/temp", "sudo rm -rf /opt/az /opt/ghc /opt/hostedtoolcache", "rm -f .git/refs/heads/main.lock", "rm -rf ../shop-copy", "sudo rm -rf /usr/local/go", "sudo rm -rf /var/crash/*",
 			"rm -f ~/Desktop/Screen*.png", "npx rimraf dist coverage", "rimraf '**/node_modules'", `rm -rf "${OUT:-dist}"`,
 			`rm -rf "$(go env GOMODCACHE)"`, `rm -rf "$(npm config get cache)"/_cacache`, "sudo rm -rf /var/www/html/index.nginx-debian.html",
 			"sudo rm -rf /srv/app/releases/20231105")},
