@@ -107,6 +107,8 @@ func producesProtected(c shell.Command, recursive bool) bool {
 		if deleteVerdict(ops, recursive).Dangerous {
 			return true
 		}
+	case "grep", "egrep", "fgrep":
+		return grepListsProtected(c)
 	case "find", "fd", "fdfind":
 		return c.Name == "find" && findSelectsProtected(c)
 	case "ls":
@@ -251,8 +253,8 @@ func checkForLoop(f *syntax.ForClause) Verdict {
 	for _, w := range it.Items {
 		if cs, ok := firstPart(w).(*syntax.CmdSubst); ok && len(cs.Stmts) == 1 {
 			if call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok {
-				if p, ok := shell.BuildCommand(call); ok && producesProtected(p, rec) {
-					return hit("delete-protected-tree") // for d in $(ls); do rm -rf $d
+				if p, ok := shell.BuildCommand(call); ok && (producesProtected(p, rec) || rec && readsListFile(p)) {
+					return hit("delete-protected-tree") // for d in $(ls); do rm -rf $d, or $(cat list)
 				}
 			}
 		}
@@ -297,7 +299,7 @@ func checkReadLoop(s *syntax.Stmt, producers []shell.Command) Verdict {
 		return hit("delete-protected-tree") // the names kept in a file: done < dirs.txt
 	}
 	for _, p := range producers {
-		if producesProtected(p, rec) {
+		if producesProtected(p, rec) || rec && readsListFile(p) {
 			return hit("delete-protected-tree")
 		}
 	}

@@ -13,16 +13,70 @@ import (
 // redirection. A recursive deletion of names kept in a file cannot be judged
 // by what it names, so it needs confirmation; a file-by-file one passes.
 
-// listReaders print the names kept in the files they are given.
-var listReaders = shell.Set("cat", "sort", "uniq", "head", "tail", "tac")
+// listReaders print the names kept in the files they are given;
+// scriptReaders do too, after their script or pattern (sed 's/^/..\//' names).
+var (
+	listReaders   = shell.Set("cat", "sort", "uniq", "head", "tail", "tac", "cut", "shuf")
+	scriptReaders = shell.Set("sed", "awk", "gawk", "grep", "egrep", "fgrep")
+)
 
 // readsListFile: c prints the lines of a file (cat dirs.txt).
 func readsListFile(c shell.Command) bool {
-	if !listReaders[c.Name] {
+	if !listReaders[c.Name] && !scriptReaders[c.Name] {
 		return false
 	}
-	ops := shell.ParseOpts(c.Args[1:], "nk").Operands
+	o := shell.ParseOpts(c.Args[1:], "nkdfcemABC")
+	ops := o.Operands
+	if scriptReaders[c.Name] {
+		if o.Has("lLrR", "files-with-matches", "recursive") {
+			return false // names of files that match, judged as a producer
+		}
+		if len(ops) > 0 {
+			ops = ops[1:]
+		}
+	}
 	return len(ops) > 0 && !slices.ContainsFunc(ops, func(w shell.Word) bool { return w.S == "-" || scratchPath(w.S) })
+}
+
+// grepListsProtected: grep -rl PATTERN src names the project's files that match.
+func grepListsProtected(c shell.Command) bool {
+	if !scriptReaders[c.Name] || c.Name == "sed" || c.Name == "awk" || c.Name == "gawk" {
+		return false
+	}
+	o := shell.ParseOpts(c.Args[1:], "efmABCd")
+	if !o.Has("l", "files-with-matches") || len(o.Operands) < 2 {
+		return false
+	}
+	for _, w := range o.Operands[1:] {
+		if treeProtected[classifyPath(fsPath(w))] {
+			return true
+		}
+	}
+	return false
+}
+
+// parallelFromFile: parallel -a FILE cmd, parallel cmd :::: FILE.
+func parallelFromFile(c shell.Command) (shell.Command, bool) {
+	if c.Name != "parallel" {
+		return c, false
+	}
+	fromFile := len(optionValues(c.Args[1:], "-a", "--arg-file")) > 0
+	args := c.Args
+	if i := slices.IndexFunc(args, func(w shell.Word) bool { return w.S == "::::" }); i > 0 {
+		args, fromFile = args[:i], true
+	}
+	if !fromFile {
+		return c, false
+	}
+	var kept []shell.Word
+	for i := 0; i < len(args); i++ {
+		if args[i].S == "-a" || args[i].S == "--arg-file" {
+			i++
+			continue
+		}
+		kept = append(kept, args[i])
+	}
+	return shell.Command{Name: "parallel", Args: kept}, true
 }
 
 // checkListFed judges a statement whose deleter takes its names from a file:
@@ -44,6 +98,9 @@ func checkListFed(s *syntax.Stmt) Verdict {
 		}
 		fromFile := slices.Contains(c.Programs, "xargs") &&
 			(len(optionValues(ws, "-a", "--arg-file")) > 0 || stdinFile(s.Redirs))
+		if pc, ok := parallelFromFile(c); ok {
+			c, fromFile = pc, true
+		}
 		if del, rec := deletesInput(c); fromFile && del && rec {
 			return hit("delete-protected-tree")
 		}
@@ -104,8 +161,24 @@ func checkArrays(f *syntax.File) Verdict {
 		if !ok {
 			return true
 		}
+		for _, a := range call.Assigns {
+			if a.Name != nil && a.Array != nil {
+				var elems []*syntax.Word
+				for _, e := range a.Array.Elems {
+					elems = append(elems, e.Value)
+				}
+				filled[a.Name.Value] = wordsFill(elems) // dirs=(~/code/*), dirs=($(ls -d ~/code/*))
+			}
+		}
+		if len(call.Args) == 0 {
+			return true
+		}
 		c, ok := shell.BuildCommand(call)
 		if !ok {
+			return true
+		}
+		if c.Name == "set" && len(call.Args) > 2 && c.Args[1].S == "--" {
+			filled["@"] = wordsFill(call.Args[2:]) // set -- ~/code/*; rm -rf "$@"
 			return true
 		}
 		if c.Name == "mapfile" || c.Name == "readarray" {
@@ -129,6 +202,29 @@ func checkArrays(f *syntax.File) Verdict {
 		return !v.Dangerous
 	})
 	return v
+}
+
+// wordsFill says whether deleting the words an array was given needs
+// confirmation: what they name, or what a $(producer) among them lists.
+func wordsFill(ws []*syntax.Word) func(rec bool) bool {
+	return func(rec bool) bool {
+		var lits []shell.Word
+		for _, w := range ws {
+			if w == nil {
+				continue
+			}
+			if cs, ok := firstPart(w).(*syntax.CmdSubst); ok && len(cs.Stmts) == 1 {
+				if pc, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok {
+					if p, ok := shell.BuildCommand(pc); ok && (producesProtected(p, rec) || rec && readsListFile(p)) {
+						return true
+					}
+				}
+				continue
+			}
+			lits = append(lits, shell.ResolveWord(w))
+		}
+		return deleteVerdict(lits, rec).Dangerous
+	}
 }
 
 // arrayFill says, for mapfile's redirections, whether deleting the lines
