@@ -33,7 +33,8 @@ func checkRm(c shell.Command, _ int) Verdict {
 // photos or documents in it, as a recursive deletion would (rm ~/Documents/*).
 func bulkGlob(p string) bool {
 	base := path.Base(p)
-	return broadGlob(base) || strings.ContainsAny(base, "*?[") && userDataExt[strings.ToLower(path.Ext(base))]
+	ext := path.Ext(base)
+	return broadGlob(base) || broadGlob(strings.TrimSuffix(base, ext)) && userDataExt[strings.ToLower(ext)]
 }
 
 // deleteVerdict judges the deletion of paths by the filesystem effect model.

@@ -47,7 +47,7 @@ var (
 		".serverless", ".aws-sam", "cdk.out", ".vercel", ".netlify", ".docusaurus", "zig-cache", "zig-out", ".zig-cache", "CMakeFiles",
 		"_site", ".jekyll-cache", ".ipynb_checkpoints", "lcov-report", ".idea", ".m2", ".ccache", ".sbt", ".gem", ".Trash", "Trash",
 		".virtualenvs", "envs", "Caches", ".yarn", ".bun", ".nvm", ".pyenv", ".rbenv", ".vscode-server", ".rustup", "registry", "plugged", "swap", "undo",
-		"env", "site", "output", "outputs", "generated", "__generated__")
+		"env", "site", "output", "outputs", "generated", "__generated__", "hostedtoolcache", "crash", "coredump")
 	// homeScratch are the directories in a home that only hold downloaded
 	// packages, toolchains and caches.
 	homeScratch = []string{"go/pkg", ".cargo/registry", ".cargo/git", ".local/pipx", ".local/share/Trash", ".ivy2/cache", ".composer/cache"}
@@ -57,9 +57,9 @@ var (
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
 		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
-	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs")
+	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
-	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
@@ -70,10 +70,13 @@ var (
 	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")
 	// serviceHome: a service's own state directory (/opt/jenkins_home, /srv/minio-data).
 	serviceHome = regexp.MustCompile(`(?i)^[a-z0-9]+[-_](?:home|data)$`)
+	// dbDataDir: a database's storage directory by its name (pgdata, mysql-data, mongo_data).
+	dbDataDir = regexp.MustCompile(`(?i)^(?:pg|postgres(?:ql)?|mysql|mariadb|mongo(?:db)?|redis|db|couchdb|influxdb|neo4j|etcd|es|elasticsearch|clickhouse|cassandra)[-_]?data$`)
 	// dbServices keep database files under /var/lib/<name>: deleting any one
 	// file there corrupts the database.
 	dbServices = shell.Set("postgresql", "pgsql", "mysql", "mariadb", "mongodb", "redis", "etcd", "elasticsearch", "opensearch",
-		"cassandra", "influxdb", "clickhouse", "couchdb", "rabbitmq", "kafka", "zookeeper", "neo4j", "cockroach", "mssql")
+		"cassandra", "influxdb", "clickhouse", "couchdb", "rabbitmq", "kafka", "zookeeper", "neo4j", "cockroach", "mssql",
+		"dpkg", "rpm") // the package managers' databases
 )
 
 var (
@@ -112,8 +115,9 @@ func classifyPath(p string) pathClass {
 		return absClass(components(path.Clean(p)))
 	}
 	comps := components(path.Clean(p))
+	up := false
 	for len(comps) > 0 && comps[0] == ".." {
-		comps = comps[1:]
+		comps, up = comps[1:], true
 	}
 	switch {
 	case len(comps) == 0, len(comps) == 1 && broadGlob(comps[0]):
@@ -122,11 +126,21 @@ func classifyPath(p string) pathClass {
 		return pcScratch
 	case looksLikeFile(comps[len(comps)-1]):
 		return pcFile
-	case sourceDirs[comps[0]] && len(comps) <= 2:
-		return pcProject
+	case slices.ContainsFunc(comps, dbDataDir.MatchString):
+		return pcDatabase // a compose file's bind-mounted database (./pgdata, ./mysql-data)
+	case up && len(comps) == 1 && worktreeName.MatchString(comps[0]):
+		return pcUnknown // a linked worktree (its commits live in the main repository) or a copy
+	case sourceDirs[comps[0]] && len(comps) <= 2, up && len(comps) == 1:
+		return pcProject // or a sibling of the working directory: another checkout (../shop)
 	}
 	return pcUnknown // a name whose role cannot be told (a clone, a worktree, fixtures)
 }
+
+var servedFile = regexp.MustCompile(`(?i)\.(?:html?|css|js|map|txt|json|xml|conf|ini|ya?ml|php|md|log|pid|sock)$`)
+
+var worktreeName = regexp.MustCompile(`(?i)^(?:wt|worktree)[-_.]|[-_.](?:wt|worktree|copy)$`)
+
+var localSystem = shell.Set("lib", "lib64", "bin", "sbin", "include", "share", "etc")
 
 // sourceDirs are the names projects give their source trees; a relative
 // path starting with one is project source, not an artifact.
@@ -151,7 +165,7 @@ func leafClass(p string) pathClass {
 			}
 			return pcUnknown // hooks, a stale lock, an aborted rebase
 		case credDirs[c]:
-			if strings.HasPrefix(base, "known_hosts") || strings.HasSuffix(base, ".pub") || scratchWord.MatchString(base) {
+			if i := slices.Index(comps, c); strings.HasPrefix(base, "known_hosts") || scratchIn(comps[i+1:]) || strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".new") || scratchWord.MatchString(base) {
 				return pcUnknown
 			}
 			return pcCredential
@@ -187,13 +201,16 @@ func homeClass(comps []string) pathClass {
 	switch {
 	case scratchIn(comps):
 		return pcScratch
+	case len(comps) > 0 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") &&
+		slices.ContainsFunc(comps, func(c string) bool { return dbServices[c] || dbDataDir.MatchString(c) }):
+		return pcDatabase // a database kept in a home (~/.local/share/mongodb, ~/pgdata)
 	case len(comps) >= 3 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") && !broadGlob(comps[2]):
 		return pcUnknown // deep in an application's own state (~/.local/share/nvim/lazy)
 	case len(comps) == 2 && strings.HasPrefix(comps[0], ".") && !homeDataDirs[comps[0]] && !broadGlob(comps[1]):
 		return pcUnknown // a tool's own packages or state (~/.npm-global/lib, ~/.docker/buildx)
 	case len(comps) > 0 && looksLikeFile(comps[len(comps)-1]):
 		last := comps[len(comps)-1]
-		if strings.ContainsAny(last, "*?[") && userDataExt[strings.ToLower(path.Ext(last))] {
+		if ext := path.Ext(last); broadGlob(strings.TrimSuffix(last, ext)) && userDataExt[strings.ToLower(ext)] {
 			return pcHome // every photo or document of a folder (~/Pictures/*.jpg)
 		}
 		return pcFile // one file, or files of one kind (~/Downloads/*.dmg)
@@ -218,10 +235,17 @@ func absClass(comps []string) pathClass {
 		return homeClass(comps[2:])
 	case comps[0] == "root":
 		return homeClass(comps[1:])
+	case comps[0] == "usr" && len(comps) == 4 && comps[1] == "local" && broadGlob(comps[3]) && localSystem[comps[2]]:
+		return pcSystem // every library or program installed locally (/usr/local/lib/*)
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
 		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch
+	case slices.Contains(comps[:len(comps)-1], "releases"):
+		return pcUnknown // one deployed release; the live one is a symlink to the newest (/var/www/app/releases/2024...)
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
+		if servedFile.MatchString(comps[len(comps)-1]) {
+			return pcFile // one page or config file, not the tree (/var/www/html/index.html)
+		}
 		return pcData
 	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] || serviceHome.MatchString(c) }),
 		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
@@ -275,7 +299,10 @@ func fsPath(w shell.Word) string {
 	return b.String()
 }
 
-var knownDirs = map[string]string{"PWD": ".", "OLDPWD": "..", "HOME": "~", "TMPDIR": "/tmp", "TMP": "/tmp", "TEMP": "/tmp",
+// The checkout directory of CI runners is the project.
+var knownDirs = map[string]string{"GITHUB_WORKSPACE": ".", "CI_PROJECT_DIR": ".", "WORKSPACE": ".", "CIRCLE_WORKING_DIRECTORY": ".",
+	"BUILD_SOURCESDIRECTORY": ".", "BITBUCKET_CLONE_DIR": ".", "TRAVIS_BUILD_DIR": ".", "CI_WORKSPACE": ".", "RUNNER_TEMP": "/tmp",
+	"PWD": ".", "OLDPWD": "..", "HOME": "~", "TMPDIR": "/tmp", "TMP": "/tmp", "TEMP": "/tmp",
 	"PGDATA": "/var/lib/postgresql/data", "XDG_CACHE_HOME": "~/.cache", "XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share"}
 
 func fsParts(b *strings.Builder, parts []syntax.WordPart) {
@@ -293,6 +320,12 @@ func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 				if p.Exp != nil && (p.Exp.Op == syntax.ErrorUnsetOrNull || p.Exp.Op == syntax.ErrorUnset) {
 					b.WriteString(shell.DynMark + "set")
 					continue
+				}
+				if p.Exp != nil && (p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.DefaultUnset) && p.Exp.Word != nil {
+					if d := fsPath(shell.ResolveWord(p.Exp.Word)); d != "" && !strings.Contains(d, shell.DynMark) {
+						b.WriteString(d) // ${ROOT:-.}: the default, what the line deletes when ROOT is unset
+						continue
+					}
 				}
 			}
 		case *syntax.CmdSubst:
@@ -319,6 +352,9 @@ func substDir(p *syntax.CmdSubst) (string, bool) {
 		return "", false
 	}
 	words := strings.Join(shell.Lits(c.Args), " ")
+	if d, ok := toolDirs[words]; ok {
+		return d, true
+	}
 	switch {
 	case c.Name == "pwd", words == "git rev-parse --show-toplevel":
 		return ".", true
@@ -327,6 +363,12 @@ func substDir(p *syntax.CmdSubst) (string, bool) {
 	}
 	return "", false
 }
+
+// toolDirs are the directories tools report where they keep things.
+var toolDirs = map[string]string{"go env GOPATH": "~/go", "go env GOMODCACHE": "~/go/pkg/mod", "go env GOCACHE": "~/.cache/go-build",
+	"npm config get cache": "~/.npm", "pip cache dir": "~/.cache/pip", "yarn cache dir": "~/.cache/yarn", "brew --cache": "~/Library/Caches/Homebrew",
+	"brew --prefix": "/usr/local", "npm root -g": "/usr/local/lib/node_modules", "rustc --print sysroot": "~/.rustup/toolchains/x",
+	"git rev-parse --git-dir": ".git", "git rev-parse --absolute-git-dir": ".git", "git rev-parse --git-common-dir": ".git"}
 
 // treeVerdict judges the recursive deletion of p.
 func treeVerdict(p string) Verdict {
@@ -346,8 +388,11 @@ func treeVerdict(p string) Verdict {
 // in service data, or when it is named for production.
 func fileVerdict(p string) Verdict {
 	c := classifyPath(p)
-	if c == pcData && dbServiceFile(p) {
+	switch {
+	case c == pcData && dbServiceFile(p):
 		return hit("delete-credentials") // one file of a database's storage
+	case c == pcVCS && !transientFile.MatchString(path.Base(p)) && !scratchWord.MatchString(path.Base(p)):
+		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
 	}
 	if !fileProtected[c] {
 		return Verdict{}
@@ -371,4 +416,4 @@ func dbServiceFile(p string) bool {
 		dbServices[comps[2]] && !transientFile.MatchString(comps[len(comps)-1])
 }
 
-var transientFile = regexp.MustCompile(`(?i)\.(?:sock|pid|lock|lck|log|tmp)$|^\.s\.`)
+var transientFile = regexp.MustCompile(`(?i)\.(?:sock|pid|lock|lck|log|tmp)$|^\.s\.|^lock(?:-|$)`)

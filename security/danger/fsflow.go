@@ -82,7 +82,7 @@ func artifactPattern(p string) bool {
 	case scratchNames[p] || scratchWord.MatchString(p) || scratchWord.MatchString("x"+ext):
 		return true
 	}
-	return artifactExts[strings.TrimPrefix(ext, ".")]
+	return artifactExts[strings.TrimPrefix(ext, ".")] || artifactExts[strings.TrimPrefix(path.Ext(p), ".")]
 }
 
 var osJunk = shell.Set(".DS_Store", "Thumbs.db", "desktop.ini", "._*", ".directory", "ehthumbs.db")
@@ -107,6 +107,8 @@ func producesProtected(c shell.Command, recursive bool) bool {
 		if deleteVerdict(ops, recursive).Dangerous {
 			return true
 		}
+	case "grep", "egrep", "fgrep":
+		return grepListsProtected(c)
 	case "find", "fd", "fdfind":
 		return c.Name == "find" && findSelectsProtected(c)
 	case "ls":
@@ -148,6 +150,12 @@ func deletesInput(c shell.Command) (deletes, recursive bool) {
 		return false, false
 	}
 	o := shell.ParseOpts(c.Args[1:], "")
+	for _, w := range o.Operands {
+		// xargs -I{} rm -rf packages/{}/dist deletes what the template names
+		if strings.Contains(w.S, "{}") && classifyPath(strings.ReplaceAll(w.S, "{}", "x")) == pcScratch {
+			return false, false
+		}
+	}
 	return true, c.Name == "rm" && o.Has("rR", "recursive")
 }
 
@@ -192,7 +200,7 @@ func loopDeletes(body []*syntax.Stmt, name string) (deletes, recursive bool) {
 		}
 		o := shell.ParseOpts(c.Args[1:], "")
 		for _, w := range o.Operands {
-			if w.Node != nil && paramName(w.Node) == name {
+			if w.Node != nil && paramName(w.Node) == name && !scratchSuffix(w.Node) {
 				deletes = true
 				recursive = recursive || c.Name == "rm" && o.Has("rR", "recursive")
 			}
@@ -200,6 +208,19 @@ func loopDeletes(body []*syntax.Stmt, name string) (deletes, recursive bool) {
 		return true
 	})
 	return deletes, recursive
+}
+
+// scratchSuffix: the word goes on from its variable into an artifact
+// ("$d/node_modules", "$d"/build), which is all the loop deletes.
+func scratchSuffix(w *syntax.Word) bool {
+	parts := w.Parts
+	if dq, ok := parts[0].(*syntax.DblQuoted); ok && len(parts) == 1 {
+		parts = dq.Parts
+	} else if ok {
+		parts = append(append([]syntax.WordPart{}, dq.Parts...), parts[1:]...)
+	}
+	rest := shell.ResolveWord(&syntax.Word{Parts: parts[1:]}).S
+	return len(parts) > 1 && classifyPath("x/"+rest) == pcScratch
 }
 
 // paramName: the variable a word starts with ("$d", "${d}/").
@@ -232,8 +253,8 @@ func checkForLoop(f *syntax.ForClause) Verdict {
 	for _, w := range it.Items {
 		if cs, ok := firstPart(w).(*syntax.CmdSubst); ok && len(cs.Stmts) == 1 {
 			if call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok {
-				if p, ok := shell.BuildCommand(call); ok && producesProtected(p, rec) {
-					return hit("delete-protected-tree") // for d in $(ls); do rm -rf $d
+				if p, ok := shell.BuildCommand(call); ok && (producesProtected(p, rec) || rec && readsListFile(p)) {
+					return hit("delete-protected-tree") // for d in $(ls); do rm -rf $d, or $(cat list)
 				}
 			}
 		}
@@ -274,8 +295,11 @@ func checkReadLoop(s *syntax.Stmt, producers []shell.Command) Verdict {
 			}
 		}
 	}
+	if rec && stdinFile(s.Redirs) {
+		return hit("delete-protected-tree") // the names kept in a file: done < dirs.txt
+	}
 	for _, p := range producers {
-		if producesProtected(p, rec) {
+		if producesProtected(p, rec) || rec && readsListFile(p) {
 			return hit("delete-protected-tree")
 		}
 	}

@@ -41,7 +41,7 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{}
 	case c == pcCredential && how == byCopy && !local && !credHeld(p):
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
-	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p):
+	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
@@ -130,7 +130,9 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 	case "truncate":
 		targets = shell.Lits(shell.ParseOpts(c.Args[1:], "sr").Operands)
 	case "cp", "install", "mv":
-		if o.Has("nu", "no-clobber", "update", "backup") || strings.Contains(o.Short, "b") {
+		// -n and -u keep the target, -b keeps a copy; -i asks first (unless a later -f overrides it)
+		if o.Has("nu", "no-clobber", "update", "backup") || strings.Contains(o.Short, "b") ||
+			o.Has("i", "interactive") && strings.LastIndex(o.Short, "i") > strings.LastIndex(o.Short, "f") {
 			return Verdict{}
 		}
 		ops := shell.ParseOpts(c.Args[1:], "tSmog").Operands
@@ -148,6 +150,16 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		}
 	case "openssl":
 		targets = optionValues(c.Args[1:], "-out", "")
+	case "gpg", "gpg2", "curl", "age", "sops", "wget":
+		// decrypted or downloaded over a key
+		short, long := "o", "--output"
+		if c.Name == "wget" {
+			short, long = "O", "--output-document"
+		}
+		targets = append(optionValues(c.Args[1:], "-"+short, long), clusteredValues(c.Args[1:], short)...)
+		if slices.ContainsFunc(targets, isAuthorizedKeys) {
+			return hit("write-authorized-keys") // who may log in is replaced
+		}
 	case "ln":
 		// ln -sf X KEY replaces KEY with a link; its contents are gone.
 		ops := shell.ParseOpts(c.Args[1:], "tS").Operands
@@ -176,6 +188,18 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// clusteredValues: the values of a short option given last in a cluster
+// (curl -sSLo FILE, wget -qO FILE).
+func clusteredValues(args []shell.Word, letter string) []string {
+	var out []string
+	for i, w := range args {
+		if len(w.S) > 2 && w.S[0] == '-' && w.S[1] != '-' && strings.HasSuffix(w.S, letter) && i+1 < len(args) {
+			out = append(out, args[i+1].S)
+		}
+	}
+	return out
 }
 
 // writesNothing: a statement whose output is empty (> f, : > f, echo > f,

@@ -28,6 +28,18 @@ func checkFSCommand(c shell.Command, depth int) Verdict {
 	if c.Name == "gio" && len(c.Args) > 2 && (c.Args[1].S == "remove" || c.Args[1].S == "rm") {
 		c = shell.Command{Name: "unlink", Args: c.Args[1:]} // gio remove deletes for good (gio trash does not)
 	}
+	if c.Name == "npx" || c.Name == "bunx" || c.Name == "pnpx" || (c.Name == "pnpm" || c.Name == "yarn") && len(c.Args) > 1 && c.Args[1].S == "dlx" {
+		c = packageRun(c) // npx rimraf src runs rimraf
+	}
+	if globDeleters[c.Name] {
+		var ops []shell.Word
+		for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
+			if !strings.HasPrefix(w.S, "!") { // del-cli's '!keep' excludes
+				ops = append(ops, w)
+			}
+		}
+		return deleteVerdict(ops, true)
+	}
 	if secureDeleters[c.Name] {
 		o := shell.ParseOpts(c.Args[1:], "")
 		for _, w := range o.Operands {
@@ -38,6 +50,26 @@ func checkFSCommand(c shell.Command, depth int) Verdict {
 		return deleteVerdict(o.Operands, o.Has("rR", "recursive"))
 	}
 	return Verdict{}
+}
+
+// globDeleters are the JavaScript ecosystem's rm -rf: they delete trees matched by globs.
+var globDeleters = shell.Set("rimraf", "del-cli", "del", "premove")
+
+// packageRun is the command a package runner (npx -y rimraf dist) runs.
+func packageRun(c shell.Command) shell.Command {
+	args := c.Args[1:]
+	if c.Name == "pnpm" || c.Name == "yarn" {
+		args = args[1:]
+	}
+	i := shell.AfterOptions(append([]shell.Word{{S: c.Name}}, args...), "p", shell.Set("package", "call")) - 1
+	if i < 0 || i >= len(args) {
+		return c
+	}
+	name := args[i].S
+	if at := strings.LastIndexByte(name, '@'); at > 0 {
+		name = name[:at] // rimraf@5
+	}
+	return shell.Command{Name: shell.ProgName(name), Args: args[i:]}
 }
 
 // secureDeleters delete like rm (after overwriting); unlink removes one file.

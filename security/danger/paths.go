@@ -77,7 +77,7 @@ func isImportant(p string) bool {
 	case len(comps) == 1:
 		return !(wild && comps[0] == "tmp")
 	case len(comps) == 2:
-		return systemRoots[comps[0]] && !(comps[0] == "var" && comps[1] == "tmp")
+		return systemRoots[comps[0]] && !(comps[0] == "var" && (comps[1] == "tmp" || comps[1] == "crash"))
 	case len(comps) == 3:
 		// /var/lib/postgresql, /usr/lib/python3, /home/alice/.ssh: package
 		// state, system libraries and credentials (but not /usr/local/go).

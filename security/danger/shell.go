@@ -45,6 +45,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		if v, judged = checkAfterCd(f, depth); v.Dangerous {
 			return v
 		}
+		if v = checkArrays(f); v.Dangerous {
+			return v
+		}
 	}
 	var v Verdict
 	fetched := downloads(n)
@@ -82,6 +85,12 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		return v
 	}
 	if v := checkOverwriteRedirects(s); v.Dangerous {
+		return v
+	}
+	if v := checkListFed(s); v.Dangerous {
+		return v
+	}
+	if v := checkFedOverwrite(s); v.Dangerous {
 		return v
 	}
 	switch cmd := s.Cmd.(type) {
