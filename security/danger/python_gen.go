@@ -90,7 +90,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	switch {
 	case pyExecDecoded.MatchString(code):
 		return hit("decode-to-shell")
-	case pyPsutilAll.MatchString(code), pyPsutilInit.MatchString(code),
+	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
 		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slicesContain(strs, "/proc")):
 		return hit("kill-all")
 	case pyStoreDelete.MatchString(code):

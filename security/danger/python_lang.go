@@ -38,7 +38,7 @@ var (
 		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
-	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)`)
+	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
 	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s)\s*\.\s*(?:post|put|patch)\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
 )
@@ -122,7 +122,7 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code),
+	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
 	}

@@ -1,0 +1,81 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Framework calls that empty or drop a whole database from a console: the
+// Rails tasks and Django commands that do so, SQL in a tagged template
+// (prisma.$executeRaw`…`), and pandas writing over a kept table.
+
+var (
+	// railsJoin: Rails.root.join('tmp', 'cache') names a path in the project.
+	railsJoin = regexp.MustCompile(`\bRails\s*\.\s*root\s*\.\s*join\s*\(\s*((?:\x01\d+\x02\s*,\s*)*\x01\d+\x02)\s*\)`)
+	// rakeTask: Rake::Task['db:drop'].invoke (the task name is literal n).
+	rakeTask = regexp.MustCompile(`\bRake\s*::\s*Task\s*\[\s*\x01(\d+)\x02\s*\]\s*\.\s*(?:invoke|execute)\b`)
+	// djangoCommand: call_command('flush') and the like (first literal).
+	djangoCommand = regexp.MustCompile(`\bcall_command\s*\(\s*\x01(\d+)\x02`)
+	// taggedSQL: prisma.$executeRaw`DROP TABLE …`, sql`…` templates run as SQL.
+	taggedSQL = regexp.MustCompile(`\$\s*(?:executeRaw|queryRaw)(?:Unsafe)?\s*\x01(\d+)\x02`)
+	// toSQLReplace: df.to_sql('users', engine, if_exists='replace') drops
+	// and recreates the table.
+	toSQLReplace = regexp.MustCompile(`\.\s*to_sql\s*\(\s*(?:name\s*=\s*)?\x01(\d+)\x02[^\n]*\bif_exists\s*=\s*\x01(\d+)\x02`)
+	// ormEmptyFilter: M.objects.filter().delete() filters nothing.
+	// pyProcFilter: a loop over every process that picks some by name or
+	// command line kills only those.
+	pyProcFilter = regexp.MustCompile(`==|\.\s*(?:startswith|endswith)\s*\(|\bre\s*\.\s*(?:match|search|fullmatch)\s*\(|\bin\s*[(\[{\x01]|\x02\s+in\b`)
+	// pyListFiltered: a listing narrowed by prefix or filter (list_blobs(prefix=…)).
+	pyListFiltered = regexp.MustCompile(`\b(?:[Pp]refix|\w*Prefix|[Ff]ilters?|match_glob)\s*=`)
+	// pyIAMDelete: deleting IAM identities (users, roles, service accounts).
+	pyIAMDelete    = regexp.MustCompile(`\.\s*delete_(?:user|role|group|service_account|instance_profile)\s*\(`)
+	iamWord        = regexp.MustCompile(`\biam`)
+	ormEmptyFilter = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
+)
+
+// dbWipeTasks: Rails tasks and Django management commands that drop or empty
+// the database, by the rule they fall under.
+var dbWipeTasks = map[string]string{
+	"db:drop": "sql-drop", "db:drop:all": "sql-drop", "db:reset": "sql-drop", "db:purge": "sql-drop",
+	"db:schema:load": "sql-drop", "db:structure:load": "sql-drop", "db:migrate:reset": "sql-drop",
+	"db:setup": "sql-drop", "db:truncate_all": "sql-truncate",
+	"flush": "orm-delete-all", "reset_db": "sql-drop", "sqlflush": "orm-delete-all",
+}
+
+func litAt(strs []string, n string) string {
+	return strings.TrimPrefix(pyLiteral(n, strs), "`")
+}
+
+// checkFrameworkWipes judges code whose literals were read by scanLiterals
+// (or pyNormalize, which marks them the same way).
+func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
+	for _, re := range []*regexp.Regexp{rakeTask, djangoCommand} {
+		for _, m := range re.FindAllStringSubmatch(code, -1) {
+			if id, ok := dbWipeTasks[litAt(strs, m[1])]; ok {
+				return hit(id)
+			}
+		}
+	}
+	for _, m := range taggedSQL.FindAllStringSubmatch(code, -1) {
+		if v := classifySQL(litAt(strs, m[1]), depth+1); v.Dangerous {
+			return via(v, "a database driver")
+		}
+	}
+	if pyIAMDelete.MatchString(code) && (iamWord.MatchString(code) || slicesContain(strs, "iam")) {
+		return hit("cloud-teardown")
+	}
+	for _, m := range toSQLReplace.FindAllStringSubmatch(code, -1) {
+		if t := litAt(strs, m[1]); litAt(strs, m[2]) == "replace" && !scratchTable(t) && !stagingTable(t) {
+			return hit("sql-drop")
+		}
+	}
+	return hitIf(ormEmptyFilter.MatchString(code), "orm-delete-all")
+}
+
+// stagingTable: tables a load fills and empties by design (users_staging,
+// stg_orders, orders_import).
+func stagingTable(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, "stg_") || strings.HasPrefix(n, "staging_") ||
+		strings.HasSuffix(n, "_staging") || strings.HasSuffix(n, "_stg") || strings.HasSuffix(n, "_import")
+}

@@ -1,0 +1,28 @@
+package danger
+
+// scenExamples: inputs from whole sessions (resetting a dev database, a
+// Rails or Django console, cloud cleanup from boto3) that the rules must
+// catch, beside the ordinary steps of the same session that must pass.
+var scenExamples = []struct {
+	id          string
+	match, near []example
+}{
+	{"sql-drop", join(irb("Rake::Task['db:drop'].invoke", "Rake::Task[\"db:schema:load\"].execute"),
+		py("df.to_sql('users', engine, if_exists='replace')", "orders.to_sql(name='orders', con=engine, if_exists='replace', index=False)"),
+		node("await prisma.$executeRaw`DROP TABLE \"User\"`")),
+		join(irb("Rake::Task['db:migrate'].invoke", "Rake::Task['assets:precompile'].invoke"),
+			py("df.to_sql('users_staging', engine, if_exists='replace')", "df.to_sql('users', engine, if_exists='append', index=False)"),
+			node("await prisma.$queryRaw`SELECT * FROM \"User\" WHERE id = ${id}`"))},
+	{"orm-delete-all", py("call_command('flush', interactive=False)", "User.objects.filter().delete()"),
+		py("call_command('migrate')", "call_command('collectstatic', interactive=False)", "User.objects.filter(is_test=True).delete()")},
+	{"sql-delete-no-where", sql("DELETE FROM users;", "delete from notes"), sql("DELETE FROM tmp_import;", "DELETE FROM staging_tmp")},
+	{"repl-delete-tree", irb("FileUtils.rm_rf(Rails.root)", "FileUtils.rm_rf(Rails.root.join('db'))"),
+		irb("FileUtils.rm_rf(Rails.root.join('tmp', 'cache'))", "FileUtils.rm_rf(Rails.root.join('log'))")},
+	{"kill-all", py("for p in psutil.process_iter(): p.pid != os.getpid() and p.kill()"),
+		py("for p in psutil.process_iter(['name']): (p.info['name'] == 'myworker') and p.terminate()",
+			"[p.kill() for p in psutil.process_iter(['name']) if p.info['name'] in ('chrome', 'chromedriver')]")},
+	{"sdk-bulk-delete", py("for q in sqs.list_queues()['QueueUrls']: sqs.delete_queue(QueueUrl=q)", "for t in dynamodb.tables.all(): t.delete()"),
+		py("for b in bucket.list_blobs(prefix='tmp/'): b.delete()", "for q in sqs.list_queues(QueueNamePrefix='tmp-')['QueueUrls']: print(q)")},
+	{"cloud-teardown", py("boto3.client('iam').delete_user(UserName='deploy')", "iam.delete_role(RoleName='ci-deployer')"),
+		py("api.delete_user(user_id)", "boto3.client('iam').list_users()")},
+}
