@@ -155,6 +155,9 @@ func pyBulkUnlink(code string, strs []string, vars map[string]string) Verdict {
 		if !pyUnlink.MatchString(line) {
 			continue
 		}
+		if typedGlob(m[2], strs) {
+			continue // dir.glob('*.dmg'): files of one type, as rm "$d"/*.dmg
+		}
 		if !ok || protectedTree(strings.ReplaceAll(p, "/**/", "/")) && !generatedFiles(path.Base(p)) {
 			return hit("py-delete-files")
 		}
@@ -174,7 +177,7 @@ func generatedFiles(pattern string) bool {
 func pyDestroyFiles(code string, strs []string) Verdict {
 	var targets []string
 	for _, loc := range pyDestroy.FindAllStringIndex(code, -1) {
-		if p, ok := pyStringArg(code[loc[1]:], strs); ok {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok && !backupCopy(p) {
 			targets = append(targets, p)
 		}
 	}
@@ -193,10 +196,14 @@ func pyDestroyFiles(code string, strs []string) Verdict {
 		}
 	}
 	for _, m := range pyLitUnlink.FindAllStringSubmatch(code, -1) {
-		targets = append(targets, pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs))
+		if p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs); !backupCopy(p) {
+			targets = append(targets, p)
+		}
 	}
 	for _, m := range pyWriteCall.FindAllStringSubmatch(code, -1) {
-		targets = append(targets, pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs))
+		if p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs); !rewrittenFromItself(code, strs, p) {
+			targets = append(targets, p)
+		}
 	}
 	for _, p := range targets {
 		switch {

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -28,8 +29,16 @@ var (
 	// pyListFiltered: a listing narrowed by prefix or filter (list_blobs(prefix=…)).
 	pyListFiltered = regexp.MustCompile(`\b(?:[Pp]refix|\w*Prefix|[Ff]ilters?|match_glob)\s*=`)
 	// pyIAMDelete: deleting IAM identities (users, roles, service accounts).
-	pyIAMDelete    = regexp.MustCompile(`\.\s*delete_(?:user|role|group|service_account|instance_profile)\s*\(`)
-	iamWord        = regexp.MustCompile(`\biam`)
+	pyIAMDelete = regexp.MustCompile(`\.\s*delete_(?:user|role|group|service_account|instance_profile)\s*\(`)
+	iamWord     = regexp.MustCompile(`\biam`)
+	// gdbKill: call kill(1, 9) / kill(-1, 9) from the inferior.
+	gdbKill = regexp.MustCompile(`^(?:call|print|p)\b.*\bkill\s*\(\s*(-?1)\s*,`)
+	// redisFlush: client.flushall() / flushDb() from any console.
+	redisFlush = regexp.MustCompile(`\.\s*(?i:flushall|flushdb)\b\s*(?:\(|;|$)`)
+	// pyTypedGlob: <dir>.glob('*.ext') / .rglob('*.ext') on a directory
+	// held in a variable.
+	pyTypedGlob    = regexp.MustCompile(`^\s*[A-Za-z_]\w*\s*\.\s*r?glob\s*\(\s*\x01(\d+)\x02\s*\)\s*$`)
+	pyReadBack     = regexp.MustCompile(`\.\s*read(?:_text|_bytes)?\s*\(\s*\)\s*\.\s*(?:replace|format|strip|rstrip|splitlines)\b|\bre\s*\.\s*sub\s*\(`)
 	ormEmptyFilter = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
 )
 
@@ -69,6 +78,9 @@ func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
 			return hit("sql-drop")
 		}
 	}
+	if redisFlush.MatchString(code) {
+		return hit("redis-flush")
+	}
 	return hitIf(ormEmptyFilter.MatchString(code), "orm-delete-all")
 }
 
@@ -78,4 +90,43 @@ func stagingTable(name string) bool {
 	n := strings.ToLower(name)
 	return strings.HasPrefix(n, "stg_") || strings.HasPrefix(n, "staging_") ||
 		strings.HasSuffix(n, "_staging") || strings.HasSuffix(n, "_stg") || strings.HasSuffix(n, "_import")
+}
+
+// typedGlob: the iterable of a loop is dir.glob('*.ext'), a pattern naming
+// files of one type (not '*' or '*.*') in one directory.
+func typedGlob(iter string, strs []string) bool {
+	m := pyTypedGlob.FindStringSubmatch(iter)
+	if m == nil {
+		return false
+	}
+	pat := strings.TrimPrefix(pyLiteral(m[1], strs), "**/")
+	ext := strings.TrimPrefix(pat, "*.")
+	return ext != pat && ext != "" && !strings.ContainsAny(ext, "*?[/")
+}
+
+// backupCopy: a copy kept beside a file (.env.bak, id_rsa.orig): the shell
+// deletes these as scratch (scratchWord), and so does code.
+func backupCopy(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	for _, suf := range []string{".bak", ".orig", ".old", ".backup", "~"} {
+		if strings.HasSuffix(b, suf) && len(b) > len(suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// rewrittenFromItself: Path(p).write_text(Path(p).read_text().replace(…))
+// edits a file in place; its content is kept, not emptied.
+func rewrittenFromItself(code string, strs []string, p string) bool {
+	if !pyReadBack.MatchString(code) {
+		return false
+	}
+	n := 0
+	for _, m := range pyLit.FindAllStringSubmatch(code, -1) {
+		if pyLiteral(m[1], strs) == p {
+			n++
+		}
+	}
+	return n >= 2
 }

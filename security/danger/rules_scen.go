@@ -25,4 +25,13 @@ var scenExamples = []struct {
 		py("for b in bucket.list_blobs(prefix='tmp/'): b.delete()", "for q in sqs.list_queues(QueueNamePrefix='tmp-')['QueueUrls']: print(q)")},
 	{"cloud-teardown", py("boto3.client('iam').delete_user(UserName='deploy')", "iam.delete_role(RoleName='ci-deployer')"),
 		py("api.delete_user(user_id)", "boto3.client('iam').list_users()")},
+	{"sql-superuser", sql("SET PASSWORD FOR 'root'@'localhost' = '';"), sql("SET PASSWORD FOR 'app'@'%' = 'n3w-s3cret';", "UPDATE users SET password = '' WHERE id = 3")},
+	{"kill-init", gdb("call (int)kill(1, 9)"), gdb("call kill(4321, 15)", "signal SIGCONT")},
+	{"kill-all", gdb("print kill(-1, 9)"), gdb("kill")},
+	{"redis-flush", join(node("await redis.flushall()"), irb("Redis.new.flushdb")), join(node("await redis.del('session:123')"), py("cache.delete('user:1')"))},
+	{"py-delete-files", py("for f in downloads.glob('*'): f.unlink()"),
+		py("for f in downloads.glob('*.dmg'): f.unlink()", "for f in logs_dir.rglob('*.gz'): f.unlink()")},
+	{"code-destroy-file", py("Path('.env').write_text('')", "Path('.env').write_text(Path('.env.example').read_text())", "os.remove('.env')"),
+		py("Path('.env').write_text(Path('.env').read_text().replace(old, new))", "os.remove('.env.bak')",
+			"os.remove(os.path.expanduser('~/.ssh/id_rsa.old'))")},
 }

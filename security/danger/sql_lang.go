@@ -151,7 +151,7 @@ var (
 	sqlToProgram = regexp.MustCompile(`(?is)\bCOPY\b[^;]*\bTO\s+PROGRAM\b`)
 	sqlOutfile   = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'`)
 	sqlGrantAny  = regexp.MustCompile(`(?is)\bGRANT\s+ALL\b[^;]*\bTO\s+[^;]*@\s*['"` + "`" + `]%['"` + "`" + `]`)
-	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b`)
+	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b|(?:^|;)\s*SET\s+PASSWORD\b[^;]*=\s*(?:''|""|PASSWORD\s*\(\s*(?:''|"")\s*\))`)
 )
 
 // checkSQLText: rules that need the literals sanitizeSQL blanks out.
