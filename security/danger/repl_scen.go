@@ -37,8 +37,12 @@ var (
 	redisFlush = regexp.MustCompile(`\.\s*(?i:flushall|flushdb)\b\s*(?:\(|;|$)`)
 	// pyTypedGlob: <dir>.glob('*.ext') / .rglob('*.ext') on a directory
 	// held in a variable.
-	pyTypedGlob    = regexp.MustCompile(`^\s*[A-Za-z_]\w*\s*\.\s*r?glob\s*\(\s*\x01(\d+)\x02\s*\)\s*$`)
-	pyReadBack     = regexp.MustCompile(`\.\s*read(?:_text|_bytes)?\s*\(\s*\)\s*\.\s*(?:replace|format|strip|rstrip|splitlines)\b|\bre\s*\.\s*sub\s*\(`)
+	pyTypedGlob = regexp.MustCompile(`^\s*[A-Za-z_]\w*\s*\.\s*r?glob\s*\(\s*\x01(\d+)\x02\s*\)\s*$`)
+	pyReadBack  = regexp.MustCompile(`\.\s*read(?:_text|_bytes)?\s*\(\s*\)\s*\.\s*(?:replace|format|strip|rstrip|splitlines)\b|\bre\s*\.\s*sub\s*\(`)
+	// redisScanDelete: deleting every key a scan or KEYS returns
+	// (scan_iter('*'), keys()), as FLUSHDB does.
+	redisScanDelete = regexp.MustCompile(`\b(?:scan_iter|keys)\s*\(\s*(?:(?:match\s*=\s*)?\x01(\d+)\x02)?\s*\)[^\n]*\.\s*(?:delete|unlink)\s*\(|` +
+		`\.\s*(?:delete|unlink)\s*\([^\n]*\bfor\b[^\n]*\b(?:scan_iter|keys)\s*\(\s*(?:(?:match\s*=\s*)?\x01(\d+)\x02)?\s*\)`)
 	ormEmptyFilter = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
 )
 
@@ -80,6 +84,11 @@ func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
 	}
 	if redisFlush.MatchString(code) {
 		return hit("redis-flush")
+	}
+	for _, m := range redisScanDelete.FindAllStringSubmatch(code, -1) {
+		if n := m[1] + m[2]; n == "" || strings.Trim(litAt(strs, n), "*") == "" {
+			return hit("redis-flush")
+		}
 	}
 	return hitIf(ormEmptyFilter.MatchString(code), "orm-delete-all")
 }

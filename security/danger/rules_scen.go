@@ -34,4 +34,7 @@ var scenExamples = []struct {
 	{"code-destroy-file", py("Path('.env').write_text('')", "Path('.env').write_text(Path('.env.example').read_text())", "os.remove('.env')"),
 		py("Path('.env').write_text(Path('.env').read_text().replace(old, new))", "os.remove('.env.bak')",
 			"os.remove(os.path.expanduser('~/.ssh/id_rsa.old'))")},
+	{"redis-flush", py("for k in r.scan_iter('*'): r.delete(k)", "[r.delete(k) for k in r.keys()]"),
+		py("for k in r.scan_iter('cache:*'): r.delete(k)", "[r.delete(k) for k in r.keys('session:*')]", "d = {k: v for k, v in cfg.keys()}; d.pop('x')")},
+	{"sql-drop", sql("DROP SCHEMA analytics CASCADE;", "DROP DATABASE demo WITH (FORCE);"), sql("DROP SCHEMA IF EXISTS tmp_load CASCADE;", "DROP DATABASE IF EXISTS demo_tmp;")},
 }

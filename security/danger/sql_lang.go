@@ -30,7 +30,7 @@ func scratchObjects(rest []string) bool {
 				parens--
 			}
 		case t == "FUNCTION" || t == "PROCEDURE":
-		case t == "TABLE" || t == "VIEW" || t == "IF" || t == "EXISTS" || t == "ONLY" || t == "CASCADE" ||
+		case t == "TABLE" || t == "VIEW" || t == "DATABASE" || t == "SCHEMA" || t == "IF" || t == "EXISTS" || t == "ONLY" || t == "CASCADE" ||
 			t == "RESTRICT" || t == "MATERIALIZED" || t == "," || t == ";" || t == "*":
 		case t == "." && i+1 < len(rest):
 		case isWord(t) && (i+1 >= len(rest) || rest[i+1] != "."):
