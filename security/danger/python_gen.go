@@ -99,7 +99,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return hit("orm-delete-all")
 	case strings.Contains(code, "delete_by_query") && slicesContain(strs, "match_all"):
 		return hit("sdk-bulk-delete")
-	case pyMongoColl.MatchString(code), pyMongoCommand(code, strs):
+	case pyMongoColl.MatchString(code) && !mongoScratchOnly(code, strs), pyMongoCommand(code, strs):
 		return hit("mongo-drop")
 	case pyDropAll.MatchString(code):
 		return hit("sql-drop")

@@ -43,7 +43,11 @@ var (
 	// (scan_iter('*'), keys()), as FLUSHDB does.
 	redisScanDelete = regexp.MustCompile(`\b(?:scan_iter|keys)\s*\(\s*(?:(?:match\s*=\s*)?\x01(\d+)\x02)?\s*\)[^\n]*\.\s*(?:delete|unlink)\s*\(|` +
 		`\.\s*(?:delete|unlink)\s*\([^\n]*\bfor\b[^\n]*\b(?:scan_iter|keys)\s*\(\s*(?:(?:match\s*=\s*)?\x01(\d+)\x02)?\s*\)`)
-	ormEmptyFilter = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
+	// mongoDropTarget: what a MongoDB drop names: db.<coll>.drop(),
+	// db['coll'].drop(), drop_database('name'), drop_collection('name').
+	mongoDropTarget = regexp.MustCompile(`\bdb\s*(?:\.\s*(\w+)|\[\s*\x01(\d+)\x02\s*\])\s*\.\s*drop\s*\(\s*\)|\.\s*drop_(?:database|collection)\s*\(\s*\x01(\d+)\x02\s*\)`)
+	mongoDropAny    = regexp.MustCompile(`\.\s*(?:drop|drop_database|drop_collection|delete_many|remove)\s*\(`)
+	ormEmptyFilter  = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
 )
 
 // dbWipeTasks: Rails tasks and Django management commands that drop or empty
@@ -138,4 +142,23 @@ func rewrittenFromItself(code string, strs []string, p string) bool {
 		}
 	}
 	return n >= 2
+}
+
+// mongoScratchOnly: every MongoDB drop in code names a scratch database or
+// collection (tmp_import, cache_tmp), as SQL's scratch tables pass.
+func mongoScratchOnly(code string, strs []string) bool {
+	ms := mongoDropTarget.FindAllStringSubmatch(code, -1)
+	if len(ms) == 0 || len(ms) != len(mongoDropAny.FindAllString(code, -1)) {
+		return false
+	}
+	for _, m := range ms {
+		name := m[1]
+		if n := m[2] + m[3]; n != "" {
+			name = litAt(strs, n)
+		}
+		if !scratchTable(name) {
+			return false
+		}
+	}
+	return true
 }

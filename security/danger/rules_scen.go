@@ -37,4 +37,6 @@ var scenExamples = []struct {
 	{"redis-flush", py("for k in r.scan_iter('*'): r.delete(k)", "[r.delete(k) for k in r.keys()]"),
 		py("for k in r.scan_iter('cache:*'): r.delete(k)", "[r.delete(k) for k in r.keys('session:*')]", "d = {k: v for k, v in cfg.keys()}; d.pop('x')")},
 	{"sql-drop", sql("DROP SCHEMA analytics CASCADE;", "DROP DATABASE demo WITH (FORCE);"), sql("DROP SCHEMA IF EXISTS tmp_load CASCADE;", "DROP DATABASE IF EXISTS demo_tmp;")},
+	{"mongo-drop", py("db.users.drop()", "client.drop_database('prod')", "db.tmp_import.drop(); db.users.drop()"),
+		py("db.tmp_import.drop()", "client.drop_database('tmp_e2e')", "db['import_tmp'].drop()")},
 }
