@@ -90,7 +90,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	switch {
 	case pyExecDecoded.MatchString(code):
 		return hit("decode-to-shell")
-	case pyPsutilAll.MatchString(code), pyPsutilInit.MatchString(code),
+	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
 		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slicesContain(strs, "/proc")):
 		return hit("kill-all")
 	case pyStoreDelete.MatchString(code):
@@ -99,7 +99,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return hit("orm-delete-all")
 	case strings.Contains(code, "delete_by_query") && slicesContain(strs, "match_all"):
 		return hit("sdk-bulk-delete")
-	case pyMongoColl.MatchString(code), pyMongoCommand(code, strs):
+	case pyMongoColl.MatchString(code) && !mongoScratchOnly(code, strs), pyMongoCommand(code, strs):
 		return hit("mongo-drop")
 	case pyDropAll.MatchString(code):
 		return hit("sql-drop")

@@ -38,7 +38,7 @@ var (
 		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
-	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete\s*\(|remove\s*\(\s*force\s*=\s*True)`)
+	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
 	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s)\s*\.\s*(?:post|put|patch)\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
 )
@@ -122,7 +122,7 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code),
+	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
 	}
@@ -155,6 +155,9 @@ func pyBulkUnlink(code string, strs []string, vars map[string]string) Verdict {
 		if !pyUnlink.MatchString(line) {
 			continue
 		}
+		if typedGlob(m[2], strs) {
+			continue // dir.glob('*.dmg'): files of one type, as rm "$d"/*.dmg
+		}
 		if !ok || protectedTree(strings.ReplaceAll(p, "/**/", "/")) && !generatedFiles(path.Base(p)) {
 			return hit("py-delete-files")
 		}
@@ -174,7 +177,7 @@ func generatedFiles(pattern string) bool {
 func pyDestroyFiles(code string, strs []string) Verdict {
 	var targets []string
 	for _, loc := range pyDestroy.FindAllStringIndex(code, -1) {
-		if p, ok := pyStringArg(code[loc[1]:], strs); ok {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok && !backupCopy(p) {
 			targets = append(targets, p)
 		}
 	}
@@ -193,10 +196,14 @@ func pyDestroyFiles(code string, strs []string) Verdict {
 		}
 	}
 	for _, m := range pyLitUnlink.FindAllStringSubmatch(code, -1) {
-		targets = append(targets, pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs))
+		if p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs); !backupCopy(p) {
+			targets = append(targets, p)
+		}
 	}
 	for _, m := range pyWriteCall.FindAllStringSubmatch(code, -1) {
-		targets = append(targets, pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs))
+		if p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs); !rewrittenFromItself(code, strs, p) {
+			targets = append(targets, p)
+		}
 	}
 	for _, p := range targets {
 		switch {

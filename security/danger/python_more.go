@@ -55,7 +55,7 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 		return hit("fork-bomb")
 	case pyRedis.MatchString(code):
 		return hit("redis-flush")
-	case pyMongo.MatchString(code), strings.Contains(code, "Mongo") && pyMongoDrop.MatchString(code):
+	case (pyMongo.MatchString(code) || strings.Contains(code, "Mongo") && pyMongoDrop.MatchString(code)) && !mongoScratchOnly(code, strs):
 		return hit("mongo-drop")
 	}
 	if v := pyWrites(code, strs); v.Dangerous {

@@ -28,7 +28,7 @@ var (
 	rubyGlob = regexp.MustCompile(`\bDir\s*(?:\.\s*glob\s*\(|\[)\s*`)
 	// Path expressions of the consoles, rewritten to the path they name.
 	homeCall = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bos)\s*\.\s*homedir\s*\(\s*\)|\bDir\s*\.\s*home\b|\bprocess\s*\.\s*env\s*\.\s*HOME\b|\bENV\s*\[\s*\x01\d+\x02\s*\]|\b(?:Deno\s*\.\s*env\s*\.\s*get\s*\(|process\s*\.\s*env\s*\[)\s*\x01\d+\x02\s*[)\]]`)
-	cwdCall  = regexp.MustCompile(`\b(?:process|Deno)\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b`)
+	cwdCall  = regexp.MustCompile(`\b(?:process|Deno)\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b|\bRails\s*\.\s*root\b(?:\s*\.\s*to_s\b)?`)
 	expand   = regexp.MustCompile(`\bFile\s*\.\s*expand_path\s*\(\s*(\x01\d+\x02)\s*\)`)
 	concat   = regexp.MustCompile(`(\x01\d+\x02)\s*\+\s*(\x01\d+\x02)`)
 	// path.join / File.join of literals.
@@ -78,6 +78,9 @@ func classifyNode(input string, depth int) Verdict {
 	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
 		return v
 	}
+	if v := checkFrameworkWipes(code, strs, depth); v.Dangerous {
+		return v
+	}
 	if v := nodeMore(code, strs, depth); v.Dangerous {
 		return v
 	}
@@ -108,6 +111,9 @@ func classifyRuby(input string, depth int) Verdict {
 		return v
 	}
 	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
+		return v
+	}
+	if v := checkFrameworkWipes(code, strs, depth); v.Dangerous {
 		return v
 	}
 	if v := rubyMore(code, strs); v.Dangerous {
@@ -177,6 +183,13 @@ func rewritePaths(code string, strs []string) (string, []string) {
 			return m
 		}
 		return lit("~")
+	})
+	code = railsJoin.ReplaceAllStringFunc(code, func(m string) string {
+		var parts []string
+		for _, l := range pyLit.FindAllStringSubmatch(m[strings.Index(m, "join")+4:], -1) {
+			parts = append(parts, pyLiteral(l[1], strs))
+		}
+		return lit(strings.Join(parts, "/"))
 	})
 	code = cwdCall.ReplaceAllStringFunc(code, func(string) string { return lit("./*") })
 	code = expand.ReplaceAllStringFunc(code, func(m string) string { return pyLit.FindString(m) })

@@ -89,6 +89,9 @@ func debuggerMore(line string, depth int) Verdict {
 	if m := gdbExecute.FindStringSubmatch(line); m != nil {
 		return via(classifyREPL(Debugger, m[1]+m[2], depth+1), "gdb.execute")
 	}
+	if m := gdbKill.FindStringSubmatch(line); m != nil {
+		return hit(map[string]string{"1": "kill-init", "-1": "kill-all"}[m[1]])
+	}
 	m := gdbLibc.FindStringSubmatch(line)
 	if m == nil {
 		return Verdict{}

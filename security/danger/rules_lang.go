@@ -8,7 +8,7 @@ func less(in ...string) []example { return examples(Pager, in) }
 
 func init() {
 	rules = append(rules, langRules...)
-	for _, x := range append(append(langExamples, sqlMoreExamples...), pyMoreExamples...) {
+	for _, x := range append(append(append(langExamples, sqlMoreExamples...), pyMoreExamples...), scenExamples...) {
 		for i := range rules {
 			if rules[i].id == x.id {
 				rules[i].match = append(rules[i].match, x.match...)

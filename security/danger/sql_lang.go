@@ -30,7 +30,7 @@ func scratchObjects(rest []string) bool {
 				parens--
 			}
 		case t == "FUNCTION" || t == "PROCEDURE":
-		case t == "TABLE" || t == "VIEW" || t == "IF" || t == "EXISTS" || t == "ONLY" || t == "CASCADE" ||
+		case t == "TABLE" || t == "VIEW" || t == "DATABASE" || t == "SCHEMA" || t == "IF" || t == "EXISTS" || t == "ONLY" || t == "CASCADE" ||
 			t == "RESTRICT" || t == "MATERIALIZED" || t == "," || t == ";" || t == "*":
 		case t == "." && i+1 < len(rest):
 		case isWord(t) && (i+1 >= len(rest) || rest[i+1] != "."):
@@ -151,7 +151,7 @@ var (
 	sqlToProgram = regexp.MustCompile(`(?is)\bCOPY\b[^;]*\bTO\s+PROGRAM\b`)
 	sqlOutfile   = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'`)
 	sqlGrantAny  = regexp.MustCompile(`(?is)\bGRANT\s+ALL\b[^;]*\bTO\s+[^;]*@\s*['"` + "`" + `]%['"` + "`" + `]`)
-	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b`)
+	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b|(?:^|;)\s*SET\s+PASSWORD\b[^;]*=\s*(?:''|""|PASSWORD\s*\(\s*(?:''|"")\s*\))`)
 )
 
 // checkSQLText: rules that need the literals sanitizeSQL blanks out.
