@@ -27,7 +27,7 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		return hitIf(!o.Has("bp", "orphan", "patch") && broadPathspec(rest), "git-discard-work")
 	case "restore":
 		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
-		return hitIf(worktree && broadPathspec(rest), "git-discard-work")
+		return hitIf(worktree && (broadPathspec(rest) || sourceDirOperand(o.Operands)), "git-discard-work")
 	case "switch":
 		return hitIf(o.Has("f", "force", "discard-changes"), "git-discard-work")
 	case "stash":
@@ -76,6 +76,20 @@ func broadPathspec(rest []shell.Word) bool {
 		case w.Dyn() && !strings.HasPrefix(s, "-"):
 			return true
 		case strings.HasSuffix(s, "/") && !strings.HasPrefix(s, "-"):
+			return true
+		}
+	}
+	return false
+}
+
+// sourceTrees are the directory names a project keeps its code in; a
+// pathspec naming one covers a whole tree even without a trailing slash.
+var sourceTrees = shell.Set("src", "lib", "app", "apps", "pkg", "cmd", "internal", "test", "tests", "spec", "docs",
+	"config", "scripts", "web", "public", "include", "packages", "services", "components", "server", "client")
+
+func sourceDirOperand(ws []shell.Word) bool {
+	for _, w := range ws {
+		if sourceTrees[strings.TrimPrefix(w.S, "./")] {
 			return true
 		}
 	}

@@ -40,6 +40,7 @@ func init() {
 	}
 	registerHostEdits()
 	registerOpsMore()
+	registerOpsScenarios()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for
@@ -316,6 +317,9 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 		}
 	}
 	if call != nil {
+		if v := checkEditorAssign(call); v.Dangerous {
+			return v
+		}
 		for _, a := range call.Assigns {
 			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
 				return hit("history-tamper")

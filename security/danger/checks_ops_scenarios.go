@@ -1,0 +1,322 @@
+package danger
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Checks found missing by walking through an agent's everyday scenarios
+// (tearing down a demo, freeing disk space, uninstalling a service, opening
+// a tunnel, restoring a backup): essential packages removed, units installed
+// from scratch directories, reverse tunnels, workloads scaled to nothing,
+// local clusters and VMs destroyed, backups deleted, renamed privileged
+// groups and editors that write the sudoers file unseen.
+
+func registerOpsScenarios() {
+	for name, f := range map[string]func(shell.Command, int) Verdict{
+		"apt": checkPackageRemove, "apt-get": checkPackageRemove, "aptitude": checkPackageRemove, "dpkg": checkPackageRemove,
+		"yum": checkPackageRemove, "dnf": checkPackageRemove, "zypper": checkPackageRemove, "rpm": checkPackageRemove,
+		"pacman": checkPackageRemove, "apk": checkPackageRemove, "snap": checkPackageRemove,
+		"systemctl": checkUnitInstall, "ssh": checkSSHTunnel, "autossh": checkSSHTunnel,
+		"kubectl": checkScaleToZero, "oc": checkScaleToZero, "groupmod": checkGroupmod, "vgreduce": checkVgreduce,
+		"docker": checkContainerVolumes, "podman": checkContainerVolumes, "nerdctl": checkContainerVolumes,
+		"vagrant": checkLocalCluster, "minikube": checkLocalCluster, "kind": checkLocalCluster, "k3d": checkLocalCluster,
+		"borg": checkBackupDelete, "restic": checkBackupDelete, "rclone": checkBackupDelete, "gh": checkGhAPI,
+		"alias": checkAliasShadow, "insmod": hitAlways("security-off"),
+	} {
+		chainHostCheck(name, f)
+	}
+}
+
+// chainHostCheck adds f to the host checks of name, after any already there.
+func chainHostCheck(name string, f func(shell.Command, int) Verdict) {
+	prev := hostChecks[name]
+	if prev == nil {
+		hostChecks[name] = f
+		return
+	}
+	hostChecks[name] = func(c shell.Command, depth int) Verdict {
+		if v := prev(c, depth); v.Dangerous {
+			return v
+		}
+		return f(c, depth)
+	}
+}
+
+// essentialPackages are the packages without which the machine no longer
+// boots, lets anyone log in remotely or become root, or installs packages.
+var essentialPackages = shell.Set("openssh-server", "openssh", "ssh", "sshd", "systemd", "systemd-sysv", "sudo", "doas",
+	"libc6", "glibc", "musl", "coreutils", "bash", "dpkg", "apt", "rpm", "dnf", "yum", "pacman", "apk-tools",
+	"kernel", "kernel-core", "linux-image-generic", "grub-pc", "grub2", "grub-efi-amd64", "init", "login", "passwd",
+	"util-linux", "network-manager", "netplan.io", "python3", "perl-base", "e2fsprogs", "lvm2", "cryptsetup", "shim-signed")
+
+// removeVerbs of the package managers above (apk del, pacman -R, rpm -e, dpkg -P).
+var removeVerbs = shell.Set("remove", "purge", "erase", "autoremove", "del", "rm", "uninstall", "-r", "-P", "-e", "--remove", "--purge", "--erase")
+
+// checkPackageRemove: removing a package the system needs (ssh server, init,
+// sudo, libc, the kernel, the package manager itself).
+func checkPackageRemove(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	verb := -1
+	for i, a := range args {
+		if removeVerbs[a] || c.Name == "pacman" && strings.HasPrefix(a, "-R") {
+			verb = i
+			break
+		}
+	}
+	if verb < 0 || contains(args, "--simulate") || contains(args, "-s") && c.Name != "pacman" || contains(args, "--dry-run") {
+		return Verdict{}
+	}
+	for _, a := range args[verb+1:] {
+		a, _, _ = strings.Cut(a, "=")
+		a = strings.TrimSuffix(strings.TrimSuffix(a, ":amd64"), "*")
+		if essentialPackages[a] || strings.HasPrefix(a, "linux-image-") && !strings.Contains(a, "unsigned") || strings.HasPrefix(a, "kernel-") && a != "kernel-devel" {
+			return hit("remove-system-package")
+		}
+	}
+	return Verdict{}
+}
+
+// scratchDirs are world-writable or wiped at boot: nothing that runs at every
+// boot should be installed from there.
+func inScratchDir(p string) bool {
+	for _, d := range []string{"/tmp/", "/var/tmp/", "/dev/shm/", "/run/user/"} {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkUnitInstall: systemctl enable/link of a unit file kept in /tmp or /dev/shm.
+func checkUnitInstall(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "HMtpsno").Operands)
+	if len(ops) < 2 || ops[0] != "enable" && ops[0] != "link" && ops[0] != "reenable" && ops[0] != "preset" {
+		return Verdict{}
+	}
+	for _, u := range ops[1:] {
+		if inScratchDir(u) {
+			return hit("unit-from-scratch")
+		}
+	}
+	return Verdict{}
+}
+
+// checkSSHTunnel: ssh -R (or -o RemoteForward) to a host other than this one
+// opens a way back into this machine from the far side.
+func checkSSHTunnel(c shell.Command, _ int) Verdict {
+	remote := false
+	for _, v := range optionValues(c.Args[1:], "-o", "") {
+		remote = remote || strings.HasPrefix(strings.ToLower(v), "remoteforward")
+	}
+	args := c.Args[1:]
+	host := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		switch {
+		case a == "-R" || strings.HasPrefix(a, "-R"):
+			remote = true
+			if a == "-R" {
+				i++
+			}
+		case len(a) > 1 && a[0] == '-' && !strings.HasPrefix(a, "--"):
+			// a cluster such as -fNR: the value of its last option follows.
+			if strings.ContainsRune(a, 'R') {
+				remote = true
+			}
+			if strings.ContainsAny(a[len(a)-1:], "bcDEeFIiJLlmOopQRSWw") {
+				i++
+			}
+		case host == "":
+			host = a
+		}
+	}
+	_, h, ok := strings.Cut(host, "@")
+	if !ok {
+		h = host
+	}
+	return hitIf(remote && h != "" && !loopbackHost(h), "ssh-reverse-tunnel")
+}
+
+func loopbackHost(h string) bool {
+	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
+}
+
+// checkScaleToZero: kubectl scale --replicas=0 of every workload (--all) or
+// a computed list takes a namespace down at once.
+func checkScaleToZero(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	if !contains(args, "scale") {
+		return Verdict{}
+	}
+	zero := contains(args, "--replicas=0") || func() bool {
+		vs := optionValues(c.Args[1:], "--replicas", "--replicas")
+		return len(vs) > 0 && vs[0] == "0"
+	}()
+	all := contains(args, "--all") || contains(args, "-A") || contains(args, "--all-namespaces") || c.MoreArgs
+	return hitIf(zero && all, "kubectl-scale-all")
+}
+
+// checkGroupmod: renaming or renumbering a group that grants root breaks
+// sudo for everyone in it (or, renamed back, grants it to another group).
+func checkGroupmod(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "ngRP")
+	if !o.Has("ng", "new-name", "gid") {
+		return Verdict{}
+	}
+	for _, w := range o.Operands {
+		if privilegedGroups[w.S] {
+			return hit("account-change")
+		}
+	}
+	for _, v := range append(optionValues(c.Args[1:], "-n", "--new-name"), optionValues(c.Args[1:], "-g", "--gid")...) {
+		if privilegedGroups[v] || v == "0" {
+			return hit("account-change")
+		}
+	}
+	return Verdict{}
+}
+
+// checkVgreduce: --removemissing --force drops every logical volume that had
+// extents on a missing disk.
+func checkVgreduce(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	return hitIf(o.Long["removemissing"] && o.Has("f", "force") && !o.Has("t", "test"), "storage-teardown")
+}
+
+// checkContainerVolumes: docker rm -v of a container not named as scratch
+// takes its anonymous volumes (a database's data directory) with it.
+func checkContainerVolumes(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	ops := shell.Lits(o.Operands)
+	if len(ops) > 0 && ops[0] == "container" {
+		ops = ops[1:]
+	}
+	return hitIf(len(ops) >= 2 && ops[0] == "rm" && o.Has("v", "volumes") && !allTemporaryStr(ops[1:]), "docker-prune-all")
+}
+
+// checkLocalCluster: vagrant destroy, minikube/kind/k3d delete of every
+// cluster or a purge, which take the machines' disks with them.
+func checkLocalCluster(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "np")
+	ops := shell.Lits(o.Operands)
+	if len(ops) == 0 || o.Has("h", "help") {
+		return Verdict{}
+	}
+	switch c.Name {
+	case "vagrant":
+		return hitIf(ops[0] == "destroy" && !allTemporaryStr(ops[1:]), "cluster-teardown")
+	case "minikube":
+		return hitIf(ops[0] == "delete" && (o.Long["all"] || o.Long["purge"]), "cluster-teardown")
+	}
+	// kind delete clusters --all; k3d cluster delete --all
+	return hitIf(contains(ops, "delete") && o.Has("a", "all"), "cluster-teardown")
+}
+
+// checkBackupDelete: borg delete, restic forget of named snapshots or all
+// but one, rclone purge and rclone sync onto a remote (which deletes there
+// whatever the source lacks).
+func checkBackupDelete(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "r")
+	ops := shell.Lits(o.Operands)
+	if len(ops) == 0 || o.Has("n", "dry-run") {
+		return Verdict{}
+	}
+	switch c.Name {
+	case "borg":
+		return hitIf(ops[0] == "delete" || ops[0] == "prune" && keepsAtMostOne(c.Args, "--keep-last"), "backup-delete")
+	case "restic":
+		if ops[0] != "forget" {
+			return Verdict{}
+		}
+		policy := false
+		for k := range o.Long {
+			policy = policy || strings.HasPrefix(k, "keep-")
+		}
+		return hitIf(!policy && len(ops) > 1 || keepsAtMostOne(c.Args, "--keep-last") && len(o.Long) <= 3, "backup-delete")
+	case "rclone":
+		switch ops[0] {
+		case "purge":
+			return hit("backup-delete")
+		case "sync", "delete":
+			return hitIf(strings.Contains(ops[len(ops)-1], ":") && !temporaryName(ops[len(ops)-1]), "backup-delete")
+		}
+	}
+	return Verdict{}
+}
+
+func keepsAtMostOne(args []shell.Word, opt string) bool {
+	for _, v := range optionValues(args[1:], opt, opt) {
+		if n, err := strconv.Atoi(v); err == nil && n <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// checkGhAPI: gh api -X DELETE of a repository or one of its branches.
+func checkGhAPI(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "XHfFqtp")
+	ops := shell.Lits(o.Operands)
+	if len(ops) < 2 || ops[0] != "api" {
+		return Verdict{}
+	}
+	del := false
+	for _, m := range append(optionValues(c.Args[1:], "-X", "--method"), "") {
+		del = del || strings.EqualFold(m, "DELETE")
+	}
+	path := strings.Trim(ops[len(ops)-1], "/")
+	parts := strings.Split(path, "/")
+	repo := len(parts) == 3 && parts[0] == "repos"
+	branch := len(parts) >= 6 && parts[0] == "repos" && parts[3] == "git" && parts[4] == "refs" && parts[5] == "heads"
+	return hitIf(del && (repo || branch), "cloud-teardown")
+}
+
+// privilegedCommands are the programs whose password prompt or whose effect
+// an alias could capture or replace unseen.
+var privilegedCommands = shell.Set("sudo", "su", "doas", "ssh", "passwd", "scp", "git", "gpg", "pkexec")
+
+// checkAliasShadow: alias sudo='…' that runs something other than sudo.
+func checkAliasShadow(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		name, body, ok := strings.Cut(w.S, "=")
+		if !ok || !privilegedCommands[name] {
+			continue
+		}
+		if f := strings.Fields(body); len(f) > 0 && f[0] == name && len(f) > 1 && strings.Contains(f[1], "/") {
+			return hit("startup-inject") // sudo /tmp/x: runs a script with every sudo
+		}
+		if f := strings.Fields(body); len(f) > 0 && f[0] != name && !strings.HasSuffix(f[0], "/"+name) {
+			return hit("startup-inject")
+		}
+	}
+	return Verdict{}
+}
+
+// editorCommands edit the account, sudo or cron databases through $EDITOR.
+var editorCommands = shell.Set("visudo", "sudoedit", "vipw", "vigr", "crontab", "edquota")
+
+// scriptedEditors write what they read instead of opening an editor.
+var scriptedEditors = shell.Set("tee", "sed", "sh", "bash", "cp", "dd", "cat", "perl", "python3", "awk", "ed", "ex", "true")
+
+// checkEditorAssign: EDITOR='tee -a' visudo writes the sudoers file from
+// stdin, without the review an editor gives.
+func checkEditorAssign(call *syntax.CallExpr) Verdict {
+	c, ok := shell.BuildCommand(call)
+	if !ok || !editorCommands[c.Name] {
+		return Verdict{}
+	}
+	for _, a := range call.Assigns {
+		if a.Name == nil || a.Name.Value != "EDITOR" && a.Name.Value != "VISUAL" && a.Name.Value != "SUDO_EDITOR" {
+			continue
+		}
+		f := strings.Fields(shell.ResolveWord(a.Value).S)
+		if len(f) > 0 && scriptedEditors[f[0][strings.LastIndexByte(f[0], '/')+1:]] {
+			return hit("account-change")
+		}
+	}
+	return Verdict{}
+}
