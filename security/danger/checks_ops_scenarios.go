@@ -25,7 +25,7 @@ func registerOpsScenarios() {
 		"docker": checkContainerVolumes, "podman": checkContainerVolumes, "nerdctl": checkContainerVolumes,
 		"vagrant": checkLocalCluster, "minikube": checkLocalCluster, "kind": checkLocalCluster, "k3d": checkLocalCluster,
 		"borg": checkBackupDelete, "restic": checkBackupDelete, "rclone": checkBackupDelete, "gh": checkGhAPI,
-		"alias": checkAliasShadow, "insmod": hitAlways("security-off"),
+		"alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
 	} {
 		chainHostCheck(name, f)
 	}
@@ -319,4 +319,47 @@ func checkEditorAssign(call *syntax.CallExpr) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// logArchiveSuffixes name rotated copies; deleting old ones is routine.
+var logArchiveSuffixes = []string{".gz", ".xz", ".bz2", ".zst", ".1", ".old"}
+
+// checkFindLogs: find /var/log … -delete or -exec truncate/shred/rm {} empties
+// the live system logs, unless it is narrowed by age or to rotated archives.
+func checkFindLogs(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	if len(args) == 0 || !strings.HasPrefix(args[0], "/var/log") {
+		return Verdict{}
+	}
+	destroys := false
+	for i, a := range args {
+		switch {
+		case a == "-mtime" || a == "-mmin" || a == "-ctime" || a == "-cmin" || a == "-atime" || a == "-newer":
+			return Verdict{}
+		case (a == "-name" || a == "-iname") && i+1 < len(args):
+			for _, s := range logArchiveSuffixes {
+				if strings.HasSuffix(strings.TrimSuffix(args[i+1], "*"), s) {
+					return Verdict{}
+				}
+			}
+		case a == "-delete":
+			destroys = true
+		case (a == "-exec" || a == "-execdir") && i+1 < len(args):
+			switch args[i+1] {
+			case "truncate", "shred", "rm", "cp":
+				destroys = true
+			}
+		}
+	}
+	return hitIf(destroys, "log-tamper")
+}
+
+// checkInitScripts: update-rc.d -f NAME remove, chkconfig NAME off of a
+// critical service (sshd, networking, cron) keeps it off from the next boot.
+func checkInitScripts(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if len(ops) < 2 || ops[1] != "remove" && ops[1] != "off" && ops[1] != "disable" {
+		return Verdict{}
+	}
+	return hitIf(criticalUnit(ops[0]) || securityServices[ops[0]], "stop-service")
 }
