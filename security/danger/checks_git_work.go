@@ -24,7 +24,7 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		if o.Has("f", "force") {
 			return hit("git-discard-work")
 		}
-		return hitIf(!o.Has("bp", "orphan", "patch") && broadPathspec(rest), "git-discard-work")
+		return hitIf(!o.Has("bp", "orphan", "patch") && (broadPathspec(rest) || sourceDirOperand(afterDashDash(rest))), "git-discard-work")
 	case "restore":
 		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
 		return hitIf(worktree && (broadPathspec(rest) || sourceDirOperand(o.Operands)), "git-discard-work")
@@ -52,6 +52,9 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 			}
 		}
 	case "submodule":
+		if ops := shell.Lits(o.Operands); len(ops) > 0 && ops[0] == "deinit" && o.Has("f", "force") {
+			return hit("git-discard-work") // deinit -f drops the submodules' local changes
+		}
 		for i, w := range rest {
 			if w.S == "foreach" {
 				cmd := rest[i+1:]
@@ -94,6 +97,16 @@ func sourceDirOperand(ws []shell.Word) bool {
 		}
 	}
 	return false
+}
+
+// afterDashDash: the words after "--", which git reads as paths only.
+func afterDashDash(ws []shell.Word) []shell.Word {
+	for i, w := range ws {
+		if w.S == "--" {
+			return ws[i+1:]
+		}
+	}
+	return nil
 }
 
 func allTemporary(ws []shell.Word) bool {

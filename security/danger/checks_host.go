@@ -309,6 +309,9 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
 				return hit("history-tamper")
 			}
+			if a.Name != nil && preloadsScratch(a.Name.Value, shell.ResolveWord(a.Value).S) {
+				return hit("run-from-scratch")
+			}
 			if a.Name != nil {
 				if v := checkPromptCommand(a.Name.Value, shell.ResolveWord(a.Value).S, depth); v.Dangerous {
 					return v

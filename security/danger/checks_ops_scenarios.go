@@ -25,6 +25,10 @@ func registerOpsScenarios() {
 		"docker": checkContainerVolumes, "podman": checkContainerVolumes, "nerdctl": checkContainerVolumes,
 		"vagrant": checkLocalCluster, "minikube": checkLocalCluster, "kind": checkLocalCluster, "k3d": checkLocalCluster,
 		"borg": checkBackupDelete, "restic": checkBackupDelete, "rclone": checkBackupDelete, "gh": checkGhAPI,
+		"git": checkGitScratch, "ngrok": checkTunnelService, "chisel": checkTunnelService,
+		"mdadm": checkMdadmCreate, "gpg": checkSecretKeyDelete, "gpg2": checkSecretKeyDelete,
+		"multipass": checkLocalCluster, "lxc": checkLocalCluster, "incus": checkLocalCluster, "virsh": checkLocalCluster,
+		"nomad": checkNomad, "tmutil": checkBackupDelete, "rc-update": checkInitScripts, "ip": checkRouteFlush,
 		"alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
 	} {
 		chainHostCheck(name, f)
@@ -99,7 +103,7 @@ func checkUnitInstall(c shell.Command, _ int) Verdict {
 	}
 	for _, u := range ops[1:] {
 		if inScratchDir(u) {
-			return hit("unit-from-scratch")
+			return hit("run-from-scratch")
 		}
 	}
 	return Verdict{}
@@ -188,14 +192,25 @@ func checkVgreduce(c shell.Command, _ int) Verdict {
 }
 
 // checkContainerVolumes: docker rm -v of a container not named as scratch
-// takes its anonymous volumes (a database's data directory) with it.
+// takes its anonymous volumes (a database's data directory) with it; volume
+// rm --all every volume; service rm a swarm service, node rm -f a live node.
 func checkContainerVolumes(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "")
 	ops := shell.Lits(o.Operands)
 	if len(ops) > 0 && ops[0] == "container" {
 		ops = ops[1:]
 	}
-	return hitIf(len(ops) >= 2 && ops[0] == "rm" && o.Has("v", "volumes") && !allTemporaryStr(ops[1:]), "docker-prune-all")
+	switch {
+	case len(ops) >= 2 && ops[0] == "rm" && o.Has("v", "volumes") && !allTemporaryStr(ops[1:]):
+		return hit("docker-prune-all")
+	case len(ops) >= 2 && ops[0] == "volume" && (ops[1] == "rm" || ops[1] == "remove") && o.Has("a", "all"):
+		return hit("docker-prune-all")
+	case len(ops) >= 3 && ops[0] == "service" && (ops[1] == "rm" || ops[1] == "remove") && !allTemporaryStr(ops[2:]):
+		return hit("container-teardown") // a swarm service with every replica
+	case len(ops) >= 3 && ops[0] == "node" && (ops[1] == "rm" || ops[1] == "remove") && o.Has("f", "force"):
+		return hit("container-teardown")
+	}
+	return Verdict{}
 }
 
 // checkLocalCluster: vagrant destroy, minikube/kind/k3d delete of every
@@ -211,6 +226,12 @@ func checkLocalCluster(c shell.Command, _ int) Verdict {
 		return hitIf(ops[0] == "destroy" && !allTemporaryStr(ops[1:]), "cluster-teardown")
 	case "minikube":
 		return hitIf(ops[0] == "delete" && (o.Long["all"] || o.Long["purge"]), "cluster-teardown")
+	case "multipass":
+		return hitIf(ops[0] == "delete" && (o.Has("p", "purge") || o.Long["all"]) && !allTemporaryStr(ops[1:]), "cluster-teardown")
+	case "lxc", "incus":
+		return hitIf(ops[0] == "delete" && len(ops) > 1 && !allTemporaryStr(ops[1:]), "cluster-teardown")
+	case "virsh":
+		return hitIf(ops[0] == "undefine" && len(ops) > 1 && (o.Long["remove-all-storage"] || o.Long["storage"]) && !allTemporaryStr(ops[1:]), "cluster-teardown")
 	}
 	// kind delete clusters --all; k3d cluster delete --all
 	return hitIf(contains(ops, "delete") && o.Has("a", "all"), "cluster-teardown")
@@ -237,6 +258,8 @@ func checkBackupDelete(c shell.Command, _ int) Verdict {
 			policy = policy || strings.HasPrefix(k, "keep-")
 		}
 		return hitIf(!policy && len(ops) > 1 || keepsAtMostOne(c.Args, "--keep-last") && len(o.Long) <= 3, "backup-delete")
+	case "tmutil":
+		return hitIf(ops[0] == "delete", "backup-delete")
 	case "rclone":
 		switch ops[0] {
 		case "purge":
@@ -277,7 +300,7 @@ func checkGhAPI(c shell.Command, _ int) Verdict {
 
 // privilegedCommands are the programs whose password prompt or whose effect
 // an alias could capture or replace unseen.
-var privilegedCommands = shell.Set("sudo", "su", "doas", "ssh", "passwd", "scp", "git", "gpg", "pkexec")
+var privilegedCommands = shell.Set("sudo", "su", "doas", "ssh", "passwd", "scp", "gpg", "pkexec")
 
 // checkAliasShadow: alias sudo='…' that runs something other than sudo.
 func checkAliasShadow(c shell.Command, _ int) Verdict {
@@ -309,11 +332,21 @@ func checkEditorAssign(call *syntax.CallExpr) Verdict {
 	if !ok || !editorCommands[c.Name] {
 		return Verdict{}
 	}
+	settings := []string{}
 	for _, a := range call.Assigns {
-		if a.Name == nil || a.Name.Value != "EDITOR" && a.Name.Value != "VISUAL" && a.Name.Value != "SUDO_EDITOR" {
+		if a.Name != nil {
+			settings = append(settings, a.Name.Value+"="+shell.ResolveWord(a.Value).S)
+		}
+	}
+	for _, w := range call.Args {
+		settings = append(settings, shell.ResolveWord(w).S) // sudo EDITOR='tee -a' visudo
+	}
+	for _, kv := range settings {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || name != "EDITOR" && name != "VISUAL" && name != "SUDO_EDITOR" {
 			continue
 		}
-		f := strings.Fields(shell.ResolveWord(a.Value).S)
+		f := strings.Fields(val)
 		if len(f) > 0 && scriptedEditors[f[0][strings.LastIndexByte(f[0], '/')+1:]] {
 			return hit("account-change")
 		}
@@ -358,8 +391,103 @@ func checkFindLogs(c shell.Command, _ int) Verdict {
 // critical service (sshd, networking, cron) keeps it off from the next boot.
 func checkInitScripts(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if c.Name == "rc-update" && len(ops) > 1 && (ops[0] == "del" || ops[0] == "delete") {
+		ops = []string{ops[1], "remove"} // rc-update del sshd default
+	}
 	if len(ops) < 2 || ops[1] != "remove" && ops[1] != "off" && ops[1] != "disable" {
 		return Verdict{}
 	}
 	return hitIf(criticalUnit(ops[0]) || securityServices[ops[0]], "stop-service")
+}
+
+// checkGitScratch: git config core.hooksPath (or core.fsmonitor,
+// core.sshCommand) pointing into a scratch directory runs whatever is put
+// there at every commit or fetch; git lfs migrate import --everything
+// rewrites every branch.
+func checkGitScratch(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	for i, a := range args {
+		switch strings.ToLower(a) {
+		case "core.hookspath", "core.fsmonitor", "core.sshcommand", "core.pager":
+			if i+1 < len(args) && inScratchDir(args[i+1]) {
+				return hit("run-from-scratch")
+			}
+		case "migrate":
+			if i > 0 && args[i-1] == "lfs" && i+1 < len(args) && args[i+1] != "info" && contains(args, "--everything") && !contains(args, "--no-rewrite") {
+				return hit("git-rewrite-history")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// preloadsScratch: export LD_PRELOAD=/tmp/x.so makes every program this
+// shell starts load code from a scratch directory.
+func preloadsScratch(name, val string) bool {
+	return (name == "LD_PRELOAD" || name == "DYLD_INSERT_LIBRARIES") && inScratchDir(val)
+}
+
+// remoteAdminPorts give a shell or the whole machine to whoever reaches them.
+var remoteAdminPorts = shell.Set("22", "2222", "3389", "5900", "2375", "2376", "6443", "10250")
+
+// checkTunnelService: ngrok tcp 22 publishes this machine's SSH (or RDP, VNC,
+// Docker API) on the internet; chisel client … R:… is a reverse tunnel.
+func checkTunnelService(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if len(ops) < 2 {
+		return Verdict{}
+	}
+	if c.Name == "chisel" {
+		for _, op := range ops[1:] {
+			if ops[0] == "client" && strings.HasPrefix(op, "R:") {
+				return hit("ssh-reverse-tunnel")
+			}
+		}
+		return Verdict{}
+	}
+	port := ops[1][strings.LastIndexByte(ops[1], ':')+1:]
+	return hitIf(ops[0] == "tcp" && remoteAdminPorts[port], "ssh-reverse-tunnel")
+}
+
+// checkMdadmCreate: mdadm --create --force over disks overwrites what they
+// held without asking (the same as zpool create -f).
+func checkMdadmCreate(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "lnxcepbaNuCmMsf")
+	return hitIf(o.Has("C", "create") && o.Long["force"] && !o.Long["help"], "storage-teardown")
+}
+
+// checkSecretKeyDelete: gpg --delete-secret-keys removes a private key;
+// without a backup, whatever was encrypted to it stays unreadable.
+func checkSecretKeyDelete(c shell.Command, _ int) Verdict {
+	for _, w := range c.Args[1:] {
+		switch w.S {
+		case "--delete-secret-keys", "--delete-secret-key", "--delete-secret-and-public-key", "--delete-secret-and-public-keys":
+			return hit("secret-key-delete")
+		}
+	}
+	return Verdict{}
+}
+
+// checkNomad: nomad job stop -purge removes a job with its history.
+func checkNomad(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	purge := hasWord(c.Args, "-purge") || hasWord(c.Args, "--purge")
+	return hitIf(len(ops) > 2 && ops[0] == "job" && ops[1] == "stop" && purge && !temporaryName(ops[len(ops)-1]), "cluster-teardown")
+}
+
+// checkRouteFlush: ip route del default / ip route flush of a whole table
+// cuts the machine off, remote sessions first.
+func checkRouteFlush(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if len(ops) < 2 || ops[0] != "route" && ops[0] != "r" && ops[0] != "ro" {
+		return Verdict{}
+	}
+	switch ops[1] {
+	case "del", "delete", "d":
+		return hitIf(len(ops) > 2 && (ops[2] == "default" || ops[2] == "0.0.0.0/0"), "stop-service")
+	case "flush", "f":
+		whole := len(ops) > 3 && ops[2] == "table" && (ops[3] == "main" || ops[3] == "all" || ops[3] == "254")
+		return hitIf(whole || len(ops) > 2 && (ops[2] == "all" || ops[2] == "default" || ops[2] == "0/0"), "stop-service")
+	}
+	return Verdict{}
 }
