@@ -29,7 +29,7 @@ func registerOpsScenarios() {
 		"mdadm": checkMdadmCreate, "gpg": checkSecretKeyDelete, "gpg2": checkSecretKeyDelete,
 		"multipass": checkLocalCluster, "lxc": checkLocalCluster, "incus": checkLocalCluster, "virsh": checkLocalCluster,
 		"nomad": checkNomad, "tmutil": checkBackupDelete, "rc-update": checkInitScripts, "ip": checkRouteFlush,
-		"alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
+		"podman-compose": checkPodmanCompose, "alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
 	} {
 		chainHostCheck(name, f)
 	}
@@ -163,11 +163,21 @@ func checkAliasShadow(c shell.Command, _ int) Verdict {
 		if f := strings.Fields(body); len(f) > 0 && f[0] == name && len(f) > 1 && strings.Contains(f[1], "/") {
 			return hit("startup-inject") // sudo /tmp/x: runs a script with every sudo
 		}
-		if f := strings.Fields(body); len(f) > 0 && f[0] != name && !strings.HasSuffix(f[0], "/"+name) {
+		if f := strings.Fields(body); len(f) > 0 && f[0] != name && !systemProgram(f[0], name) {
 			return hit("startup-inject")
 		}
 	}
 	return Verdict{}
+}
+
+// systemProgram: path is name in one of the system's program directories.
+func systemProgram(path, name string) bool {
+	for _, d := range []string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/opt/homebrew/bin/"} {
+		if path == d+name {
+			return true
+		}
+	}
+	return false
 }
 
 // editorCommands edit the account, sudo or cron databases through $EDITOR.
@@ -315,4 +325,10 @@ func checkRouteFlush(c shell.Command, _ int) Verdict {
 		return hitIf(whole || len(ops) > 2 && (ops[2] == "all" || ops[2] == "default" || ops[2] == "0/0"), "stop-service")
 	}
 	return Verdict{}
+}
+
+// checkPodmanCompose judges podman-compose as docker-compose (down -v).
+func checkPodmanCompose(c shell.Command, depth int) Verdict {
+	c.Name = "docker-compose"
+	return checkDocker(c, depth)
 }

@@ -168,7 +168,7 @@ var rules = []rule{
 	{"docker-prune-all", catDelete,
 		"This deletes all unused Docker images, containers and volumes, including volume data.",
 		sh("docker system prune -a --volumes", "docker system prune --volumes -f", "docker system prune --all", "docker volume prune -a",
-			"docker volume prune -f", "docker compose down -v", "docker-compose down --volumes", "docker volume rm $(docker volume ls -q)", "docker rm -fv postgres", "podman volume rm --all"),
+			"docker volume prune -f", "docker compose down -v", "docker-compose down --volumes", "docker volume rm $(docker volume ls -q)", "docker rm -fv postgres", "podman volume rm --all", "podman-compose down -v"),
 		sh("docker system prune", "docker system df", "docker image prune", "docker volume ls", "docker compose down", "docker volume rm pgdata-old", "docker rm -f demo-web", "docker rm -v e2e-db")},
 	{"redis-flush", catData,
 		"This deletes every key in the Redis database.",
