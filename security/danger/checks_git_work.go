@@ -24,10 +24,10 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		if o.Has("f", "force") {
 			return hit("git-discard-work")
 		}
-		return hitIf(!o.Has("bp", "orphan", "patch") && broadPathspec(rest), "git-discard-work")
+		return hitIf(!o.Has("bp", "orphan", "patch") && (broadPathspec(rest) || sourceDirOperand(afterDashDash(rest))), "git-discard-work")
 	case "restore":
 		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
-		return hitIf(worktree && broadPathspec(rest), "git-discard-work")
+		return hitIf(worktree && (broadPathspec(rest) || sourceDirOperand(o.Operands)), "git-discard-work")
 	case "switch":
 		return hitIf(o.Has("f", "force", "discard-changes"), "git-discard-work")
 	case "stash":
@@ -52,6 +52,9 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 			}
 		}
 	case "submodule":
+		if ops := shell.Lits(o.Operands); len(ops) > 0 && ops[0] == "deinit" && o.Has("f", "force") {
+			return hit("git-discard-work") // deinit -f drops the submodules' local changes
+		}
 		for i, w := range rest {
 			if w.S == "foreach" {
 				cmd := rest[i+1:]
@@ -80,6 +83,30 @@ func broadPathspec(rest []shell.Word) bool {
 		}
 	}
 	return false
+}
+
+// sourceTrees are the directory names a project keeps its code in; a
+// pathspec naming one covers a whole tree even without a trailing slash.
+var sourceTrees = shell.Set("src", "lib", "app", "apps", "pkg", "cmd", "internal", "test", "tests", "spec", "docs",
+	"config", "scripts", "web", "public", "include", "packages", "services", "components", "server", "client")
+
+func sourceDirOperand(ws []shell.Word) bool {
+	for _, w := range ws {
+		if sourceTrees[strings.TrimPrefix(w.S, "./")] {
+			return true
+		}
+	}
+	return false
+}
+
+// afterDashDash: the words after "--", which git reads as paths only.
+func afterDashDash(ws []shell.Word) []shell.Word {
+	for i, w := range ws {
+		if w.S == "--" {
+			return ws[i+1:]
+		}
+	}
+	return nil
 }
 
 func allTemporary(ws []shell.Word) bool {

@@ -40,6 +40,7 @@ func init() {
 	}
 	registerHostEdits()
 	registerOpsMore()
+	registerOpsScenarios()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for
@@ -308,6 +309,9 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
 				return hit("history-tamper")
 			}
+			if a.Name != nil && preloadsScratch(a.Name.Value, shell.ResolveWord(a.Value).S) {
+				return hit("run-from-scratch")
+			}
 			if a.Name != nil {
 				if v := checkPromptCommand(a.Name.Value, shell.ResolveWord(a.Value).S, depth); v.Dangerous {
 					return v
@@ -316,6 +320,9 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 		}
 	}
 	if call != nil {
+		if v := checkEditorAssign(call); v.Dangerous {
+			return v
+		}
 		for _, a := range call.Assigns {
 			if a.Name != nil && disablesHistory(a.Name.Value, shell.ResolveWord(a.Value).S) {
 				return hit("history-tamper")

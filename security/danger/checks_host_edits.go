@@ -190,7 +190,11 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 			if !ok {
 				return true
 			}
-			ops := shell.Lits(shell.ParseOpts(inner.Args[1:], "uUgGPstFno").Operands)
+			valued := "uUgGPstF" // pgrep -o/-n (oldest/newest) take no value; pidof -o PID does
+			if inner.Name == "pidof" {
+				valued = "o"
+			}
+			ops := shell.Lits(shell.ParseOpts(inner.Args[1:], valued).Operands)
 			switch inner.Name {
 			case "pidof", "pgrep":
 				found = len(ops) > 0 && isDaemon(ops[len(ops)-1])

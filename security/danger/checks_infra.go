@@ -166,7 +166,7 @@ var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "sta
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
 	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects",
 	"elasticsearch-domain", "db-cluster-snapshot", "service", "load-balancer", "nat-gateway", "subnet", "user-pool", "identity-pool",
-	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index")
+	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index", "certificate", "recovery-point", "backup-plan", "key")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
@@ -184,6 +184,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	}
 	if c.Name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
 		return hit("cloud-teardown")
+	}
+	if c.Name == "gcloud" && ops[0] == "kms" && (contains(ops, "destroy") || contains(ops, "delete")) {
+		return hit("cloud-teardown") // key material: what it encrypted is lost with it
 	}
 	if temporaryName(ops[len(ops)-1]) {
 		return Verdict{}

@@ -168,8 +168,8 @@ var rules = []rule{
 	{"docker-prune-all", catDelete,
 		"This deletes all unused Docker images, containers and volumes, including volume data.",
 		sh("docker system prune -a --volumes", "docker system prune --volumes -f", "docker system prune --all", "docker volume prune -a",
-			"docker volume prune -f", "docker compose down -v", "docker-compose down --volumes", "docker volume rm $(docker volume ls -q)"),
-		sh("docker system prune", "docker system df", "docker image prune", "docker volume ls", "docker compose down", "docker volume rm pgdata-old")},
+			"docker volume prune -f", "docker compose down -v", "docker-compose down --volumes", "docker volume rm $(docker volume ls -q)", "docker rm -fv postgres", "podman volume rm --all", "podman-compose down -v"),
+		sh("docker system prune", "docker system df", "docker image prune", "docker volume ls", "docker compose down", "docker volume rm pgdata-old", "docker rm -f demo-web", "docker rm -v e2e-db")},
 	{"redis-flush", catData,
 		"This deletes every key in the Redis database.",
 		join(sh("redis-cli flushall", "redis-cli -h cache -n 2 FLUSHDB", "redis-cli FLUSHALL ASYNC", "echo FLUSHALL | redis-cli"), unk("FLUSHALL"),
@@ -199,8 +199,8 @@ var rules = []rule{
 		"This stops SSH, networking or a core system service (or takes a network link down), which can cut off every remote session.",
 		sh("sudo systemctl stop sshd", "systemctl stop ssh.service", "service ssh stop", "sudo /etc/init.d/networking stop", "systemctl disable --now sshd",
 			"systemctl mask NetworkManager", "sudo ip link set eth0 down", "ifdown eth0", "nmcli networking off", "systemctl isolate rescue.target",
-			"sudo systemctl stop docker", "telinit 1", "systemctl disable sshd"),
-		sh("sudo systemctl restart sshd", "systemctl status ssh", "systemctl --user stop vite-dev.service", "service app-preview stop", "ip link set eth0 up",
+			"sudo systemctl stop docker", "telinit 1", "systemctl disable sshd", "sudo update-rc.d -f ssh remove", "chkconfig sshd off", "rc-update del sshd default", "sudo ip route del default", "ip route flush table main"),
+		sh("sudo systemctl restart sshd", "systemctl status ssh", "systemctl --user stop vite-dev.service", "service app-preview stop", "update-rc.d myapp remove", "chkconfig sshd on", "rc-update add sshd default", "ip route del 10.9.0.0/16", "ip route flush cache", "ip route flush dev tun0", "ip link set eth0 up",
 			"ip link show", "systemctl disable sshd-keygen", "sudo systemctl start docker")},
 	{"git-push-mirror", catHistory,
 		"This makes the remote an exact mirror of this clone, deleting every remote branch and tag that does not exist here.",
@@ -215,12 +215,12 @@ var rules = []rule{
 		"This deletes cloud resources (buckets, instances, databases, clusters, resource groups) and their data.",
 		sh("aws s3 rb s3://prod-data --force", "aws s3 rm s3://prod-data --recursive", "aws ec2 terminate-instances --instance-ids i-0abc",
 			"aws rds delete-db-instance --db-instance-identifier prod --skip-final-snapshot", "aws cloudformation delete-stack --stack-name app",
-			"gcloud compute instances delete web-1 --zone us-central1-a", "gcloud projects delete my-proj", "gcloud sql instances delete prod-db",
+			"gcloud compute instances delete web-1 --zone us-central1-a", "gcloud projects delete my-proj", "gh api -X DELETE repos/acme/api", "gh api --method DELETE repos/acme/api/git/refs/heads/main", "gcloud kms keys versions destroy 1 --key k --keyring r --location global", "aws acm delete-certificate --certificate-arn arn:aws:acm:x", "aws backup delete-recovery-point --backup-vault-name v --recovery-point-arn arn:x", "gcloud sql instances delete prod-db",
 			"az group delete --name prod-rg --yes", "gsutil rm -r gs://prod-bucket", "gsutil rb gs://b", "doctl compute droplet delete web-1",
 			"heroku apps:destroy --app myapp --confirm myapp", "gh repo delete o/r --yes", "vault secrets disable kv/", "serverless remove --stage prod", "flyctl apps destroy api", "az storage blob delete-batch -s c", "aws s3 rm s3://prod-data --recursive --exclude tmp/x", "aws s3 sync ./site s3://www --delete", "gcloud storage rm -r gs://b", "aws dynamodb delete-table --table-name users", "heroku pg:reset DATABASE_URL --confirm shop", "vercel rm shop-site --yes"),
 		sh("aws s3 ls s3://prod-data", "aws s3 cp x.txt s3://b/x.txt", "aws s3 rm s3://b/tmp/x.txt", "aws s3 rm s3://ci/tmp/run-9/ --recursive", "aws s3 sync ./site s3://b --delete --dryrun", "aws ec2 describe-instances",
 			"gcloud compute instances list", "az group list", "aws sqs delete-message --queue-url u --receipt-handle h", "gsutil ls gs://b",
-			"gcloud help compute instances delete", "gh repo view o/r", "vault secrets list", "serverless deploy", "gcloud compute instances delete test-vm-3", "gcloud app versions delete v20240101", "gcloud alloydb operations delete op-123")},
+			"gcloud help compute instances delete", "gh repo view o/r", "gh api repos/acme/api", "gh api -X DELETE repos/acme/api/issues/comments/12", "vault secrets list", "serverless deploy", "gcloud compute instances delete test-vm-3", "gcloud app versions delete v20240101", "gcloud alloydb operations delete op-123")},
 	{"mongo-drop", catData,
 		"This drops a MongoDB database or collection, or deletes every document in it.",
 		join(sh(`mongosh app --eval "db.dropDatabase()"`, `mongo prod --eval 'db.users.drop()'`, `mongosh --eval="db.orders.deleteMany({})"`,
@@ -278,7 +278,7 @@ var safeInputs = join(
 	unk("console.log('hello')", "SELECT 1;", "help", "ls -la"),
 )
 
-func init() { rules = append(rules, opsRules...) }
+func init() { rules = append(rules, opsRules...); rules = append(rules, opsScenarioRules...) }
 
 var ruleIndex = sync.OnceValue(func() map[string]rule {
 	m := make(map[string]rule, len(rules))
