@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -105,8 +106,17 @@ func (s *Session) promptLine() (string, bool) {
 	if lost {
 		return "", false
 	}
-	return strings.TrimRight(text, " "), true
+	lines := strings.Split(strings.TrimRight(text, " "), "\n")
+	for i := 1; i < len(lines); i++ {
+		// A command continued over several lines shows the continuation prompt (PS2:
+		// bash's "> ", zsh's "for> ") before each; it is not part of the command.
+		lines[i] = continuation.ReplaceAllString(lines[i], "")
+	}
+	return strings.Join(lines, "\n"), true
 }
+
+// continuation matches the default continuation prompts of bash and zsh.
+var continuation = regexp.MustCompile(`^[a-z ]*> `)
 
 // settleEcho waits until what was just written has been echoed: the screen changed
 // and then stayed unchanged for a moment, or echoSettle passed.

@@ -44,7 +44,13 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		}
 		mem := s.memories.of(t.id, ctx)
 		if s.cfg.DangerDetection {
-			if v := danger.ClassifyIn(ctx, p.Line, mem); v.Dangerous {
+			v := danger.ClassifyIn(ctx, p.Line, mem)
+			if !v.Dangerous && p.Text != p.Line && strings.TrimSpace(p.Text) != "" {
+				// What this call typed is judged on its own too: a line the screen shows
+				// in pieces (a loop continued over several lines) must not hide it.
+				v = danger.ClassifyIn(ctx, p.Text, mem)
+			}
+			if v.Dangerous {
 				if t.confirm != "" && s.refusals.take(t.id, p.Line) {
 					s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: audited, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
 				} else {

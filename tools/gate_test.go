@@ -345,3 +345,16 @@ func TestGateExpandsHistoryAliasesAndFunctions(t *testing.T) {
 		untouched(t, target)
 	}
 }
+
+// A command continued over several lines at the prompt: the continuation prompt the
+// screen shows is not part of it, and the line typed is judged on its own too.
+func TestGateContinuedCommand(t *testing.T) {
+	t.Parallel()
+	h, target, _ := gateHarness(t)
+	id := h.bash()
+	h.send(id, "for d in "+target+"; do", nil)
+	if r := h.call("send_command", map[string]any{"session_id": id, "input": "chmod -R 777 \"$d\"; done"}); !r.IsError {
+		t.Fatalf("the body of a loop continued at the prompt ran: %s", r.Text)
+	}
+	untouched(t, target)
+}
