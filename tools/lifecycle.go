@@ -30,7 +30,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 		}
 	}
 	if err := s.checkStart(o); err != nil {
-		return toolError("refused to start %q: %v", shellJoin(append([]string{o.Command}, o.Args...)), err), nil
+		return toolError("refused to start %q: %v.", shellJoin(append([]string{o.Command}, o.Args...)), err), nil
 	}
 	sess, err := s.sessions.Create(o)
 	if err != nil {

@@ -176,7 +176,7 @@ func (s *Server) checkStart(o session.CreateOptions) error {
 				e.Input, e.Detail = p.code, p.source
 			}
 			s.audit(e)
-			return fmt.Errorf("%s matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended.",
+			return fmt.Errorf("%s matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended",
 				p.source, v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
 		}
 	}

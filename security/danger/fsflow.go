@@ -451,14 +451,13 @@ var fdValueOpts = shell.Set("-e", "--extension", "-t", "--type", "-E", "--exclud
 // artifact, or VCS state or credentials by name.
 func checkFd(c shell.Command, depth int) Verdict {
 	args := c.Args[1:]
-	var pos, exts, exec []string
+	var pos, exts []string
 	var execWords []shell.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i].S
 		switch {
 		case a == "-x" || a == "--exec" || a == "-X" || a == "--exec-batch":
 			for i++; i < len(args) && args[i].S != ";"; i++ {
-				exec = append(exec, args[i].S)
 				execWords = append(execWords, shell.Word{S: strings.ReplaceAll(args[i].S, "{}", shell.DynMark), Node: args[i].Node})
 			}
 		case a == "-e" || a == "--extension":
