@@ -156,13 +156,14 @@ func checkGlobbedName(c shell.Command, depth int) Verdict {
 
 var (
 	scriptB64Decode = regexp.MustCompile(`decode_base64|'base64'|"base64"|atob\(|Base64\.decode64|base64_decode`)
+	scriptRuns      = regexp.MustCompile("\\b(?:system|exec|execSync|spawn|spawnSync|popen|passthru|shell_exec|proc_open)\\b|`")
 	scriptB64Lit    = regexp.MustCompile(`["']([A-Za-z0-9+/]{8,}={0,2})["']`)
 )
 
 // checkScriptB64 judges base64 literals a one-liner decodes, as the shell
 // commands they usually are: perl -MMIME::Base64 -e 'system(decode_base64("…"))'.
 func checkScriptB64(name, code string, depth int) Verdict {
-	if !scriptB64Decode.MatchString(code) || !scriptSystem.MatchString(code+" system('x')") {
+	if !scriptB64Decode.MatchString(code) || !scriptRuns.MatchString(code) {
 		return Verdict{}
 	}
 	for _, m := range scriptB64Lit.FindAllStringSubmatch(code, -1) {
@@ -172,6 +173,33 @@ func checkScriptB64(name, code string, depth int) Verdict {
 		}
 		if v := classifyShell(shell.ForParser(string(b), Shell), depth+1); v.Dangerous {
 			return via(v, name+" base64")
+		}
+	}
+	return Verdict{}
+}
+
+// checkXargsReplace judges xargs -I{} with each known input line in place
+// of {} in its command: xargs -I{} sh -c '{}' <<< 'rm -rf ~'.
+func checkXargsReplace(c shell.Command, text string, depth int) Verdict {
+	if !c.MoreArgs {
+		return Verdict{}
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		d := c
+		d.Args = make([]shell.Word, len(c.Args))
+		changed := false
+		for i, w := range c.Args {
+			d.Args[i] = shell.Word{S: strings.ReplaceAll(w.S, "{}", line)}
+			changed = changed || d.Args[i].S != w.S
+		}
+		if !changed {
+			return Verdict{}
+		}
+		if v := checkCommand(d, depth); v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}

@@ -104,6 +104,11 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		if !ok {
 			return Verdict{}
 		}
+		if text, ok := shell.HereText(s.Redirs); ok {
+			if v := checkXargsReplace(c, text, depth); v.Dangerous {
+				return v
+			}
+		}
 		if text, ok := shell.HereText(s.Redirs); ok && c.MoreArgs {
 			c.Args = append(c.Args, wordsOf(strings.Fields(text))...)
 		}
@@ -176,6 +181,9 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 			return hit("pipe-to-shell")
 		}
 		if v := checkPipedText(c, text, depth); known && v.Dangerous {
+			return v
+		}
+		if v := checkXargsReplace(c, text, depth); known && v.Dangerous {
 			return v
 		}
 		judged[s] = known
