@@ -60,7 +60,8 @@ func runsStdin(c shell.Command) bool {
 // checkStreamPipeline judges a pipeline as a whole: a network client and a
 // shell reading its stdin in one pipeline (the mkfifo reverse shell), a
 // download or a decoder feeding a shell.
-func checkStreamPipeline(stages []*syntax.Stmt) Verdict {
+// A decoder's output that was known and judged as code is not hidden.
+func checkStreamPipeline(stages []*syntax.Stmt, judged map[*syntax.Stmt]bool) Verdict {
 	var net, fetched, decoded, shellIn bool
 	for _, s := range stages {
 		call, ok := s.Cmd.(*syntax.CallExpr)
@@ -79,7 +80,7 @@ func checkStreamPipeline(stages []*syntax.Stmt) Verdict {
 			if fetched {
 				return hit("pipe-to-shell")
 			}
-			if decoded {
+			if decoded && !judged[s] {
 				return hit("decode-to-shell")
 			}
 			shellIn = shellIn || shell.ShellPrograms[c.Name]

@@ -39,13 +39,13 @@ func interpreterCheck(name string) func(shell.Command, int) Verdict {
 }
 
 // checkFetchedArgs flags `bash <(curl ...)`, `source <(curl ...)` and the like.
-func checkFetchedArgs(c shell.Command, _ int) Verdict {
+func checkFetchedArgs(c shell.Command, depth int) Verdict {
 	for _, w := range c.Args[1:] {
 		if w.Fetched() {
 			return hit("pipe-to-shell")
 		}
 	}
-	return Verdict{}
+	return checkSubstCode(c, depth)
 }
 
 func checkShellInterp(c shell.Command, depth int) Verdict {
@@ -197,6 +197,9 @@ func checkScriptInterp(c shell.Command, depth int) Verdict {
 			return hit("fork-bomb")
 		}
 		if v := classifyScript(c.Name, code, depth); v.Dangerous {
+			return v
+		}
+		if v := checkScriptB64(c.Name, code, depth); v.Dangerous {
 			return v
 		}
 		for _, m := range scriptSystem.FindAllStringSubmatch(code, -1) {

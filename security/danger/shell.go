@@ -32,7 +32,12 @@ func classifyShell(input string, depth int) Verdict {
 	if sub, ok := shell.SubstituteAssignments(f, input); ok {
 		return classifyShell(sub, depth+1)
 	}
-	return Verdict{}
+	// a=(rm -rf ~); "${a[@]}", alias x='rm -rf'; x ~: the same for lists
+	// and aliases.
+	if sub, ok := shell.SubstituteLists(f, input); ok {
+		return classifyShell(sub, depth+1)
+	}
+	return checkInlineFuncs(f, depth)
 }
 
 func checkTree(n syntax.Node, depth int) Verdict {
@@ -99,10 +104,18 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		if !ok {
 			return Verdict{}
 		}
+		if text, ok := shell.HereText(s.Redirs); ok {
+			if v := checkXargsReplace(c, text, depth); v.Dangerous {
+				return v
+			}
+		}
 		if text, ok := shell.HereText(s.Redirs); ok && c.MoreArgs {
 			c.Args = append(c.Args, wordsOf(strings.Fields(text))...)
 		}
 		if v := checkCommand(c, depth); v.Dangerous {
+			return v
+		}
+		if v := checkGlobbedName(c, depth); v.Dangerous {
 			return v
 		}
 		return checkFedCode(c, s.Redirs, depth)
@@ -149,7 +162,8 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 	downloaded := false
 	var prev []string // literal output of an echo stage, fed to xargs
 	text, known := "", false
-	var cmds []shell.Command // the simple commands before this stage
+	var cmds []shell.Command          // the simple commands before this stage
+	judged := map[*syntax.Stmt]bool{} // shells whose decoded stdin was judged as code
 	for _, s := range stages {
 		if v := checkReadLoop(s, cmds); v.Dangerous {
 			return v
@@ -169,6 +183,10 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		if v := checkPipedText(c, text, depth); known && v.Dangerous {
 			return v
 		}
+		if v := checkXargsReplace(c, text, depth); known && v.Dangerous {
+			return v
+		}
+		judged[s] = known
 		downloaded = downloaded || shell.Downloaders[c.Name]
 		if c.MoreArgs && prev != nil {
 			for _, p := range prev {
@@ -182,7 +200,7 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 		text, known = shell.StdinText(c, s.Redirs, text, known)
 		cmds = append(cmds, c)
 	}
-	if v := checkStreamPipeline(stages); v.Dangerous {
+	if v := checkStreamPipeline(stages, judged); v.Dangerous {
 		return v
 	}
 	return checkNamePipeline(cmds)

@@ -57,7 +57,11 @@ var shellMeta = regexp.MustCompile("[;&|<>()$`\"'\\\\\n]")
 func SubstituteAssignments(f *syntax.File, input string) (string, bool) {
 	vars := literalAssignments(f)
 	out := input
+	ifs, split := vars["IFS"] // IFS=_; c=rm_-rf_~; $c: the value splits on IFS
 	for name, val := range vars {
+		if split && name != "IFS" && ifs != "" {
+			val = strings.Join(strings.FieldsFunc(val, func(r rune) bool { return strings.ContainsRune(ifs, r) }), " ")
+		}
 		re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
 		esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
 		out = re.ReplaceAllLiteralString(out, esc)

@@ -66,6 +66,9 @@ func StdinText(c Command, redirs []*syntax.Redirect, in string, known bool) (str
 	case "cat":
 		return in, known && len(c.Args) == 1
 	}
+	if known {
+		return decodedText(c, in)
+	}
 	return "", false
 }
 
