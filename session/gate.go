@@ -26,6 +26,9 @@ type Pending struct {
 	Line string
 	// Screen says Line was read from the screen at the shell's prompt.
 	Screen bool
+	// Pieces is what was typed since the last Enter, Text included: what Line is
+	// when the screen cannot say, and a second opinion when it can.
+	Pieces string
 	// Hidden: the terminal hides what is typed (a password prompt asked for it).
 	Hidden bool
 	// Program is the foreground program's name ("" when unknown).
@@ -70,7 +73,8 @@ func (s *Session) pendingLine(line string, enter, hidden bool, index int) Pendin
 	st := s.scr.Status()
 	p := Pending{Text: line, Enter: enter, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Index: index}
 	p.Line = s.typedPieces + line
-	if cur, ok := s.promptLine(); ok && !hidden && cur == "" && !editsLine(line) {
+	p.Pieces = p.Line
+	if cur, ok := s.promptLine(); ok && !hidden && cur == "" && s.typedPieces == "" && !editsLine(line) {
 		p.Line, p.Screen = line, true
 	}
 	return p
@@ -236,7 +240,7 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 		}
 		st := s.scr.Status()
 		hidden := s.InputHidden()
-		p := Pending{Text: printable(pre), Enter: true, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Line: s.typedPieces}
+		p := Pending{Text: printable(pre), Enter: true, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Line: s.typedPieces, Pieces: s.typedPieces}
 		if cur, ok := s.promptLine(); ok && !hidden {
 			p.Line, p.Screen = cur, true
 		}

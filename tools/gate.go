@@ -44,11 +44,18 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		}
 		mem := s.memories.of(t.id, ctx)
 		if s.cfg.DangerDetection {
+			// The line as the screen shows it, then what was typed since the last Enter
+			// and what this call typed on their own: a line the screen shows in pieces
+			// (a loop continued over several lines, text typed before the prompt was
+			// drawn) must not hide what runs.
 			v := danger.ClassifyIn(ctx, p.Line, mem)
-			if !v.Dangerous && p.Text != p.Line && strings.TrimSpace(p.Text) != "" {
-				// What this call typed is judged on its own too: a line the screen shows
-				// in pieces (a loop continued over several lines) must not hide it.
-				v = danger.ClassifyIn(ctx, p.Text, mem)
+			for _, text := range []string{p.Pieces, p.Text} {
+				if v.Dangerous {
+					break
+				}
+				if text != p.Line && strings.TrimSpace(text) != "" {
+					v = danger.ClassifyIn(ctx, text, mem)
+				}
 			}
 			if v.Dangerous {
 				if t.confirm != "" && s.refusals.take(t.id, p.Line) {

@@ -56,6 +56,7 @@ func (g *guards) prune(sessions *session.Manager) {
 }
 
 func (gd *guard) remember(secret string) {
+	gd.stream.Answered() // the prompt before it got its value, unseen
 	if len(strings.TrimSpace(secret)) < 3 {
 		return
 	}

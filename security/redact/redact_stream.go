@@ -224,6 +224,19 @@ func endsInsideKey(s string) bool {
 	return !pemEndLine.MatchString(s[last:])
 }
 
+// Answered tells the Stream that the terminal took input it did not echo (a
+// password typed at the prompt the last chunk ended with): what follows is not
+// the rest of a value cut at the end of that chunk, which would otherwise be
+// redacted however it looks ("Secret: " then "got16").
+func (s *Stream) Answered() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tail, s.before = "", ""
+}
+
 // remember keeps the unterminated last line, for a BEGIN or END line or a
 // secret split between chunks.
 func (s *Stream) remember(chunk string) {

@@ -144,3 +144,17 @@ func TestStreamSecretSplitAnywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamAnswered: a chunk ending in a key's prompt ("Secret: ") is answered by
+// input the terminal hides; what the program prints next is not that value.
+func TestStreamAnswered(t *testing.T) {
+	t.Parallel()
+	s := NewRedactor(true).Stream()
+	if out := s.Redact("read -s -p 'Secret: ' s; echo; echo got${#s}\nSecret: "); strings.Contains(out, "REDACTED") {
+		t.Fatalf("prompt redacted: %q", out)
+	}
+	s.Answered()
+	if out := s.Redact("got16\n$ "); out != "got16\n$ " {
+		t.Fatalf("the output after a hidden answer was redacted: %q", out)
+	}
+}
