@@ -30,6 +30,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLServer(code, depth); v.Dangerous {
 		return v
 	}
+	if v := checkSQLAdmin(code, depth); v.Dangerous {
+		return v
+	}
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
