@@ -88,7 +88,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return v
 	}
 	switch {
-	case pyExecDecoded.MatchString(code):
+	case pyExecDecoded.MatchString(code), pyRunDecoded.MatchString(code):
 		return hit("decode-to-shell")
 	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
 		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slicesContain(strs, "/proc")):
