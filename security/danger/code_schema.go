@@ -25,7 +25,14 @@ var (
 
 // checkSchemaCode flags schema drops, raw SQL and empty-filter bulk calls in code.
 func checkSchemaCode(code string, strs []string, depth int) Verdict {
-	for _, m := range schemaDrop.FindAllStringSubmatch(code, -1) {
+	for _, ix := range schemaDrop.FindAllStringSubmatchIndex(code, -1) {
+		if definedAt(code, ix[0]) {
+			continue
+		}
+		m := []string{"", ""}
+		if ix[2] >= 0 {
+			m[1] = code[ix[2]:ix[3]]
+		}
 		name := strings.TrimPrefix(m[1], ":")
 		if strings.HasPrefix(name, "\x01") {
 			name = litValue(name, strs)
