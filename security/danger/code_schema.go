@@ -19,8 +19,10 @@ var (
 	ormRawSQL   = regexp.MustCompile(`\$(?:executeRaw|executeRawUnsafe|queryRaw|queryRawUnsafe)\s*(?:\(\s*|` + "`" + `)`)
 	// deleteMany() / deleteMany({}) / updateMany({}, …) / updateMany({ data })
 	// with no where: every row or document.
-	ormEmptyMany = regexp.MustCompile(`\.\s*(?:deleteMany\s*\(\s*\)|updateMany\s*\(\s*(?:\{\s*\}|\{\s*data\s*:))`)
-	mongoEmpty   = regexp.MustCompile(`\.\s*deleteMany\s*\(\s*\{\s*\}\s*\)`)
+	// knex('users').del() / .truncate() straight on the table: every row.
+	ormEmptyMany = regexp.MustCompile(`\.\s*(?:deleteMany\s*\(\s*\)|updateMany\s*\(\s*(?:\{\s*\}|\{\s*data\s*:))|` +
+		`\b(?:knex|db|trx)\s*\(\s*\x01\d+\x02\s*\)\s*\.\s*(?:del|delete|truncate)\s*\(\s*\)`)
+	mongoEmpty = regexp.MustCompile(`\.\s*deleteMany\s*\(\s*\{\s*\}\s*\)`)
 )
 
 // checkSchemaCode flags schema drops, raw SQL and empty-filter bulk calls in code.

@@ -9,8 +9,10 @@ var (
 	// pyRunDecoded: a shell command that is itself a decoded value
 	// (os.system(b64decode(cmd).decode()), subprocess.run(b64decode(x), shell=True)).
 	pyRunDecoded = regexp.MustCompile(`\b(?:system|popen|getoutput|getstatusoutput|run|call|check_call|check_output|Popen)\s*\(\s*` +
-		`(?:[A-Za-z_]\w*\s*\.\s*)*(?:b64decode|b32decode|b85decode|a85decode|decodebytes|unhexlify|decompress|decrypt)\s*\(|` +
-		`\b(?:exec|eval)\s*\([^\n]*\bcodecs\s*\.\s*decode\s*\(`)
+		`(?:[A-Za-z_]\w*\s*\.\s*)*(?:\w*b64decode|b32decode|b85decode|a85decode|decodebytes|unhexlify|fromhex|decompress|decrypt)\s*\(|` +
+		`\b(?:exec|eval)\s*\([^\n]*(?:\bcodecs\s*\.\s*decode\s*\(|\b(?:urlsafe|standard)_b64decode\s*\()|` +
+		// exec(''.join(chr(c) for c in codes)): text built from character codes.
+		`\b(?:exec|eval)\s*\(\s*\x01\d+\x02\s*\.\s*join\s*\([^\n]*\bchr\b`)
 	// jsEvalDecoded: eval/new Function/vm.runIn* of base64/hex or inflated text.
 	jsEvalDecoded = regexp.MustCompile(`(?:\beval|\bFunction|\bvm\s*\.\s*runIn\w+|\bexecSync|\bexec)\s*\([^\n]*(?:\batob\s*\(|` +
 		`\bBuffer\s*\.\s*from\s*\([^\n]*['"` + "`" + `](?:base64|base64url|hex)['"` + "`" + `]|\b(?:inflate|gunzip|brotliDecompress|inflateRaw)Sync\s*\()`)

@@ -226,7 +226,7 @@ func indexDepth0(toks []string, tok string) int {
 func isWord(t string) bool { return t != "" && isIdentByte(t[0]) }
 
 var sqlVerbs = shell.Set("select", "insert", "update", "delete", "drop", "truncate", "alter", "grant", "revoke",
-	"create", "with", "merge", "replace", "explain")
+	"create", "with", "merge", "replace", "explain", "exec", "execute", "declare", "prepare", "reset", "purge", "dbcc")
 
 // looksLikeSQL decides whether SQL rules apply to input of an unknown program:
 // its first word is an SQL verb, or a line is a client meta-command.

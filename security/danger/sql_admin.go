@@ -29,8 +29,12 @@ var (
 	// run one once per table or database ("?" standing for each name),
 	// sp_executesql and EXEC('…') (sql_more.go reads EXECUTE '…').
 	sqlStringRun = regexp.MustCompile(`(?i)\bsp_MSforEach(?:table|db|worker)\b|\bsp_executesql\b|\bEXEC(?:UTE)?\s*\(\s*N?'`)
-	sqlGuarded   = regexp.MustCompile(`(?is)^\s*IF\b.*?\b(DROP|DELETE|TRUNCATE|UPDATE|ALTER|EXEC)\b`)
-	sqlStrLit    = regexp.MustCompile(`N?'((?:[^']|'')*)'|"([^"]*)"`)
+	// sqlVarText: a string put in a variable (DECLARE @s … = N'…', SET @q = '…')
+	// and sqlVarRun: the variable run as a statement.
+	sqlVarText = regexp.MustCompile(`(?i)(@\w+)(?:\s+\w+(?:\s*\(\s*\w+\s*\))?)?\s*(?::=|=)\s*N?'((?:[^']|'')*)'`)
+	sqlVarRun  = regexp.MustCompile(`(?i)\b(?:sp_executesql|EXEC(?:UTE)?(?:\s+IMMEDIATE)?|PREPARE\s+\w+\s+FROM)\s*\(?\s*(@\w+)`)
+	sqlGuarded = regexp.MustCompile(`(?is)^\s*IF\b.*?\b(DROP|DELETE|TRUNCATE|UPDATE|ALTER|EXEC)\b`)
+	sqlStrLit  = regexp.MustCompile(`N?'((?:[^']|'')*)'|"([^"]*)"`)
 	// sqlKickAll: ALTER DATABASE … WITH ROLLBACK IMMEDIATE ends every other
 	// session's transaction (to take the database single-user or offline).
 	sqlKickAll = regexp.MustCompile(`(?is)\bALTER\s+DATABASE\b[^;]*\bWITH\s+ROLLBACK\s+(?:IMMEDIATE|AFTER\b)`)
@@ -69,6 +73,17 @@ func checkSQLAdmin(code string, depth int) Verdict {
 	}
 	if sqlUnlinkAll.MatchString(code) {
 		return hit("sql-delete-no-where")
+	}
+	if depth <= shell.MaxDepth {
+		for _, r := range sqlVarRun.FindAllStringSubmatch(code, -1) {
+			for _, m := range sqlVarText.FindAllStringSubmatch(code, -1) {
+				if strings.EqualFold(m[1], r[1]) {
+					if v := classifySQL(strings.ReplaceAll(m[2], "''", "'"), depth+1); v.Dangerous {
+						return via(v, "a statement run from a variable")
+					}
+				}
+			}
+		}
 	}
 	for _, loc := range sqlStringRun.FindAllStringIndex(code, -1) {
 		if depth > shell.MaxDepth {
