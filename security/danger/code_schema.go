@@ -19,13 +19,22 @@ var (
 	ormRawSQL   = regexp.MustCompile(`\$(?:executeRaw|executeRawUnsafe|queryRaw|queryRawUnsafe)\s*(?:\(\s*|` + "`" + `)`)
 	// deleteMany() / deleteMany({}) / updateMany({}, …) / updateMany({ data })
 	// with no where: every row or document.
-	ormEmptyMany = regexp.MustCompile(`\.\s*(?:deleteMany\s*\(\s*\)|updateMany\s*\(\s*(?:\{\s*\}|\{\s*data\s*:))`)
-	mongoEmpty   = regexp.MustCompile(`\.\s*deleteMany\s*\(\s*\{\s*\}\s*\)`)
+	// knex('users').del() / .truncate() straight on the table: every row.
+	ormEmptyMany = regexp.MustCompile(`\.\s*(?:deleteMany\s*\(\s*\)|updateMany\s*\(\s*(?:\{\s*\}|\{\s*data\s*:))|` +
+		`\b(?:knex|db|trx)\s*\(\s*\x01\d+\x02\s*\)\s*\.\s*(?:del|delete|truncate)\s*\(\s*\)`)
+	mongoEmpty = regexp.MustCompile(`\.\s*deleteMany\s*\(\s*\{\s*\}\s*\)`)
 )
 
 // checkSchemaCode flags schema drops, raw SQL and empty-filter bulk calls in code.
 func checkSchemaCode(code string, strs []string, depth int) Verdict {
-	for _, m := range schemaDrop.FindAllStringSubmatch(code, -1) {
+	for _, ix := range schemaDrop.FindAllStringSubmatchIndex(code, -1) {
+		if definedAt(code, ix[0]) {
+			continue
+		}
+		m := []string{"", ""}
+		if ix[2] >= 0 {
+			m[1] = code[ix[2]:ix[3]]
+		}
 		name := strings.TrimPrefix(m[1], ":")
 		if strings.HasPrefix(name, "\x01") {
 			name = litValue(name, strs)

@@ -50,7 +50,11 @@ var (
 func pyDeletes(code string, strs []string, _ int) Verdict {
 	vars := pyVars(code, strs)
 	pyLoopVars(code, strs, vars)
+	params := pyParams(code)
 	for _, loc := range pyRmtree.FindAllStringIndex(code, -1) {
+		if pyParamArg(code[loc[1]:], params) {
+			continue // a parameter: the call that passes it is judged on its own line
+		}
 		p, ok := pyPathArg(code[loc[1]:], strs, vars)
 		if ok && (isImportant(p) || isSystemFile(p)) || pyRmtreeDanger(code[loc[1]:], strs, vars) {
 			return hit("py-rmtree")

@@ -88,7 +88,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return v
 	}
 	switch {
-	case pyExecDecoded.MatchString(code):
+	case pyExecDecoded.MatchString(code), pyRunDecoded.MatchString(code):
 		return hit("decode-to-shell")
 	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
 		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slicesContain(strs, "/proc")):
@@ -108,12 +108,16 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	}
 	vars := pyVars(code, strs)
 	pyLoopVars(code, strs, vars)
+	params := pyParams(code)
 	for _, m := range pyBulkRm.FindAllStringSubmatchIndex(code, -1) {
 		open := m[3]
 		if open < 0 {
 			open = m[5]
 		}
 		rest := code[open:]
+		if pyParamArg(rest, params) {
+			continue // a parameter: the call that passes it is judged on its own line
+		}
 		if p, ok := pyPathArg(rest, strs, vars); ok && isBucketURL(p) {
 			return hit("sdk-bulk-delete")
 		}

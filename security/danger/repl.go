@@ -13,6 +13,9 @@ import (
 // Ruby consoles have calls that run commands or delete trees. Anything else
 // typed there is the program's own business and passes.
 func classifyREPL(ctx Context, input string, depth int) Verdict {
+	if v := checkDecodedRun(ctx, input); v.Dangerous {
+		return v
+	}
 	switch ctx {
 	case Node:
 		return classifyNode(input, depth)

@@ -30,6 +30,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLServer(code, depth); v.Dangerous {
 		return v
 	}
+	if v := checkSQLAdmin(code, depth); v.Dangerous {
+		return v
+	}
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
@@ -223,7 +226,7 @@ func indexDepth0(toks []string, tok string) int {
 func isWord(t string) bool { return t != "" && isIdentByte(t[0]) }
 
 var sqlVerbs = shell.Set("select", "insert", "update", "delete", "drop", "truncate", "alter", "grant", "revoke",
-	"create", "with", "merge", "replace", "explain")
+	"create", "with", "merge", "replace", "explain", "exec", "execute", "declare", "prepare", "reset", "purge", "dbcc")
 
 // looksLikeSQL decides whether SQL rules apply to input of an unknown program:
 // its first word is an SQL verb, or a line is a client meta-command.

@@ -91,7 +91,7 @@ func sqlMoreRule(verb string, rest []string) string {
 			return "sql-terminate-backends"
 		}
 	}
-	return ""
+	return mergeEveryRow(verb, rest)
 }
 
 // serverRoles are privileges and roles that reach beyond the database: the
