@@ -53,6 +53,9 @@ var (
 	sshPublic = regexp.MustCompile(`\.pub$|^(?:known_hosts(?:\.old)?|config|authorized_keys2?|environment)$`)
 )
 
+// sealed are encrypted files, made to be committed or shared.
+var sealed = regexp.MustCompile(`\.(?:enc|gpg|age|asc|sops)$`)
+
 // secretPath: p holds secrets (a key, a credential file or directory, shell
 // history, a database file, password hashes).
 func secretPath(p string) bool {
@@ -78,6 +81,13 @@ func secretPath(p string) bool {
 		return false
 	case strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".example") || strings.HasSuffix(base, ".sample"):
 		return false
+	case sealed.MatchString(base):
+		return false // encrypted to be shared (Rails credentials.yml.enc, sops, age, gpg)
+	case strings.HasSuffix(base, ".pem") && !strings.Contains(strings.ToLower(base), "key") && !strings.Contains(strings.ToLower(base), "priv"):
+		return false // a certificate (fullchain.pem, ca.pem), public by design
+	}
+	if comps := strings.Split(strings.TrimPrefix(clean, "/"), "/"); len(comps) > 2 && comps[0] == "var" && comps[1] == "lib" && dbServices[comps[2]] {
+		return true // a database server's storage
 	}
 	switch classifyPath(p) {
 	case pcCredential:
