@@ -514,9 +514,15 @@ func checkKubectlExpose(c shell.Command, _ int) Verdict {
 	}
 	joined := strings.Join(shell.Lits(c.Args[1:]), " ")
 	switch ops[0] {
-	case "proxy":
-		a := optValues(c.Args[1:], "", "address")
-		return hitIf(len(a) > 0 && !loopbackHost(a[0].S), "auth-disabled")
+	case "proxy", "port-forward":
+		// the API server, or a cluster-internal service, on every interface
+		for _, a := range optValues(c.Args[1:], "", "address") {
+			for _, h := range strings.Split(a.S, ",") {
+				if !loopbackHost(h) {
+					return hit("auth-disabled")
+				}
+			}
+		}
 	case "create":
 		return hitIf(len(ops) > 1 && (ops[1] == "clusterrolebinding" || ops[1] == "rolebinding") &&
 			(strings.Contains(joined, "system:anonymous") || strings.Contains(joined, "system:unauthenticated")), "auth-disabled")

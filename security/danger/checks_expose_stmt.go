@@ -16,6 +16,13 @@ import (
 // netSendersExpose send their stdin to another host.
 var netSendersExpose = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "ssh", "telnet", "openssl", "pastebinit", "http", "https", "xh", "sftp")
 
+// dbDumpers write a whole database to stdout; rawSenders send stdin to a
+// host or URL (ssh is left out: a dump piped to ssh is the usual backup).
+var (
+	dbDumpers  = shell.Set("pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump")
+	rawSenders = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "telnet", "openssl", "pastebinit", "http", "https", "xh")
+)
+
 // envDumpers print the whole environment (tokens included).
 var envDumpers = shell.Set("env", "printenv", "export", "set", "declare")
 
@@ -56,7 +63,7 @@ func stdinSecret(rs []*syntax.Redirect) bool {
 // checkPipeExpose: a stage reading a secret (or dumping the environment)
 // before a stage sending to another host.
 func checkPipeExpose(stages []*syntax.Stmt) Verdict {
-	reads := false
+	reads, dumps := false, false
 	var said []string
 	for _, st := range stages {
 		call, ok := st.Cmd.(*syntax.CallExpr)
@@ -70,6 +77,10 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		if reads && netSendersExpose[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") {
 			return hit("expose-secret")
 		}
+		if dumps && rawSenders[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") {
+			return hit("expose-secret")
+		}
+		dumps = dumps || dbDumpers[c.Name]
 		if v := checkAuthConfigWrite(st, c, said); v.Dangerous {
 			return v
 		}
