@@ -297,9 +297,16 @@ func checkGitAddSecret(c shell.Command, _ int) Verdict {
 	return Verdict{}
 }
 
+var (
+	numericMode   = regexp.MustCompile(`^[0-7]{1,4}$`)
+	privateMode   = regexp.MustCompile(`^0?[4567]00$`)
+	tighterClause = regexp.MustCompile(`^(?:[go]+-[rwxXst]+|u[-+=][rwxX]*)$`)
+	userHome      = regexp.MustCompile(`^/(?:home|Users)/[^/]+/?$`)
+)
+
 // grantsOthersRead: a chmod mode that lets group or others read or write.
 func grantsOthersRead(mode string, group bool) bool {
-	if m := strings.TrimLeft(mode, "0"); regexp.MustCompile(`^[0-7]{1,4}$`).MatchString(mode) {
+	if m := strings.TrimLeft(mode, "0"); numericMode.MatchString(mode) {
 		if len(m) < 2 {
 			return false
 		}
@@ -385,7 +392,7 @@ func exposedRoot(dir string) bool {
 	case "/", "~", "/home", "/root", "/etc", "/Users", "/var":
 		return true
 	}
-	if regexp.MustCompile(`^/(?:home|Users)/[^/]+/?$`).MatchString(dir) {
+	if userHome.MatchString(dir) {
 		return true
 	}
 	return secretPath(dir)
@@ -652,9 +659,9 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 // tightensSecrets: chmod -R go-rwx ~/.ssh only takes access away from others
 // on credentials, which is what one should do with them.
 func tightensSecrets(mode string, paths []shell.Word) bool {
-	if !regexp.MustCompile(`^0?[4567]00$`).MatchString(mode) {
+	if !privateMode.MatchString(mode) {
 		for _, cl := range strings.Split(mode, ",") {
-			if !regexp.MustCompile(`^(?:[go]+-[rwxXst]+|u[-+=][rwxX]*)$`).MatchString(cl) {
+			if !tighterClause.MatchString(cl) {
 				return false
 			}
 		}
