@@ -41,6 +41,7 @@ func init() {
 	registerHostEdits()
 	registerOpsMore()
 	registerOpsScenarios()
+	registerExpose()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for

@@ -46,6 +46,9 @@ func checkChmod(c shell.Command, _ int) Verdict {
 	if !reference && worldWritable(operands[0].S) {
 		return hit("chmod-recursive-777")
 	}
+	if !reference && tightensSecrets(operands[0].S, paths) {
+		return Verdict{}
+	}
 	return checkSystemTree(paths)
 }
 

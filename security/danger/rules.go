@@ -278,7 +278,11 @@ var safeInputs = join(
 	unk("console.log('hello')", "SELECT 1;", "help", "ls -la"),
 )
 
-func init() { rules = append(rules, opsRules...); rules = append(rules, opsScenarioRules...) }
+func init() {
+	rules = append(rules, opsRules...)
+	rules = append(rules, opsScenarioRules...)
+	rules = append(rules, exposeRules...)
+}
 
 var ruleIndex = sync.OnceValue(func() map[string]rule {
 	m := make(map[string]rule, len(rules))

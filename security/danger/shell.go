@@ -86,6 +86,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	if v := checkHostStmt(s, depth); v.Dangerous {
 		return v
 	}
+	if v := checkExposeStmt(s); v.Dangerous {
+		return v
+	}
 	if v := checkRedirects(s.Redirs); v.Dangerous {
 		return v
 	}
