@@ -76,3 +76,50 @@ func pyFsOps(code string, strs []string, depth int) Verdict {
 	}
 	return Verdict{}
 }
+
+var (
+	pyWriteLit = regexp.MustCompile(`(` + pyL + `)\s*\.\s*write_(?:text|bytes)\s*\(\s*(` + pyL + `)?`)
+	// pyEmptied: what follows open(p, "w") when nothing is written.
+	pyEmptied = regexp.MustCompile(`^\s*\)\s*(?:\.\s*close\s*\(\s*\)|\.\s*write\s*\(\s*(` + pyL + `)\s*\)|\s+as\s+\w+\s*:\s*pass\b)`)
+)
+
+// pyOverwrites judges a file opened for writing ("w") or rewritten by
+// write_text/write_bytes as the shell's > or : > would be: a VCS file,
+// dotfile or credential whose contents are replaced or emptied.
+func pyOverwrites(code string, strs []string, _ int) Verdict {
+	for _, loc := range pyOpen.FindAllStringIndex(code, -1) {
+		rest := code[loc[1]:]
+		args := pyCallArgs(rest)
+		if len(args) < 2 {
+			continue
+		}
+		mode := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(args[1]), "mode="))
+		m := pyLit.FindStringSubmatch(mode)
+		p := pyLit.FindStringSubmatch(strings.TrimSpace(args[0]))
+		if m == nil || m[0] != mode || p == nil || p[0] != strings.TrimSpace(args[0]) || !strings.Contains(pyLiteral(m[1], strs), "w") {
+			continue
+		}
+		how := byWrite
+		end := len(strings.Join(args, ","))
+		if e := pyEmptied.FindStringSubmatch(rest[end:]); e != nil && (e[1] == "" || pyLiteral(pyLit.FindStringSubmatch(e[1])[1], strs) == "") {
+			how = byEmpty
+		}
+		if v := overwriteVerdict(pyLiteral(p[1], strs), how); v.Dangerous {
+			return v
+		}
+	}
+	for _, m := range pyWriteLit.FindAllStringSubmatch(code, -1) {
+		p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs)
+		if v := checkWriteTarget(p); v.Dangerous {
+			return v
+		}
+		how := byWrite
+		if m[2] != "" && pyLiteral(pyLit.FindStringSubmatch(m[2])[1], strs) == "" {
+			how = byEmpty
+		}
+		if v := overwriteVerdict(p, how); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}

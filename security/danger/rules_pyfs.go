@@ -43,4 +43,9 @@ var pyFsExamples = []struct {
 		node("fs.appendFileSync('out/log.txt', line + '\\n')", "fs.appendFileSync(path.join(os.homedir(), '.app/history'), cmd)")},
 	{"kill-init", irb("Process.kill('KILL', 1)", "Process.kill(:TERM, 1)"),
 		irb("Process.kill('TERM', pid)", "Process.kill('KILL', 1234)", "Process.kill(0, server_pid)")},
+	{"overwrite-protected", py("open(os.path.expanduser('~/.zshrc'), 'w').close()", "with open('.git/config', 'w') as f: pass",
+		"Path('~/.zshrc').expanduser().write_text('')", "Path.home().joinpath('.bashrc').write_text('')"),
+		py("open('out/empty.txt', 'w').close()", "Path('notes.md').write_text('')", "open('.git/info/exclude', 'a').write('scratch/\\n')",
+			"open(os.path.expanduser('~/.bashrc'), 'a').write('export PATH=$PATH:~/bin\\n')", "Path('.env.example').write_text('')",
+			"Path('~/.config/app/settings.json').expanduser().write_text(json.dumps(s))")},
 }
