@@ -1,6 +1,10 @@
 package danger
 
-import "regexp"
+import (
+	"path"
+	"regexp"
+	"strings"
+)
 
 // Node and Ruby calls that change a file's mode or owner, append to a file,
 // or signal init: judged by the path (or pid) they name, like the Python and
@@ -13,7 +17,11 @@ var (
 	nodeChmod  = regexp.MustCompile(`\b(?:chmodSync|chmod|lchmodSync|chownSync|chown|lchownSync)\s*\(\s*`)
 	rubyChmod  = regexp.MustCompile(`\b(?:File|FileUtils)\s*\.\s*(?:chmod|chown|lchmod|lchown|chmod_R|chown_R)\s*[( ]([^\n)]*)`)
 	nodeAppend = regexp.MustCompile(`\b(?:appendFileSync|appendFile)\s*\(\s*`)
-	rubyKill1  = regexp.MustCompile(`\bProcess\s*\.\s*kill\s*\(?\s*[^,\n]+,\s*1\s*(?:\)|$|;)`)
+	// A shell spawned before the socket it is wired to is opened (the
+	// other order is nodeSocketShell).
+	nodeSpawnLit = regexp.MustCompile(`\bspawn\s*\(\s*(` + pyL + `)`)
+	nodeNetOpen  = regexp.MustCompile(`\bnet\s*\.\s*(?:connect|createConnection)\s*\(|\bnew\s+net\s*\.\s*Socket\b`)
+	rubyKill1    = regexp.MustCompile(`\bProcess\s*\.\s*kill\s*\(?\s*[^,\n]+,\s*1\s*(?:\)|$|;)`)
 )
 
 func replPermsAndAppends(code string, strs []string) Verdict {
@@ -39,5 +47,13 @@ func replPermsAndAppends(code string, strs []string) Verdict {
 			}
 		}
 	}
+	for _, m := range nodeSpawnLit.FindAllStringSubmatchIndex(code, -1) {
+		prog := path.Base(pyLiteral(pyLit.FindStringSubmatch(code[m[2]:m[3]])[1], strs))
+		if shellNames[strings.TrimSuffix(prog, ".exe")] && nodeNetOpen.MatchString(code[m[1]:]) {
+			return hit("repl-reverse-shell")
+		}
+	}
 	return hitIf(rubyKill1.MatchString(code), "kill-init")
 }
+
+var shellNames = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ash": true, "ksh": true, "cmd": true, "powershell": true, "pwsh": true}

