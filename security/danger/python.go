@@ -24,7 +24,7 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyLangChecks, pyGenChecks, checkFrameworkWipes} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}

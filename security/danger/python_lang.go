@@ -39,7 +39,7 @@ var (
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
 	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
-	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s)\s*\.\s*(?:post|put|patch)\s*\(`)
+	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
 )
 
@@ -227,6 +227,8 @@ func isSecretFile(p string) bool {
 	case base == ".env" || strings.HasPrefix(base, ".env.") && !strings.Contains(base, "example") && !strings.Contains(base, "sample"):
 		return true
 	case shell.Set(".netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc")[base]:
+		return true
+	case p == "/etc/shadow" || p == "/etc/gshadow":
 		return true
 	}
 	return strings.Contains(p, ".aws/credentials") || strings.Contains(p, ".kube/config") || strings.Contains(p, ".gnupg/") ||

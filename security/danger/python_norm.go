@@ -23,7 +23,7 @@ func pyNormalize(code string, strs []string) (string, []string) {
 	n := &pyNorm{strs: strs}
 	for range 4 { // decoders, imports and joins nest; a few rounds settle them
 		before := code
-		code = n.rewriteMore(n.rewrite(code))
+		code = n.joinpath(n.rewriteMore(n.rewrite(code)))
 		if code == before {
 			break
 		}
