@@ -3,7 +3,31 @@ package danger
 // Rules and examples from round-5 shell probes: an SQL client's shell escape
 // that deletes the database file it has open.
 
-func init() { rules = append(rules, r5aRules...) }
+func init() {
+	rules = append(rules, r5aRules...)
+	for _, x := range r5aExamples {
+		found := false
+		for i := range rules {
+			if rules[i].id == x.id {
+				rules[i].match = append(rules[i].match, x.match...)
+				rules[i].near = append(rules[i].near, x.near...)
+				found = true
+			}
+		}
+		if !found {
+			panic("r5aExamples: no rule " + x.id)
+		}
+	}
+}
+
+// r5aExamples: more examples for existing rules.
+var r5aExamples = []struct {
+	id          string
+	match, near []example
+}{
+	{"kill-daemon", sh("sudo killall -9 nginx", "sudo killall -s KILL postgres", "sudo pkill --signal TERM sshd"),
+		sh("killall -HUP nginx", "sudo pkill -USR1 nginx", "sudo killall -s HUP rsyslogd", "pkill --signal=SIGHUP sshd", "sudo killall -0 postgres")},
+}
 
 var r5aRules = []rule{
 	{"sql-escape-delete-db", catData,
