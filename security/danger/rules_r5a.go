@@ -25,6 +25,8 @@ var r5aExamples = []struct {
 	id          string
 	match, near []example
 }{
+	{"delete-protected-tree", sh("NODE_ENV=production rm -rf /opt/app/current/", "sudo rm -rf /home/deploy/apps/shop/shared/*", "cd /opt/api && sudo rm -rf current"),
+		sh("sudo rm -rf /opt/app/releases/20240101120000", "rm -rf /opt/app/current/node_modules", "rm -rf /opt/app/shared/log/*", "rm -rf ./current")},
 	{"kill-daemon", sh("sudo killall -9 nginx", "sudo killall -s KILL postgres", "sudo pkill --signal TERM sshd"),
 		sh("killall -HUP nginx", "sudo pkill -USR1 nginx", "sudo killall -s HUP rsyslogd", "pkill --signal=SIGHUP sshd", "sudo killall -0 postgres")},
 }
