@@ -27,6 +27,10 @@ var r5aExamples = []struct {
 }{
 	{"delete-protected-tree", sh("NODE_ENV=production rm -rf /opt/app/current/", "sudo rm -rf /home/deploy/apps/shop/shared/*", "cd /opt/api && sudo rm -rf current"),
 		sh("sudo rm -rf /opt/app/releases/20240101120000", "rm -rf /opt/app/current/node_modules", "rm -rf /opt/app/shared/log/*", "rm -rf ./current")},
+	{"git-delete-remote-branch", sh("git tag -l | xargs git push origin --delete", "git branch -r | grep -v main | sed 's/origin\\///' | xargs -n1 git push origin --delete"),
+		sh("git branch --merged | grep -v main | xargs -n1 git branch -d")},
+	{"cluster-teardown", sh("helm ls -q -n prod | xargs -L1 helm uninstall -n prod"), sh("helm ls -q -n prod | xargs -L1 helm status -n prod")},
+	{"container-teardown", sh("docker ps -q | xargs docker kill"), sh("docker images -f dangling=true -q | xargs docker rmi", "docker ps -q | xargs docker inspect")},
 	{"kill-daemon", sh("sudo killall -9 nginx", "sudo killall -s KILL postgres", "sudo pkill --signal TERM sshd"),
 		sh("killall -HUP nginx", "sudo pkill -USR1 nginx", "sudo killall -s HUP rsyslogd", "pkill --signal=SIGHUP sshd", "sudo killall -0 postgres")},
 }
