@@ -223,7 +223,7 @@ func checkPkill(c shell.Command, _ int) Verdict {
 		}
 	}
 	for _, p := range shell.Lits(o.Operands) {
-		if isDaemon(p) && !temporaryName(p) {
+		if isDaemon(p) && !temporaryName(p) && !gentleSignal(shell.Lits(c.Args[1:])) {
 			return hit("kill-daemon")
 		}
 	}
@@ -259,3 +259,25 @@ func isDaemon(p string) bool {
 	first = strings.TrimSuffix(first, ":")
 	return daemons[first]
 }
+
+// gentleSignal: the signal asked for makes a daemon reload, reopen its logs
+// or report (HUP, USR1, USR2, CONT, 0), not exit: killall -HUP nginx.
+func gentleSignal(args []string) bool {
+	for i, a := range args {
+		sig := ""
+		switch {
+		case (a == "-s" || a == "--signal") && i+1 < len(args):
+			sig = args[i+1]
+		case strings.HasPrefix(a, "--signal="):
+			sig = strings.TrimPrefix(a, "--signal=")
+		case isSignalOpt(a):
+			sig = a[1:]
+		default:
+			continue
+		}
+		return gentleSignals[strings.TrimPrefix(strings.ToUpper(sig), "SIG")]
+	}
+	return false
+}
+
+var gentleSignals = shell.Set("HUP", "1", "USR1", "10", "USR2", "12", "CONT", "18", "0")

@@ -250,6 +250,8 @@ func absClass(comps []string) pathClass {
 	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] || serviceHome.MatchString(c) }),
 		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
 		return pcData
+	case liveRelease(comps):
+		return pcData
 	case projectRoots[comps[0]] && len(comps) <= 2:
 		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
 	case isImportant("/" + strings.Join(comps, "/")):
@@ -417,3 +419,14 @@ func dbServiceFile(p string) bool {
 }
 
 var transientFile = regexp.MustCompile(`(?i)\.(?:sock|pid|lock|lck|log|tmp)$|^\.s\.|^lock(?:-|$)`)
+
+// liveRelease: the release a deployed application runs from, or the state
+// every release shares, in the Capistrano-style layout (/opt/app/current,
+// /opt/app/shared/*), unlike one old release under releases/.
+func liveRelease(comps []string) bool {
+	n := len(comps)
+	if n >= 2 && broadGlob(comps[n-1]) {
+		n--
+	}
+	return n >= 3 && (comps[n-1] == "current" || comps[n-1] == "shared") && !strings.HasPrefix(comps[n-2], ".")
+}

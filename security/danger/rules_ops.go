@@ -51,7 +51,7 @@ var opsRules = []rule{
 			"service mysql status", "systemctl enable --now myapp", "pm2 stop api-preview", "supervisorctl status", "launchctl unload ~/Library/LaunchAgents/com.me.sync.plist")},
 	{"kill-daemon", catAvail,
 		"This kills a system daemon (database, web server, container runtime, sshd) directly, outside its service manager.",
-		sh("killall mysqld", "sudo pkill -9 postgres", "pkill -f /usr/sbin/sshd", "sudo killall -HUP nginx", "pkill containerd", "kill -9 $(pidof sshd)", "sudo kill -9 $(pgrep -o sshd)", "kill $(cat /run/nginx.pid)"),
+		sh("killall mysqld", "sudo pkill -9 postgres", "pkill -f /usr/sbin/sshd", "sudo killall -TERM nginx", "pkill containerd", "kill -9 $(pidof sshd)", "sudo kill -9 $(pgrep -o sshd)", "kill $(cat /run/nginx.pid)"),
 		sh("pkill -f 'npm run dev'", "killall -q chromium", "pgrep sshd", "pkill -f mysqld-exporter-test", "kill 4242", "kill -HUP $(cat /run/nginx.pid)", "kill $(pgrep -f vite)", "pkill -f 'postgres -D ./tmp/pg'")},
 	{"kill-init", catAvail,
 		"This signals pid 1 (init); killing it panics the kernel or halts the machine.",

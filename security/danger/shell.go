@@ -167,7 +167,7 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 	text, known := "", false
 	var cmds []shell.Command          // the simple commands before this stage
 	judged := map[*syntax.Stmt]bool{} // shells whose decoded stdin was judged as code
-	for _, s := range stages {
+	for i, s := range stages {
 		if v := checkReadLoop(s, cmds); v.Dangerous {
 			return v
 		}
@@ -198,6 +198,9 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 			if v := checkCommand(c, depth); v.Dangerous {
 				return v
 			}
+		}
+		if v := checkXargsFed(c, stages[:i], prev, depth); v.Dangerous {
+			return v
 		}
 		prev = echoed(c)
 		text, known = shell.StdinText(c, s.Redirs, text, known)

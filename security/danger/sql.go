@@ -20,6 +20,9 @@ func classifySQL(input string, depth int) Verdict {
 		if v := classify(Shell, cmd, depth+1); v.Dangerous {
 			return via(v, "a client shell escape")
 		}
+		if escapeDeletesDB(cmd) {
+			return via(hit("sql-escape-delete-db"), "a client shell escape")
+		}
 	}
 	if v := checkEmbeddedSQL(code, depth); v.Dangerous {
 		return v
@@ -45,7 +48,7 @@ func classifySQL(input string, depth int) Verdict {
 	return Verdict{}
 }
 
-var shellEscape = regexp.MustCompile(`^(?:\\!|(?i:system)\s|\.(?:shell|system)\s)`)
+var shellEscape = regexp.MustCompile(`^(?:\\!|(?i:system)\s|\.(?i:shell|system)\s)`)
 
 // splitMeta separates client meta-commands (lines starting with \ or .) from SQL.
 func splitMeta(input string) (code string, shell []string) {
