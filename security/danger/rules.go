@@ -291,3 +291,29 @@ var ruleIndex = sync.OnceValue(func() map[string]rule {
 	}
 	return m
 })
+
+// moreExamples are examples a later table adds to a rule defined elsewhere: the
+// REPLs' escapes, new routes to an old effect.
+type moreExamples struct {
+	id          string
+	match, near []example
+}
+
+// addExamples attaches examples to their rules; naming no rule is a programming error.
+func addExamples(groups ...[]moreExamples) {
+	for _, group := range groups {
+		for _, x := range group {
+			found := false
+			for i := range rules {
+				if rules[i].id == x.id {
+					rules[i].match = append(rules[i].match, x.match...)
+					rules[i].near = append(rules[i].near, x.near...)
+					found = true
+				}
+			}
+			if !found {
+				panic("examples for unknown rule " + x.id)
+			}
+		}
+	}
+}

@@ -61,23 +61,16 @@ var exposeRules = []rule{
 			"docker run --pid=host --rm alpine ps")},
 }
 
-var exposeNear = []rule{
-	{"stop-system-service", "", "", sh("ansible all -m service -a 'name=sshd state=stopped'", "ansible web -b -m ansible.builtin.systemd -a 'name=ssh state=stopped'"),
+var exposeNear = []moreExamples{
+	{"stop-system-service", sh("ansible all -m service -a 'name=sshd state=stopped'", "ansible web -b -m ansible.builtin.systemd -a 'name=ssh state=stopped'"),
 		sh("ansible web -b -m service -a 'name=nginx state=restarted'", "ansible all -m service -a 'name=sshd state=started'", "ansible all -m ping")},
-	{"stop-service", "", "", sh("gitlab-runner unregister --all-runners", "sudo gitlab-runner unregister --all-runners"), sh("gitlab-runner unregister --name old-runner", "gitlab-runner list")},
-	{"chmod-chown-system", "", "", sh("chmod o+r /etc/shadow", "sudo chmod 644 /etc/ssh/ssh_host_ed25519_key"), sh("chmod 644 /etc/ssh/ssh_host_ed25519_key.pub", "sudo chmod 640 /etc/shadow")},
-	{"account-change", "", "", sh("chattr +i /etc/passwd", "sudo chattr +i /etc/shadow /etc/group"), sh("chattr +i important.txt", "lsattr /etc/passwd")},
-	{"kubectl-delete-data", "", "", sh("kubectl drain node-1 --delete-emptydir-data --ignore-daemonsets --force", "kubectl patch pv data-pv --type merge -p '{\"spec\":{\"persistentVolumeReclaimPolicy\":\"Delete\"}}'"),
+	{"stop-service", sh("gitlab-runner unregister --all-runners", "sudo gitlab-runner unregister --all-runners"), sh("gitlab-runner unregister --name old-runner", "gitlab-runner list")},
+	{"chmod-chown-system", sh("chmod o+r /etc/shadow", "sudo chmod 644 /etc/ssh/ssh_host_ed25519_key"), sh("chmod 644 /etc/ssh/ssh_host_ed25519_key.pub", "sudo chmod 640 /etc/shadow")},
+	{"account-change", sh("chattr +i /etc/passwd", "sudo chattr +i /etc/shadow /etc/group"), sh("chattr +i important.txt", "lsattr /etc/passwd")},
+	{"kubectl-delete-data", sh("kubectl drain node-1 --delete-emptydir-data --ignore-daemonsets --force", "kubectl patch pv data-pv --type merge -p '{\"spec\":{\"persistentVolumeReclaimPolicy\":\"Delete\"}}'"),
 		sh("kubectl drain node-1 --ignore-daemonsets", "kubectl patch pv data-pv -p '{\"spec\":{\"persistentVolumeReclaimPolicy\":\"Retain\"}}'")},
 }
 
 func init() {
-	for _, x := range exposeNear {
-		for i := range rules {
-			if rules[i].id == x.id {
-				rules[i].match = append(rules[i].match, x.match...)
-				rules[i].near = append(rules[i].near, x.near...)
-			}
-		}
-	}
+	addExamples(exposeNear)
 }

@@ -8,22 +8,12 @@ func less(in ...string) []example { return examples(Pager, in) }
 
 func init() {
 	rules = append(rules, langRules...)
-	for _, x := range append(append(append(langExamples, sqlMoreExamples...), pyMoreExamples...), scenExamples...) {
-		for i := range rules {
-			if rules[i].id == x.id {
-				rules[i].match = append(rules[i].match, x.match...)
-				rules[i].near = append(rules[i].near, x.near...)
-			}
-		}
-	}
+	addExamples(langExamples, sqlMoreExamples, pyMoreExamples, scenExamples)
 }
 
 // langExamples add examples to rules of other tables: the REPLs' shell
 // escapes are judged by the shell rules, and so are named by them.
-var langExamples = []struct {
-	id          string
-	match, near []example
-}{
+var langExamples = []moreExamples{
 	{"rm-recursive-force", join(gdb("shell rm -rf ~", "!rm -rf /", "pipe info registers | rm -rf ~", `call (int)system("rm -rf /")`),
 		vim(":!rm -rf ~", ":silent !rm -rf /", ":r !rm -rf ~", ":%!rm -rf ~", ":terminal rm -rf ~", ":py3 import os; os.system('rm -rf ~')"),
 		gdb("python import os; os.system('rm -rf /')"),
@@ -151,10 +141,7 @@ var langRules = []rule{
 }
 
 // sqlMoreExamples: the SQL classes that other rules of the table judge.
-var sqlMoreExamples = []struct {
-	id          string
-	match, near []example
-}{
+var sqlMoreExamples = []moreExamples{
 	{"sql-drop", sql(`SELECT format('DROP TABLE %I.%I;', schemaname, tablename) FROM pg_tables \gexec`,
 		`SELECT 'DROP DATABASE ' || quote_ident(datname) FROM pg_database \gexec`, "DROP TABLE IF EXISTS users",
 		"DO $$ BEGIN EXECUTE 'DROP TABLE ' || quote_ident(t); END $$"),
@@ -187,10 +174,7 @@ var sqlMoreExamples = []struct {
 }
 
 // pyMoreExamples: Python indirections judged by the rules they hide.
-var pyMoreExamples = []struct {
-	id          string
-	match, near []example
-}{
+var pyMoreExamples = []moreExamples{
 	{"py-rmtree", py("from shutil import rmtree as rt; rt(os.path.expanduser('~/src'))", "import shutil as sh, os; sh.rmtree(os.getcwd())",
 		"getattr(__import__('shutil'), 'rmtree')('/srv/data')", "importlib.import_module('shutil').rmtree(pathlib.Path.home() / 'Documents')",
 		"shutil.rmtree('.git')", "rm = getattr(importlib.import_module('shutil'), 'rm' + 'tree'); rm(Path.cwd())",

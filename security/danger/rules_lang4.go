@@ -6,19 +6,7 @@ package danger
 
 func init() {
 	rules = append(rules, lang4Rules...)
-	for _, x := range lang4Examples {
-		found := false
-		for i := range rules {
-			if rules[i].id == x.id {
-				rules[i].match = append(rules[i].match, x.match...)
-				rules[i].near = append(rules[i].near, x.near...)
-				found = true
-			}
-		}
-		if !found {
-			panic("lang4Examples: no rule " + x.id)
-		}
-	}
+	addExamples(lang4Examples)
 }
 
 var lang4Rules = []rule{
@@ -46,10 +34,7 @@ var lang4Rules = []rule{
 			"pg_restore -d app latest.dump", "pg_restore -C -d postgres app.dump", "pg_restore --help", "pg_restore -c -f out.sql latest.dump")},
 }
 
-var lang4Examples = []struct {
-	id          string
-	match, near []example
-}{
+var lang4Examples = []moreExamples{
 	{"sql-delete-no-where", sql("MERGE INTO orders t USING (SELECT 1 AS x) s ON (1=1) WHEN MATCHED THEN DELETE;",
 		"MERGE orders AS t USING staging AS s ON 1 = 1 WHEN MATCHED THEN DELETE;", "EXEC sp_MSforeachtable 'DELETE FROM ?'",
 		"SELECT lo_unlink(oid) FROM pg_largeobject_metadata;"),

@@ -4,9 +4,8 @@ package danger
 // resolves on the same line — lists, aliases, inline functions, globbed
 // program names, literal text handed to an interpreter through <(…) or a
 // decoder. Near-misses are the same shapes around harmless commands.
-var obfRules = []rule{
-	{"rm-recursive-force", catDelete,
-		"This recursively deletes a root, system, home or parent directory (or everything in the working directory), which cannot be undone.",
+var obfRules = []moreExamples{
+	{"rm-recursive-force",
 		sh(`a=(rm -rf ~); "${a[@]}"`, `set -- rm -rf; "$@" /`, "alias x='rm -rf'; x ~", `f(){ rm -rf "$1"; }; f ~`,
 			"/bin/r? -rf ~", "source <(echo rm -rf ~)", "bash <(printf 'rm -rf /')", "echo '~ fr- mr' | rev | sh",
 			"echo 'ez -es ~' | tr a-z n-za-m | sh", "echo OJWSALLSMYQH4=== | base32 -d | sh",
@@ -21,12 +20,5 @@ var obfRules = []rule{
 // init adds obfRules' examples to the rules of the same id: the effect is
 // the same rule, only reached another way.
 func init() {
-	for _, o := range obfRules {
-		for i := range rules {
-			if rules[i].id == o.id {
-				rules[i].match = append(rules[i].match, o.match...)
-				rules[i].near = append(rules[i].near, o.near...)
-			}
-		}
-	}
+	addExamples(obfRules)
 }

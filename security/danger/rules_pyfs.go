@@ -5,25 +5,10 @@ package danger
 // at a Python prompt (archives, moves of its own output) as near-misses.
 
 func init() {
-	for _, x := range pyFsExamples {
-		found := false
-		for i := range rules {
-			if rules[i].id == x.id {
-				rules[i].match = append(rules[i].match, x.match...)
-				rules[i].near = append(rules[i].near, x.near...)
-				found = true
-			}
-		}
-		if !found {
-			panic("pyFsExamples: no rule " + x.id)
-		}
-	}
+	addExamples(pyFsExamples)
 }
 
-var pyFsExamples = []struct {
-	id          string
-	match, near []example
-}{
+var pyFsExamples = []moreExamples{
 	{"rm-system-file", py("shutil.move('/etc', '/tmp/etc')", "os.rename('/usr/bin', '/usr/bin.bak')", "import os; os.renames('/boot', '/boot.old')"),
 		py("shutil.move('out/report.csv', 'reports/report.csv')", "os.rename('report_draft.md', 'report.md')", "os.replace('out/tmp.json', 'out/final.json')",
 			"Path('out/old.csv').rename('out/new.csv')", "shutil.copytree('src', 'build/src', dirs_exist_ok=True)", "shutil.make_archive('dist/site', 'zip', 'public')",

@@ -5,26 +5,11 @@ package danger
 
 func init() {
 	rules = append(rules, r5aRules...)
-	for _, x := range r5aExamples {
-		found := false
-		for i := range rules {
-			if rules[i].id == x.id {
-				rules[i].match = append(rules[i].match, x.match...)
-				rules[i].near = append(rules[i].near, x.near...)
-				found = true
-			}
-		}
-		if !found {
-			panic("r5aExamples: no rule " + x.id)
-		}
-	}
+	addExamples(r5aExamples)
 }
 
 // r5aExamples: more examples for existing rules.
-var r5aExamples = []struct {
-	id          string
-	match, near []example
-}{
+var r5aExamples = []moreExamples{
 	{"delete-protected-tree", sh("NODE_ENV=production rm -rf /opt/app/current/", "sudo rm -rf /home/deploy/apps/shop/shared/*", "cd /opt/api && sudo rm -rf current"),
 		sh("sudo rm -rf /opt/app/releases/20240101120000", "rm -rf /opt/app/current/node_modules", "rm -rf /opt/app/shared/log/*", "rm -rf ./current")},
 	{"git-delete-remote-branch", sh("git tag -l | xargs git push origin --delete", "git branch -r | grep -v main | sed 's/origin\\///' | xargs -n1 git push origin --delete"),

@@ -3,10 +3,7 @@ package danger
 // scenExamples: inputs from whole sessions (resetting a dev database, a
 // Rails or Django console, cloud cleanup from boto3) that the rules must
 // catch, beside the ordinary steps of the same session that must pass.
-var scenExamples = []struct {
-	id          string
-	match, near []example
-}{
+var scenExamples = []moreExamples{
 	{"sql-drop", join(irb("Rake::Task['db:drop'].invoke", "Rake::Task[\"db:schema:load\"].execute"),
 		py("df.to_sql('users', engine, if_exists='replace')", "orders.to_sql(name='orders', con=engine, if_exists='replace', index=False)"),
 		node("await prisma.$executeRaw`DROP TABLE \"User\"`")),
