@@ -23,7 +23,7 @@ func escapeDeletesDB(cmd string) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			for _, r := range n.Redirs {
-				if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && r.Word != nil && dbFileWord(shell.ResolveWord(r.Word).S) {
+				if (r.Op == syntax.RdrOut || r.Op == syntax.RdrClob) && r.Word != nil && dbFileWord(shell.ResolveWord(r.Word).S) {
 					found = true
 				}
 			}
