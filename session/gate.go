@@ -40,6 +40,13 @@ type Pending struct {
 	Index int
 }
 
+// PromptFamily names the program family whose prompt line (the cursor's row up to the
+// cursor) ends in, from the prompt library ("psql", "python", "shell"...); "" if none.
+func PromptFamily(line string) string {
+	name, _ := detect.MatchPrompt(line)
+	return name
+}
+
 // Refusal is the error Send returns (in Result.Refused) when Gate refused a line.
 type Refusal struct {
 	Index int    // the refused line
@@ -68,27 +75,11 @@ const submitKeys = "\r\n\x0f"
 // start (emacs and vi insert mode alike).
 var clearLine = []byte{0x05, 0x15}
 
-// pending builds what Gate is asked about for one line of Text, before it is typed.
-func (s *Session) pendingLine(line string, enter, hidden bool, index int) Pending {
+// pending is what Gate is asked about text about to be typed, before the command
+// line is known: the program in front and the prompt at the cursor.
+func (s *Session) pending(text string, enter, hidden bool) Pending {
 	st := s.scr.Status()
-	p := Pending{Text: line, Enter: enter, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Index: index}
-	p.Line = s.typedPieces + line
-	p.Pieces = p.Line
-	if cur, ok := s.promptLine(); ok && !hidden && cur == "" && s.typedPieces == "" && !editsLine(line) {
-		p.Line, p.Screen = line, true
-	}
-	return p
-}
-
-// readBack reports whether a line must be typed before it is judged, to be read back
-// from the screen: at an integrated shell's prompt that already holds text, or when the
-// line holds keys the line editor acts on (a tab completes).
-func (s *Session) readBack(p Pending) bool {
-	if !p.Enter || p.Screen || p.Hidden {
-		return false
-	}
-	_, ok := s.promptLine()
-	return ok
+	return Pending{Text: text, Enter: enter, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st)}
 }
 
 // promptLine returns the command line an integrated shell is editing: the screen from
@@ -238,9 +229,9 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 				s.settleEcho(ctx, before)
 			}
 		}
-		st := s.scr.Status()
 		hidden := s.InputHidden()
-		p := Pending{Text: printable(pre), Enter: true, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Line: s.typedPieces, Pieces: s.typedPieces}
+		p := s.pending(printable(pre), true, hidden)
+		p.Line, p.Pieces = s.typedPieces, s.typedPieces
 		if cur, ok := s.promptLine(); ok && !hidden {
 			p.Line, p.Screen = cur, true
 		}
@@ -269,9 +260,19 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 // keys) is typed, read back, judged, and then submitted or erased.
 func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidden bool, index int, in Input, write func([]byte) error, rearm func()) (*Refusal, error) {
 	withEnter := bytes.HasSuffix(chunk, []byte(enter))
-	p := s.pendingLine(line, withEnter, hidden, index)
+	p := s.pending(line, withEnter, hidden)
+	p.Index = index
+	p.Line = s.typedPieces + line
+	p.Pieces = p.Line
 	ahead := false // the line was typed ahead of its Enter
-	if s.readBack(p) {
+	cur, atPrompt := s.promptLine()
+	switch {
+	case !atPrompt || hidden:
+	case cur == "" && s.typedPieces == "" && !editsLine(line):
+		p.Line, p.Screen = line, true // the line holds nothing but what this types
+	case withEnter:
+		// Text already at the prompt, or keys the line editor acts on (a tab completes):
+		// type it, and judge the line the screen shows.
 		if text := chunk[:len(chunk)-len(enter)]; len(text) > 0 {
 			before := s.scr.Status().Written
 			if err := write(text); err != nil {

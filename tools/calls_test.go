@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -255,6 +256,16 @@ func TestLineMode(t *testing.T) {
 func TestProgress(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{})
+	id := h.bash()
+	if messages := h.progressMessages(id, "echo started; sleep 2.5; echo done"); messages[0] != "started" {
+		t.Fatalf("progress messages %q, want the last line, \"started\"", messages)
+	}
+}
+
+// progressMessages runs input with a progress token, which must outlast the first
+// report, and returns the progress messages the client got (at least one).
+func (h *harness) progressMessages(id, input string) []string {
+	h.t.Helper()
 	var mu sync.Mutex
 	var messages []string
 	h.c.OnNotification(func(n mcp.JSONRPCNotification) {
@@ -266,22 +277,18 @@ func TestProgress(t *testing.T) {
 		msg, _ := n.Params.AdditionalFields["message"].(string)
 		messages = append(messages, msg)
 	})
-	id := h.bash()
-	r := h.callWith("send_command", map[string]any{"session_id": id, "input": "echo started; sleep 2.5; echo done"},
-		&mcp.Meta{ProgressToken: "call-1"})
+	r := h.callWith("send_command", map[string]any{"session_id": id, "input": input}, &mcp.Meta{ProgressToken: "call-1"})
 	if !r.boolean("is_complete") {
-		t.Fatalf("send_command: %s", r.Text)
+		h.t.Fatalf("send_command: %s", r.Text)
 	}
-	eventually(t, 5*time.Second, "a progress notification", func() bool {
+	eventually(h.t, 5*time.Second, "a progress notification", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(messages) > 0
 	})
 	mu.Lock()
 	defer mu.Unlock()
-	if messages[0] != "started" {
-		t.Fatalf("progress messages %q, want the last line, \"started\"", messages)
-	}
+	return slices.Clone(messages)
 }
 
 // openAudit opens an audit log that the test's end closes.

@@ -4,24 +4,34 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/mcp-terminal/mcp-terminal/security/danger"
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
-// guard is what the tools remember about one session to keep secrets out of its
-// results: the redaction stream (a private key printed across several results is
-// still hidden) and the secrets typed at its password prompts (a program may print
-// them later).
+// guard is what the tools remember about one session to guard it: the redaction
+// stream (a private key printed across several results is still hidden), the secrets
+// typed at its password prompts (a program may print them later), the lines refused
+// (a confirmation lifts only a refusal it answers) and what its shells ran and defined
+// (judging "!!" or an alias needs them).
 type guard struct {
 	stream *redact.Stream
+	mem    danger.Memory
 
 	mu      sync.Mutex
 	secrets []string
+	refused map[string]time.Time // line -> when it was refused
 }
 
-// maxSecrets bounds the secrets remembered per session.
-const maxSecrets = 32
+// maxSecrets and maxRefusals bound what is remembered per session; confirmWindow is
+// how long a refusal can be confirmed.
+const (
+	maxSecrets    = 32
+	maxRefusals   = 64
+	confirmWindow = 5 * time.Minute
+)
 
 // guards maps session ids to their guards.
 type guards struct {
@@ -41,6 +51,13 @@ func (g *guards) get(id string, r *redact.Redactor) *guard {
 		g.m[id] = gd
 	}
 	return gd
+}
+
+// forget drops a closed session's guard.
+func (g *guards) forget(id string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.m, id)
 }
 
 // prune forgets the guards of sessions that no longer exist (closed, or reaped
@@ -88,4 +105,32 @@ func (gd *guard) typed(out string) string {
 		out = strings.ReplaceAll(out, secret, "[REDACTED:typed-secret]")
 	}
 	return out
+}
+
+// refuse remembers that line was refused now.
+func (gd *guard) refuse(line string) {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	if gd.refused == nil {
+		gd.refused = make(map[string]time.Time)
+	}
+	now := time.Now()
+	for l, at := range gd.refused {
+		if now.Sub(at) > confirmWindow {
+			delete(gd.refused, l)
+		}
+	}
+	if len(gd.refused) < maxRefusals {
+		gd.refused[line] = now
+	}
+}
+
+// confirms reports whether line was refused within confirmWindow, and forgets that
+// refusal: each is confirmed once.
+func (gd *guard) confirms(line string) bool {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	at, ok := gd.refused[line]
+	delete(gd.refused, line)
+	return ok && time.Since(at) <= confirmWindow
 }

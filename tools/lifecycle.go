@@ -18,7 +18,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	if err != nil {
 		return toolError("create_session: %v", err), nil
 	}
-	s.prune()
+	s.guards.prune(s.sessions)
 	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
 		s.audit(redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
@@ -164,8 +164,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	}
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
-	s.refusals.forget(id)
-	s.memories.forget(id)
+	s.guards.forget(id)
 	s.audit(redact.Event{Kind: redact.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil

@@ -3,12 +3,8 @@ package tools
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 	"unicode/utf8"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 )
@@ -73,31 +69,10 @@ func TestRenderMarkerNeverPastLimit(t *testing.T) {
 func TestProgressRedactsKeys(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t, Config{Redactor: redact.NewRedactor(true)})
-	var mu sync.Mutex
-	var messages []string
-	h.c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method != string(mcp.MethodNotificationProgress) {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		msg, _ := n.Params.AdditionalFields["message"].(string)
-		messages = append(messages, msg)
-	})
 	id := h.bash()
 	body := keyBody(40)
 	script := "printf '%s\\n' '-----BEGIN RSA PRIVATE KEY-----' " + strings.Join(body, " ") + "; sleep 2.5; echo done"
-	r := h.callWith("send_command", map[string]any{"session_id": id, "input": script}, &mcp.Meta{ProgressToken: "call-1"})
-	if !r.boolean("is_complete") {
-		t.Fatalf("send_command: %s", r.Text)
-	}
-	eventually(t, 5*time.Second, "a progress notification", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(messages) > 0
-	})
-	mu.Lock()
-	defer mu.Unlock()
+	messages := h.progressMessages(id, script)
 	for _, m := range messages {
 		for _, l := range body {
 			if strings.Contains(m, l[:12]) {

@@ -58,8 +58,6 @@ type Server struct {
 	cfg      Config
 	sessions *session.Manager
 	guards   guards
-	refusals refusals
-	memories memories
 }
 
 // New returns the handlers over a session manager.

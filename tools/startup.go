@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/mcp-terminal/mcp-terminal/security/danger"
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
@@ -140,10 +142,9 @@ func readStart(p, dir string) (string, bool) {
 func shellJoin(argv []string) string {
 	q := make([]string, len(argv))
 	for i, a := range argv {
-		if a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@,+%") == "" {
-			q[i] = a
-		} else {
-			q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		var err error
+		if q[i], err = syntax.Quote(a, syntax.LangBash); err != nil {
+			q[i] = a // only a NUL byte fails, and createOptions refused those
 		}
 	}
 	return strings.Join(q, " ")

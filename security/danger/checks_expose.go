@@ -34,13 +34,13 @@ func registerExpose() {
 		"oc": checkKubectlExpose, "ansible": checkAnsibleService, "gitlab-runner": checkRunnerUnregister,
 		"chattr": checkChattrImmutable,
 	} {
-		chainHostCheck(name, f)
+		addHostCheck(name, f)
 	}
 	for _, n := range []string{"aws", "gsutil", "gcloud", "az"} {
-		chainHostCheck(n, checkBucketPublic)
+		addHostCheck(n, checkBucketPublic)
 	}
 	for _, p := range []string{"python", "python3", "python2"} {
-		chainHostCheck(p, checkServeFS)
+		addHostCheck(p, checkServeFS)
 	}
 }
 

@@ -17,10 +17,21 @@ import (
 
 // hostChecks is consulted before commandChecks (see checkCommand), so a
 // program may have a check here and one there.
-var hostChecks map[string]func(shell.Command, int) Verdict
+// hostChecks are the checks of each program, run in order until one finds danger.
+var hostChecks = map[string][]func(shell.Command, int) Verdict{}
+
+// setHostCheck makes f the only host check of name; addHostCheck adds f after any
+// already there.
+func setHostCheck(name string, f func(shell.Command, int) Verdict) {
+	hostChecks[name] = []func(shell.Command, int) Verdict{f}
+}
+
+func addHostCheck(name string, f func(shell.Command, int) Verdict) {
+	hostChecks[name] = append(hostChecks[name], f)
+}
 
 func init() {
-	hostChecks = map[string]func(shell.Command, int) Verdict{
+	for name, f := range map[string]func(shell.Command, int) Verdict{
 		"iptables": checkIptables, "ip6tables": checkIptables, "iptables-legacy": checkIptables, "iptables-nft": checkIptables,
 		"ip6tables-legacy": checkIptables, "ip6tables-nft": checkIptables,
 		"nft": checkNft, "ufw": checkUfw, "setenforce": checkSetenforce, "aa-teardown": hitAlways("security-off"),
@@ -37,6 +48,8 @@ func init() {
 		"helm": checkHelm, "eksctl": checkEksctl, "npm": checkUnpublish, "pnpm": checkUnpublish, "yarn": checkUnpublish,
 		"gem": checkUnpublish, "cargo": checkUnpublish, "gh": checkGh, "flyctl": checkCloud, "fly": checkCloud, "vault": checkVault,
 		"nc": checkNetcat, "ncat": checkNetcat, "netcat": checkNetcat, "socat": checkSocat,
+	} {
+		setHostCheck(name, f)
 	}
 	registerHostEdits()
 	registerOpsMore()
@@ -47,7 +60,7 @@ func init() {
 // checkHost runs the host checks for c, and the reverse-shell check for
 // interpreters' one-liners.
 func checkHost(c shell.Command, depth int) Verdict {
-	if f, ok := hostChecks[c.Name]; ok {
+	for _, f := range hostChecks[c.Name] {
 		if v := f(c, depth); v.Dangerous {
 			return v
 		}

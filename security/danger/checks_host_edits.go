@@ -27,7 +27,7 @@ func registerHostEdits() {
 		"sam": checkStackTool, "sst": checkStackTool, "helmfile": checkStackTool, "cdktf": checkTerraform, "pulumi": checkStackTool,
 		"nuget": checkNuget, "pwsh": checkPowershell, "powershell": checkPowershell, "powershell.exe": checkPowershell,
 	} {
-		hostChecks[name] = f
+		setHostCheck(name, f)
 	}
 }
 

@@ -260,22 +260,24 @@ func checkHostingCLI(c shell.Command, _ int) Verdict {
 
 func registerOpsMore() {
 	for name := range serviceManagers {
-		hostChecks[name] = checkServiceManager
+		setHostCheck(name, checkServiceManager)
 	}
 	for name := range accountTools {
-		hostChecks[name] = checkAccountTool
+		setHostCheck(name, checkAccountTool)
 	}
 	for name := range cliTeardown {
-		hostChecks[name] = checkHostingCLI
+		setHostCheck(name, checkHostingCLI)
 	}
 	for _, name := range netcatNames {
-		hostChecks[name] = checkNetcat
+		setHostCheck(name, checkNetcat)
 		netClients[name] = true
 	}
-	hostChecks["pfctl"] = checkPfctl
-	hostChecks["lvresize"], hostChecks["lvconvert"], hostChecks["gluster"] = checkLvresize, checkLvconvert, checkGluster
+	setHostCheck("pfctl", checkPfctl)
+	setHostCheck("lvresize", checkLvresize)
+	setHostCheck("lvconvert", checkLvconvert)
+	setHostCheck("gluster", checkGluster)
 	for _, name := range []string{"rm", "unlink", "srm"} {
-		hostChecks[name] = checkRmRecords
+		setHostCheck(name, checkRmRecords)
 	}
 }
 

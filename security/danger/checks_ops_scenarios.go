@@ -31,22 +31,7 @@ func registerOpsScenarios() {
 		"nomad": checkNomad, "tmutil": checkBackupDelete, "rc-update": checkInitScripts, "ip": checkRouteFlush,
 		"podman-compose": checkPodmanCompose, "alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
 	} {
-		chainHostCheck(name, f)
-	}
-}
-
-// chainHostCheck adds f to the host checks of name, after any already there.
-func chainHostCheck(name string, f func(shell.Command, int) Verdict) {
-	prev := hostChecks[name]
-	if prev == nil {
-		hostChecks[name] = f
-		return
-	}
-	hostChecks[name] = func(c shell.Command, depth int) Verdict {
-		if v := prev(c, depth); v.Dangerous {
-			return v
-		}
-		return f(c, depth)
+		addHostCheck(name, f)
 	}
 }
 

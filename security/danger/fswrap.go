@@ -400,10 +400,7 @@ func shellJoin(ws []shell.Word) string {
 	}
 	out := make([]string, len(ws))
 	for i, w := range ws {
-		out[i] = w.S
-		if strings.ContainsAny(w.S, " \t\n;&|<>()$`\"*?") && !strings.Contains(w.S, "'") {
-			out[i] = "'" + w.S + "'"
-		}
+		out[i] = shellQuote(w.S)
 	}
 	return strings.Join(out, " ")
 }
