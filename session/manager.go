@@ -25,6 +25,8 @@ type Config struct {
 	Settle         time.Duration // quiet period that counts as settled where nothing better exists; default 300 ms
 	Logger         *slog.Logger
 	OnExit         func(id string, st pty.ExitStatus) // called once when a program exits on its own or is closed
+	Launcher       []string                           // pty.Options.Launcher: every program starts through it (the sandbox)
+	BaseEnv        []string                           // pty.Options.BaseEnv: nil means the server's environment
 }
 
 func (c *Config) defaults() {

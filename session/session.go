@@ -119,6 +119,7 @@ type Info struct {
 func start(id string, o, run CreateOptions, integrated bool, cfg Config) (*Session, error) {
 	proc, err := pty.Start(pty.Options{
 		Command: run.Command, Args: run.Args, Dir: run.Dir, Env: run.Env, Cols: run.Cols, Rows: run.Rows,
+		Launcher: cfg.Launcher, BaseEnv: cfg.BaseEnv,
 	})
 	if err != nil {
 		return nil, err
