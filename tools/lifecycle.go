@@ -19,6 +19,9 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 		return toolError("create_session: %v", err), nil
 	}
 	s.guards.prune(s.sessions)
+	if o.Dir == "" && len(s.cfg.Policy.AllowedPaths) > 0 {
+		o.Dir = s.cfg.Policy.AllowedPaths[0] // not the server's cwd, which may lie outside
+	}
 	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
 		s.audit(redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
@@ -44,11 +47,14 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	res := CreateResult{
 		SessionID: sess.ID, Name: sess.Name, PID: sess.PID(), Output: out,
 		IsAlive: r.Alive, Ready: r.Complete, Reason: string(r.Reason),
-		ExitCode: exitCode(r.Exit), Truncated: truncated,
+		ExitCode: exitCode(r.Exit), Truncated: truncated, Sandbox: s.cfg.Sandbox,
 	}
 	status := fmt.Sprintf("[session %s · pid %d · %s: %s · %s]", res.SessionID, res.PID, readiness(res.Ready), res.Reason, fmtDuration(r.Elapsed))
 	if !r.Alive {
 		status = fmt.Sprintf("[session %s · the program exited at once (%s) · its output is above]", res.SessionID, describe(r.Exit))
+	}
+	if res.Sandbox != "" {
+		status += "\n[sandbox: " + res.Sandbox + "]"
 	}
 	return mcp.NewToolResultStructured(res, textWith(out, status, "")), nil
 }

@@ -30,6 +30,9 @@ type Config struct {
 	Audit           *redact.Audit
 	LogInputs       bool // log typed input (redacted) at Info; off by default
 	Logger          *slog.Logger
+	// Sandbox, when set, says what the kernel enforces on every session (the
+	// Landlock policy); create_session results carry it.
+	Sandbox string
 }
 
 func (c *Config) defaults() {

@@ -29,6 +29,10 @@ type config struct {
 	LogInputs       bool
 	DangerDetection bool
 	AuditLog        string
+	Network         bool     // false: TCP connect and bind denied by the sandbox
+	SandboxMode     string   // "required" (fail closed) or "best-effort"
+	SharedTmp       bool     // /tmp and /dev/shm writable in the sandbox; false: a TMPDIR per session
+	SystemPaths     []string // readable trees under the sandbox; nil: sandbox.DefaultSystem
 	LogLevel        slog.Level
 	Version         bool
 }
@@ -70,6 +74,15 @@ func settings() []setting {
 			boolean(func(c *config, b bool) { c.DangerDetection = b })},
 		{"audit-log", "MCP_TERMINAL_AUDIT_LOG", "", "append a JSON-lines audit record of every session and input to this file",
 			func(c *config, v string) error { c.AuditLog = v; return nil }},
+		// The sandbox (Landlock); see sandbox.go.
+		{"network", "MCP_TERMINAL_NETWORK", "on", "on, or off: sessions cannot connect or bind TCP (Landlock; UDP and unix sockets stay open)",
+			boolean(func(c *config, b bool) { c.Network = b })},
+		{"sandbox", "MCP_TERMINAL_SANDBOX", "required", "required: refuse to start when the kernel cannot enforce the policy; best-effort: enforce what it can and say what not",
+			oneOf([]string{"required", "best-effort"}, func(c *config, v string) { c.SandboxMode = v })},
+		{"shared-tmp", "MCP_TERMINAL_SHARED_TMP", "true", "with allowed paths, /tmp and /dev/shm stay writable; false: each session gets a TMPDIR inside the first allowed path",
+			boolean(func(c *config, b bool) { c.SharedTmp = b })},
+		{"system-paths", "MCP_TERMINAL_SYSTEM_PATHS", "", "with allowed paths, comma-separated trees sessions may read (and execute from); empty: /usr, /etc, /lib*, /opt, /sys, /run, /var/lib",
+			list(func(c *config, l []string) { c.SystemPaths = l })},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
 	}
@@ -173,6 +186,18 @@ func boolean(set func(*config, bool)) func(*config, string) error {
 			return errors.New("want true or false")
 		}
 		return nil
+	}
+}
+
+func oneOf(values []string, set func(*config, string)) func(*config, string) error {
+	return func(c *config, v string) error {
+		for _, ok := range values {
+			if strings.EqualFold(v, ok) {
+				set(c, ok)
+				return nil
+			}
+		}
+		return fmt.Errorf("want one of %s", strings.Join(values, ", "))
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/sandbox"
 	"github.com/mcp-terminal/mcp-terminal/security/policy"
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
@@ -35,6 +36,10 @@ func main() {
 }
 
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(argv) > 0 && argv[0] == sandbox.Subcommand {
+		// This binary re-executed as a session's launcher: restrict, then exec.
+		return sandbox.Main(argv[1:], stderr)
+	}
 	if len(argv) > 0 && argv[0] == "doctor" {
 		return doctor(argv[1:], stdout, stderr)
 	}
@@ -50,8 +55,13 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "mcp-terminal", version)
 		return 0
 	}
+	j, err := newJail(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-terminal: %v\n", err)
+		return 2
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	if err := serve(cfg, stdin, stdout, logger); err != nil {
+	if err := serve(cfg, j, stdin, stdout, logger); err != nil {
 		logger.Error("server stopped", "err", err)
 		return 1
 	}
@@ -65,7 +75,11 @@ type app struct {
 	mcp      *server.MCPServer
 }
 
-func newApp(cfg config, logger *slog.Logger) (*app, error) {
+func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
+	launcher, err := j.launcher()
+	if err != nil {
+		return nil, err
+	}
 	audit, err := redact.OpenAudit(cfg.AuditLog)
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
@@ -76,6 +90,8 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		IdleTimeout:    idle(cfg.IdleTimeout),
 		StartupTimeout: cfg.StartupTimeout,
 		Logger:         logger,
+		Launcher:       launcher,
+		BaseEnv:        baseEnv(cfg, j),
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
 			audit.Record(redact.Event{Kind: redact.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
@@ -95,6 +111,7 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		Audit:     audit,
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,
+		Sandbox:   j.sessionStatus(),
 	}, sessions)
 	s := server.NewMCPServer("mcp-terminal", version,
 		server.WithToolCapabilities(false),
@@ -127,7 +144,7 @@ func idle(d time.Duration) time.Duration {
 
 // serve runs the stdio transport until stdin ends or a signal arrives, then ends
 // every session's processes.
-func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	// Process-wide preparation, here rather than in the libraries, which must not
 	// change their host process behind its back.
 	if err := pty.BecomeSubreaper(); err != nil {
@@ -136,10 +153,11 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	if err := pty.SealInherited(); err != nil {
 		logger.Warn("descriptors inherited from the client may reach sessions' programs", "err", err)
 	}
-	a, err := newApp(cfg, logger)
+	a, err := newApp(cfg, j, logger)
 	if err != nil {
 		return err
 	}
+	defer j.close()
 	// A client that goes away closes our stdout and stderr: a write must fail with
 	// EPIPE, not kill the server before it has ended its sessions' processes.
 	signal.Ignore(syscall.SIGPIPE)

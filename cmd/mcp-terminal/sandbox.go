@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/sandbox"
+)
+
+// jail is the kernel-enforced policy as this server runs it: the ruleset built
+// once at startup and how sessions start under it.
+type jail struct {
+	built  *sandbox.Built
+	abi    int    // the Landlock ABI the rules are applied with
+	status string // what the kernel enforces, for create_session and doctor
+	tmp    string // the parent of the sessions' private TMPDIRs, removed by close
+}
+
+// newJail builds the sandbox the configuration asks for; nil when it asks for
+// none. It fails, so the server refuses to start, when the kernel cannot enforce
+// a required part (unless MCP_TERMINAL_SANDBOX=best-effort).
+func newJail(cfg config) (*jail, error) {
+	s := sandbox.Settings{
+		Paths: cfg.AllowedPaths, Commands: cfg.AllowedCommands, NetworkOff: !cfg.Network,
+		System: cfg.SystemPaths, PrivateTmp: !cfg.SharedTmp, BestEffort: cfg.SandboxMode == "best-effort",
+		PATH: os.Getenv("PATH"),
+	}
+	if !s.Active() {
+		return nil, nil
+	}
+	built, err := sandbox.Build(s)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	abi := min(sandbox.KernelABI(), sandbox.MaxABI)
+	if err := built.Ruleset.Check(abi); err != nil {
+		return nil, err
+	}
+	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi)}, nil
+}
+
+// launcher returns the argv prefix that starts every session's program through
+// this binary as the launcher. With a private TMPDIR it first makes the directory
+// that holds one per session.
+func (j *jail) launcher() ([]string, error) {
+	if j == nil {
+		return nil, nil
+	}
+	rs := j.built.Ruleset
+	if rs.TmpParent != "" {
+		dir, err := os.MkdirTemp(rs.TmpParent, ".mcp-terminal-tmp-")
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: private TMPDIR: %w", err)
+		}
+		j.tmp, rs.TmpParent = dir, dir
+	}
+	rs.ABI = j.abi
+	// The child's own executable is this binary, even if the file was replaced since.
+	return sandbox.Launcher("/proc/self/exe", &rs)
+}
+
+// baseEnv is where sessions' environments start: with a policy, a small set of
+// the server's variables (sandbox.KeptEnv), not all of them; nil otherwise.
+func baseEnv(cfg config, j *jail) []string {
+	if j == nil && len(cfg.BlockedCommands) == 0 {
+		return nil
+	}
+	return sandbox.BaseEnv(os.Environ())
+}
+
+func (j *jail) close() {
+	if j != nil && j.tmp != "" {
+		os.RemoveAll(j.tmp)
+	}
+}
+
+func (j *jail) sessionStatus() string {
+	if j == nil {
+		return ""
+	}
+	return j.status
+}
+
+// report prints what the kernel enforces, for doctor.
+func (j *jail) report(w io.Writer) {
+	if j == nil {
+		fmt.Fprintf(w, "--   %-22s no policy configured (Landlock ABI %d available)\n", "sandbox", sandbox.KernelABI())
+		return
+	}
+	b := j.built
+	fmt.Fprintf(w, "ok   %-22s kernel Landlock ABI %d, rules built for ABI %d\n", "sandbox", sandbox.KernelABI(), j.abi)
+	for _, f := range b.Ruleset.Features(j.abi) {
+		mark, state := "ok  ", "enforced"
+		if !f.Enforced {
+			mark, state = "--  ", fmt.Sprintf("NOT enforced (needs ABI %d)", f.ABI)
+			if f.Required {
+				mark = "WARN"
+			}
+		}
+		fmt.Fprintf(w, "%s   %-50s %s\n", mark, f.Name, state)
+	}
+	for cmd, file := range b.Programs {
+		fmt.Fprintf(w, "     program %-22s %s\n", cmd, file)
+	}
+	for _, s := range b.Skipped {
+		fmt.Fprintf(w, "WARN program %s (no execute right)\n", s)
+	}
+	if len(b.Loaders) > 0 {
+		fmt.Fprintf(w, "     loader  %s\n", strings.Join(b.Loaders, ", "))
+	}
+	for _, h := range b.Helpers {
+		fmt.Fprintf(w, "     helper  %s\n", h)
+	}
+	fmt.Fprintf(w, "     rules (r read, l list, w write, x execute, i ioctl):\n")
+	for _, l := range b.Ruleset.Lines() {
+		fmt.Fprintf(w, "       %s\n", l)
+	}
+}
