@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -51,16 +52,36 @@ type Audit struct {
 
 var errAuditClosed = errors.New("audit log closed")
 
+// ErrAuditLink: the audit log path is a symbolic link, a hard link or not a
+// regular file.
+var ErrAuditLink = errors.New("the audit log must be a regular file, not a link")
+
+// linkCount is the number of hard links to fi's file, 1 where unknown.
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
 // OpenAudit opens path for appending, creating it with mode 0600 and
 // tightening an existing file to 0600. An empty path means no audit log and
-// returns (nil, nil).
+// returns (nil, nil). It refuses a path that is a symbolic link or a file with
+// other hard links, which would send the records (and the chmod) to another file.
 func OpenAudit(path string) (*Audit, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("open audit log %q: %w", path, ErrAuditLink)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open audit log %q: %w", path, err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || linkCount(fi) > 1 {
+		f.Close()
+		return nil, fmt.Errorf("open audit log %q: not a regular file with one link: %w", path, ErrAuditLink)
 	}
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()
