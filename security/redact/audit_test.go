@@ -2,8 +2,8 @@ package redact
 
 import (
 	"bufio"
-	"errors"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
