@@ -271,6 +271,9 @@ func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(pid) }
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }
 
+// Getenv returns key in the environment pid was started with, "" if unknown.
+func (p *Process) Getenv(pid int, key string) string { return processEnv(pid, key) }
+
 // Cwd returns the working directory of pid, "" if unknown.
 func (p *Process) Cwd(pid int) string { return processCwd(pid) }
 

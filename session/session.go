@@ -274,6 +274,9 @@ func (s *Session) Foreground() string {
 	return s.proc.ProcessName(pgid)
 }
 
+// Home is the HOME the session's program was started with, "" if unknown.
+func (s *Session) Home() string { return s.proc.Getenv(s.proc.Pid(), "HOME") }
+
 // Cwd is the working directory of the program in front (a shell's after `cd`), or
 // of the session's program, or the directory it started in.
 func (s *Session) Cwd() string {

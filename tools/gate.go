@@ -33,7 +33,9 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 			return nil // text left at the prompt runs nothing until its Enter, judged then
 		}
 		ctx := contextFor(p.Program, p.Prompt, t.sess.Command)
-		if err := s.cfg.Policy.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
+		pol := s.cfg.Policy
+		pol.Home = t.sess.Home() // "~" is the session's
+		if err := pol.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
 			s.audit(redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
 			return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
 		}

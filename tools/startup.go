@@ -163,8 +163,10 @@ func (s *Server) checkStart(o session.CreateOptions) error {
 	}
 	line := shellJoin(append([]string{o.Command}, o.Args...))
 	pieces := append([]codePiece{{danger.Shell, line, "its command line"}}, startupCode(o.Env, o.Dir)...)
+	pol := s.cfg.Policy
+	pol.Home = o.Env["HOME"] // the session's; "" is the server's, which it inherits
 	for _, p := range pieces {
-		if err := s.cfg.Policy.CheckInput(p.ctx, p.code, o.Dir); err != nil {
+		if err := pol.CheckInput(p.ctx, p.code, o.Dir); err != nil {
 			s.audit(redact.Event{Kind: redact.EventBlocked, Command: line, Detail: p.source + ": " + err.Error()})
 			return fmt.Errorf("%s: %v", p.source, err)
 		}
