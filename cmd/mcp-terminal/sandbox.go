@@ -21,7 +21,10 @@ type jail struct {
 // newJail builds the sandbox the configuration asks for; nil when it asks for
 // none. It fails, so the server refuses to start, when the kernel cannot enforce
 // a required part (unless MCP_TERMINAL_SANDBOX=best-effort).
-func newJail(cfg config) (*jail, error) {
+func newJail(cfg config) (*jail, error) { return newJailABI(cfg, sandbox.KernelABI()) }
+
+// newJailABI is newJail for a kernel of Landlock ABI kernel (tests force a lower one).
+func newJailABI(cfg config, kernel int) (*jail, error) {
 	s := sandbox.Settings{
 		Paths: cfg.AllowedPaths, Commands: cfg.AllowedCommands, NetworkOff: !cfg.Network,
 		System: cfg.SystemPaths, PrivateTmp: !cfg.SharedTmp, BestEffort: cfg.SandboxMode == "best-effort",
@@ -34,7 +37,7 @@ func newJail(cfg config) (*jail, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	abi := min(sandbox.KernelABI(), sandbox.MaxABI)
+	abi := min(kernel, sandbox.MaxABI)
 	if err := built.Ruleset.Check(abi); err != nil {
 		return nil, err
 	}
