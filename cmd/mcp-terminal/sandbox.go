@@ -60,8 +60,15 @@ func (j *jail) launcher() ([]string, error) {
 		j.tmp, rs.TmpParent = dir, dir
 	}
 	rs.ABI = j.abi
-	// The child's own executable is this binary, even if the file was replaced since.
-	return sandbox.Launcher("/proc/self/exe", &rs)
+	// The child's own executable is this binary, even if the file was replaced since;
+	// without /proc (macOS, best-effort), the path it was started from.
+	self := "/proc/self/exe"
+	if _, err := os.Stat(self); err != nil {
+		if self, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("sandbox: find own binary: %w", err)
+		}
+	}
+	return sandbox.Launcher(self, &rs)
 }
 
 // baseEnv is where sessions' environments start: with a policy, a small set of
