@@ -31,6 +31,7 @@ type config struct {
 	AuditLog        string
 	LogLevel        slog.Level
 	Version         bool
+	HTTP            httpConfig // config_http.go
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
@@ -41,7 +42,7 @@ type setting struct {
 }
 
 func settings() []setting {
-	return []setting{
+	return append([]setting{
 		{"max-sessions", "MCP_TERMINAL_MAX_SESSIONS", "10", "live sessions at once",
 			intIn(1, 1000, func(c *config, n int) { c.MaxSessions = n })},
 		{"max-output", "MCP_TERMINAL_MAX_OUTPUT", "20000", "characters per reply (default for max_output_chars)",
@@ -72,7 +73,7 @@ func settings() []setting {
 			func(c *config, v string) error { c.AuditLog = v; return nil }},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
-	}
+	}, httpSettings()...)
 }
 
 // loadConfig resolves every setting: a flag wins over its variable, which wins over
@@ -108,6 +109,9 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 			errs = append(errs, fmt.Errorf("invalid %s=%q: %w", from, v, err))
 		}
 	}
+	if len(errs) == 0 {
+		errs = append(errs, c.HTTP.check())
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -115,6 +119,7 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 func usage(fs *flag.FlagSet) {
 	fmt.Fprint(fs.Output(), `Usage:
   mcp-terminal [flags]          serve MCP over stdio (what an MCP client starts)
+  mcp-terminal --http ADDR      serve streamable HTTP at http://ADDR/mcp instead
   mcp-terminal doctor [flags]   check this machine (PTYs, shells) and drive one real
                                 session through the server, printing what it saw
 
