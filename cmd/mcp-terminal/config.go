@@ -85,7 +85,9 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 	all := settings()
 	vals := make(map[string]*string, len(all))
 	for _, s := range all {
-		vals[s.flag] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
+		v := &flagValue{switchOff: s.def == "false"}
+		vals[s.flag] = &v.s
+		fs.Var(v, s.flag, fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
 	}
 	fs.BoolVar(&c.Version, "version", false, "print the version and exit")
 	fs.Usage = func() { usage(fs) }
@@ -114,6 +116,17 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 	}
 	return c, errors.Join(errs...)
 }
+
+// flagValue is a setting's flag. A setting off by default is a switch: given bare
+// (--insecure-no-auth) it turns on, and --flag=false still turns it off.
+type flagValue struct {
+	s         string
+	switchOff bool
+}
+
+func (v *flagValue) String() string     { return v.s }
+func (v *flagValue) Set(s string) error { v.s = s; return nil }
+func (v *flagValue) IsBoolFlag() bool   { return v.switchOff }
 
 // usage is what --help prints: both ways to run the binary, then every flag.
 func usage(fs *flag.FlagSet) {
