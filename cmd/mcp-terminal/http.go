@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -209,7 +210,8 @@ func newGuard(ctx context.Context, h httpConfig, audit *redact.Audit, logger *sl
 			logger.Warn("no --oauth-issuer: JWTs' iss is not checked, only their signature, audience, lifetime and scope")
 		}
 		g.JWT = j
-		principals = append(principals, "(every subject the issuer vouches for)")
+		// An issuer vouches for any number of subjects: count it as several.
+		principals = append(principals, "every subject of "+cmp.Or(h.Issuer, h.JWKSURL), "...")
 	}
 	return g, principals, nil
 }
