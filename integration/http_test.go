@@ -1,14 +1,26 @@
 package integration
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"math/big"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
 )
 
 // The HTTP transport serves both protocol eras on /mcp; terminal sessions belong to
@@ -263,4 +275,62 @@ func TestHTTPSigtermDrains(t *testing.T) {
 	if left := markedProcesses(h.mark); len(left) > 0 {
 		t.Fatalf("processes outlived the server: %v", left)
 	}
+}
+
+// With a certificate the server speaks HTTPS only.
+func TestHTTPServesTLS(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	certPEM, keyPEM := selfSigned(t)
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(cert, certPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, keyPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := startHTTP(t, []string{"--tls-cert", cert, "--tls-key", key})
+	if !strings.HasPrefix(h.url, "https://127.0.0.1:") {
+		t.Fatalf("serving %s", h.url)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(certPEM)
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	s := h.connect(t, "", legacyEra, transport.WithHTTPBasicClient(hc))
+	id := s.bash(nil)
+	if r := s.send(id, "echo over-$((40+3))", nil); !strings.Contains(r.str("output"), "over-43") {
+		t.Fatalf("over TLS: %q", r.str("output"))
+	}
+	// Plain HTTP to the TLS port gets nowhere.
+	if resp, err := http.Get(strings.Replace(h.base, "https:", "http:", 1) + "/healthz"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Fatal("plain HTTP answered on the TLS port")
+		}
+	}
+}
+
+// selfSigned returns a certificate and key for 127.0.0.1, PEM encoded.
+func selfSigned(t *testing.T) (certPEM, keyPEM []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mcp-terminal test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder})
 }
