@@ -15,7 +15,8 @@ import (
 // BenchmarkHTTPLoad is the HTTP transport under load: 50 clients, each on its own
 // connection and its own bash session, make 20 send_command calls at once (with a
 // static token checked on every request). It reports the latency of one call
-// (p50, p99), the calls that failed and the server's peak resident memory.
+// (p50, p99), the calls that failed, the server's CPU time per call and its peak
+// resident memory.
 func BenchmarkHTTPLoad(b *testing.B) {
 	const clients, calls = 50, 20
 	if _, err := os.Stat("/bin/bash"); err != nil {
@@ -36,6 +37,7 @@ func BenchmarkHTTPLoad(b *testing.B) {
 			errors int
 			wg     sync.WaitGroup
 		)
+		cpu0 := cpuTime(b, h.cmd.Process.Pid)
 		b.StartTimer()
 		for i, s := range conns {
 			wg.Add(1)
@@ -59,6 +61,7 @@ func BenchmarkHTTPLoad(b *testing.B) {
 		b.StopTimer()
 		report(b, lat)
 		b.ReportMetric(float64(errors), "errors")
+		b.ReportMetric(float64((cpuTime(b, h.cmd.Process.Pid)-cpu0).Microseconds())/1000/float64(clients*calls), "server-cpu-ms/call")
 		b.ReportMetric(float64(peakRSS(b, h.cmd.Process.Pid))/1024, "server-peak-RSS-MB")
 		h.stop()
 	}
@@ -87,6 +90,18 @@ func peakRSS(b *testing.B, pid int) int {
 		}
 	}
 	return 0
+}
+
+// cpuTime is the user and system time a process has used (clock ticks of 10 ms).
+func cpuTime(b *testing.B, pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 func benchTokens(b *testing.B) string {
