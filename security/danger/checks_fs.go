@@ -224,6 +224,11 @@ func checkCopy(c shell.Command, _ int) Verdict {
 			}
 		}
 	}
+	if c.Name == "mv" {
+		if v := moveDiscards(c); v.Dangerous {
+			return v
+		}
+	}
 	for _, t := range targets {
 		if v := checkWriteTarget(t); v.Dangerous {
 			return v

@@ -227,7 +227,7 @@ func checkPkill(c shell.Command, _ int) Verdict {
 			return hit("kill-daemon")
 		}
 	}
-	return Verdict{}
+	return hitIf(killsRuntime(shell.Lits(o.Operands), shell.Lits(c.Args[1:])), "kill-runtime")
 }
 
 // isSignalOpt: -9, -KILL, -SIGKILL (not -u, -f, -9u...).
