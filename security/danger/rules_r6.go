@@ -11,6 +11,24 @@ func init() {
 }
 
 var r6Rules = []rule{
+	{"unmount-system", catAvail,
+		"This unmounts a filesystem the running system needs (the root, /usr, /var, /home), so programs and sessions on it fail.",
+		sh("umount -l /", "sudo umount -lf /home", "sudo umount -f /var", "umount --lazy /usr", "sudo umount -a"),
+		sh("sudo umount /mnt/usb", "umount ./mnt", "sudo umount /media/alice/USB", "sudo umount -a -t nfs", "umount /srv/backup-disk")},
+	{"swap-off", catAvail,
+		"This turns every swap area off at once; a machine short of memory then kills processes to make room.",
+		sh("sudo swapoff -a", "swapoff --all && rm /swapfile", "sudo swapoff -a && sudo swapon -a"),
+		sh("swapon --show", "sudo swapoff /swapfile2", "free -h", "sudo swapon /swapfile")},
+	{"remote-delete", catInfra,
+		"This deletes a remote resource others depend on (a published release, a CI secret or variable, a stored secret), which its users cannot get back.",
+		sh("gh release delete v1.2.0 --yes", "gh secret delete DEPLOY_KEY", "gh variable delete PROD_URL --repo acme/api", "gh secret remove NPM_TOKEN -e production",
+			"vault kv delete secret/prod/db", "vault delete secret/app/api-key", "gh cache delete --all"),
+		sh("gh release list", "gh release view v1.2.0", "gh secret list", "gh secret set DEPLOY_KEY < key.pub", "gh release delete v0.0.0-test --yes",
+			"vault kv get secret/prod/db", "vault kv undelete -versions=3 secret/app", "gh cache delete 1234", "vault kv delete secret/tmp/scratch")},
+	{"volume-delete", catData,
+		"This deletes a named container volume and the data kept in it (a database's files, uploads).",
+		sh("docker volume rm pgdata", "docker volume rm prod_db_data redis-data", "podman volume rm mysql", "sudo docker volume remove app_uploads"),
+		sh("docker volume rm pgdata-old", "docker volume rm e2e-db", "docker volume ls", "docker volume inspect pgdata", "docker volume rm build-cache")},
 	{"kill-runtime", catAvail,
 		"This force-kills every process of a language runtime (every Java, Python or Node program on the machine, not one of them), with no chance to save state.",
 		sh("killall -9 java", "sudo pkill -9 python3", "pkill -KILL -f node", "killall -s KILL ruby", "pgrep -f java | xargs kill -9", "kill -9 $(pgrep python3)",
@@ -19,6 +37,10 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"chmod-chown-system", sh("setfacl -R -m o::rwx /home", "sudo setfacl -R -m u:nobody:rwx /etc", "setfacl -m u:nobody:rw /etc/sudoers", "setfacl -R -b /usr"),
+		sh("setfacl -m u:bob:r ./shared.txt", "setfacl -R -m g:devs:rwX ./project", "getfacl /home", "sudo setfacl -m u:www-data:rx /srv/app")},
+	{"git-force-push-main", sh("git push --force-with-lease=main:HEAD~3", "git push --force-with-lease origin HEAD~2:main", "git push origin +HEAD^:master"),
+		sh("git push --force-with-lease=feature/x origin feature/x", "git push origin HEAD:main", "git push --force-with-lease origin HEAD~1:feature/login")},
 	{"delete-protected-tree", sh("mv ~/projects /tmp/", "mv -t /tmp ~/src", "sudo mv /srv/app/data /var/tmp/", "mv .git /tmp/old-git", "mv ~/work/api ~/.local/share/Trash/files/"),
 		sh("mv ./build /tmp/", "mv /tmp/foo ~/projects/", "mv ~/Downloads/file.tar.gz /tmp/", "mv notes.txt /tmp/", "mv ~/projects/old ~/archive/")},
 }
