@@ -37,7 +37,7 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
-	{"chmod-chown-system", sh("setfacl -R -m o::rwx /home", "sudo setfacl -R -m u:nobody:rwx /etc", "setfacl -m u:nobody:rw /etc/sudoers", "setfacl -R -b /usr"),
+	{"chmod-chown-system", sh("setfacl -R -m o::rwx /home", "sudo setfacl -R -m u:nobody:rwx /etc", "setfacl -m u:nobody:rwx /usr/bin/sudo", "setfacl -R -b /usr"),
 		sh("setfacl -m u:bob:r ./shared.txt", "setfacl -R -m g:devs:rwX ./project", "getfacl /home", "sudo setfacl -m u:www-data:rx /srv/app")},
 	{"git-force-push-main", sh("git push --force-with-lease=main:HEAD~3", "git push --force-with-lease origin HEAD~2:main", "git push origin +HEAD^:master"),
 		sh("git push --force-with-lease=feature/x origin feature/x", "git push origin HEAD:main", "git push --force-with-lease origin HEAD~1:feature/login")},
