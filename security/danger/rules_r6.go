@@ -37,6 +37,8 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"rm-recursive-force", sh("rm -rf $(dirname $(pwd))", `rm -rf "$(cd .. && pwd)"`, "rm -rf $(HOME)/.config"),
+		sh("rm -rf $TMPDIR", `TMP=/tmp/work-$$; rm -rf "$TMP"`, `rm -rf "$(cd build && pwd)"`, "rm -rf $(BUILD_DIR)")},
 	{"chmod-chown-system", sh("setfacl -R -m o::rwx /home", "sudo setfacl -R -m u:nobody:rwx /etc", "setfacl -m u:nobody:rwx /usr/bin/sudo", "setfacl -R -b /usr"),
 		sh("setfacl -m u:bob:r ./shared.txt", "setfacl -R -m g:devs:rwX ./project", "getfacl /home", "sudo setfacl -m u:www-data:rx /srv/app")},
 	{"git-force-push-main", sh("git push --force-with-lease=main:HEAD~3", "git push --force-with-lease origin HEAD~2:main", "git push origin +HEAD^:master"),
