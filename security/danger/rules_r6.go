@@ -37,6 +37,10 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"delete-protected-tree", sh(`perl -e '$c="rm -rf ~/projects"; system($c)'`, `perl -e 'exec "rm", "-rf", "$ENV{HOME}/work/api"'`,
+		`perl -e 'my @c=("rm","-rf","/srv/data"); system(@c)'`, `ruby -e 'system("rm -rf " + Dir.home + "/code")'`),
+		sh(`perl -e 'system("ls -la")'`, `perl -e 'print join(" ", "rm", "-rf", "x"), "\n"'`, `perl -e 'system("rm", "-rf", "build")'`, `perl -e 'system("rm -rf " . $dir . "/build")'`,
+			`node -e 'require("child_process").execSync("rm -rf " + dir + "/dist")'`)},
 	{"rm-recursive-force", sh("rm -rf $(dirname $(pwd))", `rm -rf "$(cd .. && pwd)"`, "rm -rf $(HOME)/.config"),
 		sh("rm -rf $TMPDIR", `TMP=/tmp/work-$$; rm -rf "$TMP"`, `rm -rf "$(cd build && pwd)"`, "rm -rf $(BUILD_DIR)")},
 	{"chmod-chown-system", sh("setfacl -R -m o::rwx /home", "sudo setfacl -R -m u:nobody:rwx /etc", "setfacl -m u:nobody:rwx /usr/bin/sudo", "setfacl -R -b /usr"),
