@@ -11,6 +11,20 @@ func init() {
 }
 
 var r6Rules = []rule{
+	{"sql-read-secret", catExpose,
+		"This has the database server read a key, credential or password file from its machine into a query result, where the client (and its logs) can see it.",
+		sql("SELECT pg_read_file('/etc/shadow');", "select pg_read_binary_file('/root/.ssh/id_rsa')", "SELECT LOAD_FILE('/home/app/.aws/credentials');",
+			"CREATE TABLE k(t text); COPY k FROM '/var/lib/postgresql/.ssh/id_ed25519';", "LOAD DATA INFILE '/etc/shadow' INTO TABLE t;",
+			"SELECT lo_import('/etc/ssl/private/server.key');"),
+		sql("SELECT pg_read_file('postgresql.conf');", "COPY users FROM '/tmp/users.csv' CSV HEADER;", "LOAD DATA LOCAL INFILE 'data.csv' INTO TABLE t;",
+			"SELECT LOAD_FILE('/tmp/import.json');", "COPY orders FROM STDIN;", "SELECT pg_read_file('/etc/hostname');")},
+	{"sql-audit-off", catPersist,
+		"This stops the database server recording statements or changes (statement log, general log, binary log, audit), so what follows leaves no trace.",
+		sql("SET log_statement = 'none';", "ALTER SYSTEM SET logging_collector = off;", "ALTER SYSTEM SET pgaudit.log = 'none';", "SET GLOBAL general_log = 'OFF';",
+			"SET sql_log_bin = 0;", "SET @@session.sql_log_bin = OFF;", "ALTER ROLE app SET log_statement TO 'none';", "ALTER SERVER AUDIT Compliance WITH (STATE = OFF);",
+			"UNINSTALL PLUGIN audit_log;", "DROP EXTENSION pgaudit;"),
+		sql("SET log_statement = 'all';", "SHOW log_statement;", "SET GLOBAL general_log = 'ON';", "SET search_path = app, public;", "SET statement_timeout = 0;",
+			"SET GLOBAL slow_query_log = OFF;", "ALTER SYSTEM SET log_min_duration_statement = 250;")},
 	{"unmount-system", catAvail,
 		"This unmounts a filesystem the running system needs (the root, /usr, /var, /home), so programs and sessions on it fail.",
 		sh("umount -l /", "sudo umount -lf /home", "sudo umount -f /var", "umount --lazy /usr", "sudo umount -a"),

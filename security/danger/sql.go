@@ -30,6 +30,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLText(code); v.Dangerous {
 		return v
 	}
+	if v := checkSQLExposeAudit(code); v.Dangerous {
+		return v
+	}
 	if v := checkSQLServer(code, depth); v.Dangerous {
 		return v
 	}
