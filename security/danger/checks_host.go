@@ -359,6 +359,9 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(p, "/proc/sys/"), "/", ".")] {
 			return hit("security-off")
 		}
+		if crontabSpool(p) {
+			return hit("crontab-replace") // >> into the spool bypasses crontab(1), as tee does
+		}
 		if isStartupFile(p) && call != nil {
 			if c, ok := shell.BuildCommand(call); ok {
 				if text, known := shell.StdinText(c, nil, "", false); known && classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous {

@@ -46,3 +46,21 @@ func checkSQLExposeAudit(code string) Verdict {
 // sqlSystemSecret: system files that hold secrets or identify the host's
 // keys, beyond what secretPath knows.
 var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_|ssl/private/|master\.passwd)|proc/(?:self|\d+)/environ|root/)`)
+
+// sqlOutputMeta: client commands that send query output to a file,
+// replacing it (sqlite3 .output/.once, psql \o, mysql tee).
+var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once)|\\o|\\out)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+
+// checkSQLOutputFile judges an output file as the shell's > onto it.
+func checkSQLOutputFile(input string) Verdict {
+	for _, m := range sqlOutputMeta.FindAllStringSubmatch(input, -1) {
+		p := strings.Trim(m[1], `'"`)
+		if v := checkWriteTarget(p); v.Dangerous {
+			return v
+		}
+		if v := overwriteVerdict(p, byWrite); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
