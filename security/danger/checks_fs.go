@@ -99,6 +99,9 @@ func checkFind(c shell.Command, depth int) Verdict {
 			deletes = deletes || deleters[sc.Name] || shDel
 		}
 	}
+	if findEmptyOnly(args[i:]) {
+		return Verdict{} // -empty: only empty files and directories go
+	}
 	for _, s := range starts {
 		// Below a home or a system directory (not the root), a name test
 		// for artifacts (*.gz, .DS_Store) selects only those.

@@ -63,3 +63,47 @@ func substDirOf(s *syntax.Stmt) (string, bool) {
 // user's or the job's own (macOS gives each user one; CI gives each job
 // one), scratch like everything under /tmp, not /tmp itself.
 const tmpVarDir = "/tmp/tmpdir"
+
+// wrappedProgram: w names a program: a path into a bin directory, or a
+// program the rules know.
+func wrappedProgram(w shell.Word) bool {
+	if w.Dyn() || w.S == "" || strings.HasPrefix(w.S, "-") {
+		return false
+	}
+	if strings.HasPrefix(w.S, "/") {
+		dir := path.Base(path.Dir(w.S))
+		return dir == "bin" || dir == "sbin"
+	}
+	name := shell.ProgName(w.S)
+	return name == w.S && (commandChecks[name] != nil || hostChecks[name] != nil || interpreterCheck(name) != nil)
+}
+
+// bracketAlternatives expands the first bracket expression of a glob
+// (*.[oa] is *.o and *.a); false when p has none or it is a range.
+func bracketAlternatives(p string) ([]string, bool) {
+	i := strings.IndexByte(p, '[')
+	j := strings.IndexByte(p[i+1:], ']')
+	if i < 0 || j <= 0 {
+		return nil, false
+	}
+	set := p[i+1 : i+1+j]
+	if strings.ContainsAny(set, "-!^") {
+		return nil, false
+	}
+	var out []string
+	for _, r := range set {
+		out = append(out, p[:i]+string(r)+p[i+2+j:])
+	}
+	return out, true
+}
+
+// findEmptyOnly: find's expression selects only empty files or directories
+// (-empty, not negated).
+func findEmptyOnly(expr []shell.Word) bool {
+	for i, w := range expr {
+		if w.S == "-empty" && (i == 0 || expr[i-1].S != "!" && expr[i-1].S != "-not") {
+			return true
+		}
+	}
+	return false
+}

@@ -51,6 +51,10 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"delete-protected-tree", sh("find . -name '*.[ch]' -delete", "$SUDO rm -rf ~/projects"),
+		sh("find . -name '*.[oa]' -exec rm -f {} ';'", "find . -name '*.wasm' -delete", "find ~/projects -empty -type d -delete", "/* Call it */")},
+	{"rm-recursive-force", sh("$X rm -rf /", "${DRY_RUN} /bin/rm -rf /"),
+		sh(`${DBG} "/sbin/e2fsck" -f -y "${dev}"`, "*** WARNING: this system is not merged", "(*)")},
 	{"overwrite-protected", join(node("fs.writeFileSync(os.homedir() + '/.bashrc', '')", "fs.writeFileSync(path.join(os.homedir(), '.zshrc'), 'x')"),
 		irb("File.write(Dir.home + '/.bashrc', '')")), node("fs.writeFileSync(os.homedir() + '/.myapp.json', '{}')", "fs.writeFileSync('out/.bashrc', '')")},
 	{"overwrite-protected", sql(".output /home/dev/.bashrc", `\o ~/.ssh/id_ed25519`, ".once ~/.aws/credentials"),
