@@ -19,6 +19,9 @@ func checkRm(c shell.Command, _ int) Verdict {
 	}
 	for _, w := range o.Operands {
 		p := fsPath(w)
+		if regenerable(p) {
+			continue
+		}
 		if recursive && isImportant(p) {
 			return hit("rm-recursive-force")
 		}
@@ -222,7 +225,7 @@ func checkCopy(c shell.Command, _ int) Verdict {
 	}
 	if c.Name == "mv" && len(ops) >= 2 && len(targets) == 1 {
 		for _, src := range ops[:len(ops)-1] {
-			if isCriticalFile(src.S) || isSystemFile(src.S) && len(components(path.Clean(src.S))) <= 2 {
+			if !regenerable(src.S) && (isCriticalFile(src.S) || isSystemFile(src.S) && len(components(path.Clean(src.S))) <= 2) {
 				return hit("rm-system-file") // moved away, it is as gone as deleted
 			}
 		}

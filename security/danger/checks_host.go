@@ -353,7 +353,7 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 			continue
 		}
 		p := shell.ResolveWord(r.Word).S
-		if id := hostTarget(p, truncates(r.Op)); id != "" {
+		if id := hostTarget(p, truncates(r.Op)); id != "" && !(id == "log-tamper" && logsOwnOutput(s, p)) {
 			return hit(id)
 		}
 		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(p, "/proc/sys/"), "/", ".")] {

@@ -51,6 +51,11 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"log-tamper", sh("echo hacked > /var/log/auth.log", "grep -v 10.0.0.7 /var/log/nginx/access.log.1 > /var/log/nginx/access.log", "cat /dev/null > /var/log/nginx/error.log"),
+		sh("fc-cache -f -v > /var/log/fontconfig.log 2>&1", "./run.sh > /var/log/app/run.log 2>&1", "make install > /var/log/myapp-install.log")},
+	{"rm-system-file", sh("rm -f /etc/passwd.dpkg-new /etc/passwd"),
+		sh("rm -f /etc/ca-certificates.conf.dpkg-new", "rm -f /usr/lib/x86_64-linux-gnu/gdk-pixbuf-2.0/2.10.0/loaders.cache", "sudo rm -rf /etc/python3.11/__pycache__",
+			"sudo rm /etc/nginx/nginx.conf.rpmsave")},
 	{"delete-protected-tree", sh("find . -name '*.[ch]' -delete", "$SUDO rm -rf ~/projects"),
 		sh("find . -name '*.[oa]' -exec rm -f {} ';'", "find . -name '*.wasm' -delete", "find ~/projects -empty -type d -delete", "/* Call it */")},
 	{"rm-recursive-force", sh("$X rm -rf /", "${DRY_RUN} /bin/rm -rf /"),

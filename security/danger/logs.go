@@ -1,0 +1,51 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A program's output sent to a log file of its own under /var/log
+// (fc-cache -v > /var/log/fontconfig.log) is logging, not tampering: it
+// replaces only that program's previous log. Emptying a log, writing over
+// one of the system's own records (auth.log, syslog, wtmp, the journal,
+// audit), or writing what was read from /var/log stays tampering.
+
+var systemLog = regexp.MustCompile(`^(?:auth\.log|secure|syslog|messages|kern\.log|daemon\.log|user\.log|wtmp|btmp|lastlog|utmp|faillog|tallylog|dpkg\.log|boot\.log|cron(?:\.log)?|maillog|mail\.log|sudo\.log|audit\.log)(?:\.\d+)?$`)
+
+func logsOwnOutput(s *syntax.Stmt, p string) bool {
+	if !strings.HasPrefix(p, "/var/log/") || writesNothing(s) {
+		return false
+	}
+	clean := path.Clean(p)
+	for _, dir := range []string{"/var/log/audit", "/var/log/journal", "/var/log/sa"} {
+		if strings.HasPrefix(clean, dir+"/") {
+			return false
+		}
+	}
+	if systemLog.MatchString(path.Base(clean)) {
+		return false
+	}
+	for _, in := range stmtReads(s) {
+		if strings.HasPrefix(in, "/var/log") {
+			return false // a log filtered back over a log
+		}
+	}
+	return true
+}
+
+// leftover: files a package manager or tool leaves beside a system file and
+// regenerates or no longer needs (x.conf.dpkg-new, loaders.cache,
+// __pycache__): deleting one loses nothing.
+var leftover = regexp.MustCompile(`\.(?:dpkg-(?:new|old|bak|dist|tmp|save|remove)|ucf-(?:old|new|dist)|rpmnew|rpmsave|rpmorig|update-old|pacnew|pacsave|cache)$`)
+
+func regenerable(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	clean := path.Clean(p)
+	return leftover.MatchString(clean) || strings.Contains(clean+"/", "/__pycache__/")
+}
