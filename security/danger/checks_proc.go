@@ -188,8 +188,13 @@ func killsInit(args []string) Verdict {
 		switch a {
 		case "-0", "-HUP", "-SIGHUP", "-1":
 			return Verdict{}
+		}
+		if isSignalOpt(a) && gentleSignals[strings.TrimPrefix(strings.ToUpper(a[1:]), "SIG")] {
+			return Verdict{} // USR1, USR2, CONT: a report or a reload, not an exit
+		}
+		switch a {
 		case "-s", "-n":
-			if i+1 < len(args) && (args[i+1] == "0" || args[i+1] == "HUP") {
+			if i+1 < len(args) && gentleSignals[strings.TrimPrefix(strings.ToUpper(args[i+1]), "SIG")] {
 				return Verdict{}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -49,3 +50,26 @@ func regenerable(p string) bool {
 	clean := path.Clean(p)
 	return leftover.MatchString(clean) || strings.Contains(clean+"/", "/__pycache__/")
 }
+
+// revisionVar: a variable whose name says it holds a branch or commit
+// ($branch, $defaultBranch, $commit, ${original_HEAD}, $TAG).
+var revisionVar = regexp.MustCompile(`(?i)branch|ref|rev|commit|sha|head|tag|version|parent|upstream|base$`)
+
+// withoutRevisions drops, before any "--", the computed operands that name
+// a revision (git checkout "$branch" switches branches, which git refuses
+// to do over uncommitted changes) or end in one (^0, ~2).
+func withoutRevisions(rest []shell.Word) []shell.Word {
+	var out []shell.Word
+	for i, w := range rest {
+		if w.S == "--" {
+			return append(out, rest[i:]...)
+		}
+		if w.Dyn() && w.Node != nil && (revisionVar.MatchString(paramName(w.Node)) || revisionSuffix.MatchString(w.S)) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+var revisionSuffix = regexp.MustCompile(`(?:\^\d*|~\d*|@\{[^}]*\})$`)

@@ -51,6 +51,9 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"git-discard-work", sh("git checkout -q $commit -- .", "git checkout $FILE", `git checkout -- "$dir"`),
+		sh(`git checkout "$branch"`, "git checkout $defaultBranch", `git checkout -q "$parent^0"`, `git checkout "${BRANCH#refs/heads/}"`)},
+	{"kill-init", sh("kill -s TERM 1"), sh("kill -USR2 1", "kill -s USR1 1", "docker exec api kill -USR2 1")},
 	{"log-tamper", sh("echo hacked > /var/log/auth.log", "grep -v 10.0.0.7 /var/log/nginx/access.log.1 > /var/log/nginx/access.log", "cat /dev/null > /var/log/nginx/error.log"),
 		sh("fc-cache -f -v > /var/log/fontconfig.log 2>&1", "./run.sh > /var/log/app/run.log 2>&1", "make install > /var/log/myapp-install.log")},
 	{"rm-system-file", sh("rm -f /etc/passwd.dpkg-new /etc/passwd"),
