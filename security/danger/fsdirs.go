@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 	"mvdan.cc/sh/v3/syntax"
@@ -107,3 +108,37 @@ func findEmptyOnly(expr []shell.Word) bool {
 	}
 	return false
 }
+
+// artifactGlob: a *.EXT pattern with wildcards or ranges in its extension
+// that only matches generated files (*.gc??, *.so.[0-9]*, *.py[co]).
+func artifactGlob(p string) bool {
+	if !strings.HasPrefix(p, "*.") || !strings.ContainsAny(p[2:], "?[*") {
+		return false
+	}
+	matched := false
+	for _, name := range artifactSamples() {
+		ok, err := path.Match(p, name)
+		if err != nil {
+			return false
+		}
+		matched = matched || ok
+	}
+	if !matched {
+		return false
+	}
+	// and no source file
+	for _, src := range []string{"x.py", "x.go", "x.c", "x.h", "x.js", "x.ts", "x.rs", "x.java", "x.rb", "x.md", "x.txt", "x.json", "x.yaml", "x.sql", "x.sh", "x.css", "x.html"} {
+		if ok, _ := path.Match(p, src); ok {
+			return false
+		}
+	}
+	return true
+}
+
+var artifactSamples = sync.OnceValue(func() []string {
+	out := []string{"x.so.1", "x.so.1.2", "x.so.1.2.3", "x.profclangd", "x.profclangr"}
+	for ext := range artifactExts {
+		out = append(out, "x."+ext)
+	}
+	return out
+})

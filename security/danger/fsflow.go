@@ -85,7 +85,7 @@ func artifactPattern(p string) bool {
 	case scratchNames[p] || scratchWord.MatchString(p) || scratchWord.MatchString("x"+ext):
 		return true
 	}
-	return artifactExts[strings.TrimPrefix(ext, ".")] || artifactExts[strings.TrimPrefix(path.Ext(p), ".")]
+	return artifactExts[strings.TrimPrefix(ext, ".")] || artifactExts[strings.TrimPrefix(path.Ext(p), ".")] || artifactGlob(p)
 }
 
 var osJunk = shell.Set(".DS_Store", "Thumbs.db", "desktop.ini", "._*", ".directory", "ehthumbs.db")

@@ -73,3 +73,11 @@ func withoutRevisions(rest []shell.Word) []shell.Word {
 }
 
 var revisionSuffix = regexp.MustCompile(`(?:\^\d*|~\d*|@\{[^}]*\})$`)
+
+// serviceSecret: a key or credential kept by the system for a service
+// (/etc/ssl/private, /etc/letsencrypt), not in anyone's home, where a group
+// of the service's users is meant to read it.
+func serviceSecret(p string) bool {
+	clean := path.Clean(p)
+	return strings.HasPrefix(clean, "/etc/") || strings.HasPrefix(clean, "/var/lib/") || strings.HasPrefix(clean, "/opt/")
+}
