@@ -178,7 +178,7 @@ func leafClass(p string) pathClass {
 		}
 	}
 	switch {
-	case credFiles.MatchString(base) && !credSample.MatchString(base):
+	case credFiles.MatchString(base) && !credSample.MatchString(base) && !publicCert(comps):
 		return pcCredential
 	case dbFiles.MatchString(base):
 		return pcDatabase

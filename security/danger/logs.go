@@ -3,6 +3,7 @@ package danger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -80,4 +81,14 @@ var revisionSuffix = regexp.MustCompile(`(?:\^\d*|~\d*|@\{[^}]*\})$`)
 func serviceSecret(p string) bool {
 	clean := path.Clean(p)
 	return strings.HasPrefix(clean, "/etc/") || strings.HasPrefix(clean, "/var/lib/") || strings.HasPrefix(clean, "/opt/")
+}
+
+// publicCert: a .pem that is a certificate, public by design: kept in a
+// certs directory or named for a certificate or chain, and not for a key.
+func publicCert(comps []string) bool {
+	base := strings.ToLower(comps[len(comps)-1])
+	if !strings.HasSuffix(base, ".pem") || strings.Contains(base, "key") || strings.Contains(base, "priv") {
+		return false
+	}
+	return slices.Contains(comps, "certs") || strings.Contains(base, "cert") || strings.Contains(base, "chain")
 }

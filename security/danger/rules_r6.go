@@ -51,6 +51,8 @@ var r6Rules = []rule{
 }
 
 var r6Examples = []moreExamples{
+	{"delete-credentials", sh("rm -f ~/Downloads/prod-server.pem", "sudo rm /etc/letsencrypt/live/api/privkey.pem"),
+		sh("sudo rm -f /etc/ssl/certs/ssl-cert-snakeoil.pem", "rm -f ./certs/fullchain.pem")},
 	{"git-discard-work", sh("git checkout -q $commit -- .", "git checkout $FILE", `git checkout -- "$dir"`),
 		sh(`git checkout "$branch"`, "git checkout $defaultBranch", `git checkout -q "$parent^0"`, `git checkout "${BRANCH#refs/heads/}"`)},
 	{"kill-init", sh("kill -s TERM 1"), sh("kill -USR2 1", "kill -s USR1 1", "docker exec api kill -USR2 1")},
