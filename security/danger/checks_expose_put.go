@@ -33,7 +33,7 @@ func putsSecret(c shell.Command, rs []*syntax.Redirect) bool {
 		}
 	}
 	// lftp -c 'put FILE', smbclient -c 'put FILE'
-	for _, v := range optionValues(c.Args[1:], "-c", "--command") {
+	for _, v := range append(optionValues(c.Args[1:], "-c", "--command"), optionValues(c.Args[1:], "-e", "")...) {
 		if transferPutsSecret(v) {
 			return true
 		}

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -16,10 +17,13 @@ import (
 var runtimes = shell.Set("java", "javaw", "python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "php-cgi",
 	"dotnet", "mono", "erl", "beam", "beam.smp", "deno", "bun", "lua", "Rscript", "R", "julia", "scala", "kotlin", "groovy")
 
+var oneCharClass = regexp.MustCompile(`\[(\w)\]`)
+
 // runtimePattern: a process pattern that is only a runtime's name
 // (java, ^java$, 'python3.*', /usr/bin/node).
 func runtimePattern(p string) bool {
 	p = strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(p), "^"), "$"), ".*")
+	p = oneCharClass.ReplaceAllString(p, "$1") // grep '[j]ava' keeps grep out of its own output
 	p = strings.TrimSuffix(p, "[0-9.]*")
 	p = p[strings.LastIndexByte(p, '/')+1:]
 	if runtimes[p] {

@@ -29,7 +29,7 @@ var (
 func checkSQLExposeAudit(code string) Verdict {
 	for _, m := range sqlFileRead.FindAllStringSubmatch(code, -1) {
 		for _, p := range m[1:] {
-			if p != "" && (secretPath(p) || isSystemFile(p) && sqlSystemSecret.MatchString(p)) {
+			if p != "" && (secretPath(p) || sqlSystemSecret.MatchString(p)) {
 				return hit("sql-read-secret")
 			}
 		}
@@ -45,7 +45,7 @@ func checkSQLExposeAudit(code string) Verdict {
 
 // sqlSystemSecret: system files that hold secrets or identify the host's
 // keys, beyond what secretPath knows.
-var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_|ssl/private/|master\.passwd)|proc/(?:self|\d+)/environ|root/)`)
+var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_|ssl/private/|master\.passwd|mysql/debian\.cnf)|proc/(?:self|\d+)/environ|root/)|/\.my\.cnf$`)
 
 // sqlOutputMeta: client commands that send query output to a file,
 // replacing it (sqlite3 .output/.once, psql \o, mysql tee).
