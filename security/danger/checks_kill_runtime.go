@@ -36,22 +36,8 @@ func runtimePattern(p string) bool {
 
 // killSignal: the signal asked for is KILL (-9, -KILL, -s KILL, --signal=9).
 func killSignal(args []string) bool {
-	for i, a := range args {
-		sig := ""
-		switch {
-		case (a == "-s" || a == "--signal" || a == "-n") && i+1 < len(args):
-			sig = args[i+1]
-		case strings.HasPrefix(a, "--signal="):
-			sig = strings.TrimPrefix(a, "--signal=")
-		case isSignalOpt(a):
-			sig = a[1:]
-		default:
-			continue
-		}
-		sig = strings.TrimPrefix(strings.ToUpper(sig), "SIG")
-		return sig == "KILL" || sig == "9"
-	}
-	return false
+	sig, ok := signalAsked(args)
+	return ok && (sig == "KILL" || sig == "9")
 }
 
 // killsRuntime: pkill/killall given only a runtime's name, with KILL.

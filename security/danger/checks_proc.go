@@ -268,6 +268,13 @@ func isDaemon(p string) bool {
 // gentleSignal: the signal asked for makes a daemon reload, reopen its logs
 // or report (HUP, USR1, USR2, CONT, 0), not exit: killall -HUP nginx.
 func gentleSignal(args []string) bool {
+	sig, ok := signalAsked(args)
+	return ok && gentleSignals[sig]
+}
+
+// signalAsked: the signal named by -s SIG, --signal[=]SIG or -SIG,
+// upper case and without "SIG" (KILL, 9, HUP).
+func signalAsked(args []string) (string, bool) {
 	for i, a := range args {
 		sig := ""
 		switch {
@@ -280,9 +287,9 @@ func gentleSignal(args []string) bool {
 		default:
 			continue
 		}
-		return gentleSignals[strings.TrimPrefix(strings.ToUpper(sig), "SIG")]
+		return strings.TrimPrefix(strings.ToUpper(sig), "SIG"), true
 	}
-	return false
+	return "", false
 }
 
 var gentleSignals = shell.Set("HUP", "1", "USR1", "10", "USR2", "12", "CONT", "18", "0")
