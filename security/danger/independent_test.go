@@ -25,6 +25,7 @@ import (
 var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
 	"retired": {0.958, 0.011},
+	"heldout": {0.916, 0.012},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }
@@ -108,7 +109,7 @@ func TestIndependentCorpus(t *testing.T) {
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
 	for _, part := range []string{"tune", "retired", "heldout"} {
 		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
-			continue // heldout/ is being written anew
+			continue
 		}
 		if only := os.Getenv("MCP_TERMINAL_CORPUS_PART"); only != "" && only != part {
 			continue
