@@ -226,7 +226,14 @@ func (w *walker) tree(root string, a Access) {
 		w.rs.grant(real, a&List, false)
 		entries, _ := os.ReadDir(real)
 		for _, e := range entries {
-			w.tree(filepath.Join(real, e.Name()), a)
+			p := filepath.Join(real, e.Name())
+			if e.Type()&os.ModeSymlink != 0 {
+				// /dev/fd and /dev/stdin name the server's own /proc/<pid>: not a rule.
+				if t, err := filepath.EvalSymlinks(p); err != nil || beneath(t, "/proc") {
+					continue
+				}
+			}
+			w.tree(p, a)
 		}
 	default:
 		w.rs.grant(real, a, false)

@@ -42,7 +42,7 @@ func (rs *Ruleset) Features(abi int) []Feature {
 	}
 	if rs.Isolated {
 		add("other sessions' terminals closed", 1, false)
-		add("other sessions' /proc environ, mem and fd closed", 1, false)
+		add("other sessions' processes closed to tracing (/proc/<pid>/mem, fd, cwd)", 1, false)
 	}
 	if !rs.Empty() {
 		add("signals to processes outside the session denied", 6, false)
