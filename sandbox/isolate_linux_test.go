@@ -113,6 +113,15 @@ func TestIsolateKeepsSessionsApart(t *testing.T) {
 			}
 		})
 	}
+	for _, tracer := range [][]string{{"strace", "-p"}, {"gdb", "-batch", "-p"}} {
+		if _, err := exec.LookPath(tracer[0]); err != nil {
+			continue
+		}
+		out, _ := launch(t, rs, append(tracer, fmt.Sprint(pid))...)
+		if !strings.Contains(out, "ermission denied") && !strings.Contains(out, "not permitted") {
+			t.Errorf("%s attached to another session:\n%s", tracer[0], out)
+		}
+	}
 	// What Landlock does not close on this kernel (6.18): /proc/<pid>/environ,
 	// cmdline, auxv and maps of a process in another domain stay readable by the
 	// same user (ptrace-mode checks that go through mm_access pass). The README
