@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 )
 
 // needIsolation skips unless this kernel can keep principals apart (Landlock ABI 6).
@@ -148,28 +147,9 @@ func BenchmarkCreateSessionIsolated(b *testing.B) {
 	}
 	plain := startHTTP(b, []string{"--auth-tokens-file", write("one", "alice "+aliceToken+"\n")}).connect(b, aliceToken, modernEra)
 	isolated := startHTTP(b, []string{"--auth-tokens-file", write("two", "alice "+aliceToken+"\nbob "+bobToken+"\n")}).connect(b, aliceToken, modernEra)
-	create := func(s *server) time.Duration {
-		start := time.Now()
-		r := s.call("create_session", map[string]any{"command": "bash", "args": []any{"--norc", "--noprofile"},
-			"env": map[string]any{"MCPT_TEST_MARK": s.mark}})
-		d := time.Since(start)
-		if r.IsError || !r.boolean("ready") {
-			b.Fatalf("create: %s", r.Text)
-		}
-		if s == isolated && !strings.Contains(r.str("sandbox"), "terminals closed") {
+	compareCreate(b, plain, isolated, "isolated", nil, func(r result) {
+		if !strings.Contains(r.str("sandbox"), "terminals closed") {
 			b.Skipf("sessions are not isolated on this kernel: %s", r.Text)
 		}
-		s.call("close_session", map[string]any{"session_id": r.str("session_id")})
-		return d
-	}
-	var dp, di []time.Duration
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		dp = append(dp, create(plain))
-		di = append(di, create(isolated))
-	}
-	p, s := percentile(dp, 0.5), percentile(di, 0.5)
-	b.ReportMetric(float64(p.Microseconds())/1000, "plain-p50-ms")
-	b.ReportMetric(float64(s.Microseconds())/1000, "isolated-p50-ms")
-	b.ReportMetric(float64((s-p).Microseconds())/1000, "extra-p50-ms")
+	})
 }

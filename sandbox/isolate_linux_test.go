@@ -141,27 +141,14 @@ func TestIsolateKeepsSessionsApart(t *testing.T) {
 // startIsolated runs argv under rs in the background, killed at the test's end.
 func startIsolated(t *testing.T, rs *Ruleset, argv ...string) *exec.Cmd {
 	t.Helper()
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		t.Skipf("%s not installed", argv[0])
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	prefix, err := Launcher(self, rs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, append(append(prefix[2:], path), argv...)...)
-	cmd.Env = append(os.Environ(), "SANDBOX_TEST_LAUNCHER=1", "OTHER_SECRET=s3cret")
+	cmd, path := launcherCmd(t, rs, argv...)
+	cmd.Env = append(cmd.Env, "OTHER_SECRET=s3cret")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	// Wait until the launcher has applied the domain and exec'd the program.
-	want, _ := exec.LookPath(argv[0])
-	want = mustReal(t, want)
+	want := mustReal(t, path)
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if exe, err := os.Readlink(filepath.Join("/proc", fmt.Sprint(cmd.Process.Pid), "exe")); err == nil && exe == want {
