@@ -44,7 +44,8 @@ type Settings struct {
 	// Isolate runs every session in a Landlock domain of its own, apart from the
 	// other sessions and the server (several principals share this Unix user):
 	// signals and abstract unix sockets scoped, no terminal but its own in
-	// /dev/pts, no ptrace-mode access (/proc/<pid>/environ, mem, fd) outside it.
+	// /dev/pts, no tracing outside it (/proc/<pid>/mem, fd, cwd; on Linux 6.18
+	// environ, cmdline and maps stay readable).
 	Isolate bool
 }
 
