@@ -185,11 +185,12 @@ func TestHTTPJWTTokenCases(t *testing.T) {
 	}
 }
 
-// An issuer vouches for many subjects: without the opt-out the server refuses.
+// An issuer vouches for many subjects: with sessions not isolated and without
+// the opt-out, the server refuses.
 func TestHTTPJWTIssuerIsSeveralPrincipals(t *testing.T) {
 	t.Parallel()
 	is := newIssuer(t)
-	out := failStart(t, []string{"--http", "127.0.0.1:0", "--oauth-issuer", is.srv.URL, "--public-url", jwtAudience})
+	out := failStart(t, []string{"--http", "127.0.0.1:0", "--isolation", "off", "--oauth-issuer", is.srv.URL, "--public-url", jwtAudience})
 	if !strings.Contains(out, "--allow-shared-user") {
 		t.Fatalf("refusal does not name the opt-out:\n%s", out)
 	}

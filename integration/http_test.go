@@ -136,7 +136,7 @@ func TestHTTPRefusesUnsafeConfigurations(t *testing.T) {
 	}{
 		{"every interface without auth", []string{"--http", "0.0.0.0:0"}, nil, "without authentication"},
 		{"empty host without auth", nil, []string{"MCP_TERMINAL_HTTP=:0"}, "--insecure-no-auth"},
-		{"two principals on one Unix user", []string{"--http", "127.0.0.1:0", "--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken)}, nil, "--allow-shared-user"},
+		{"two principals on one Unix user, not isolated", []string{"--http", "127.0.0.1:0", "--isolation", "off", "--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken)}, nil, "--allow-shared-user"},
 		{"tokens file others can read", []string{"--http", "127.0.0.1:0", "--auth-tokens-file", loose}, nil, "chmod 600"},
 		{"issuer without public URL", []string{"--http", "127.0.0.1:0", "--oauth-issuer", "https://issuer.example"}, nil, "--public-url"},
 		{"certificate without key", []string{"--http", "127.0.0.1:0", "--tls-cert", loose}, nil, "--tls-key"},

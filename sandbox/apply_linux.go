@@ -69,7 +69,7 @@ func Apply(rs *Ruleset, abi int) error {
 	var scoped landlock.ScopedSet
 	if !rs.Empty() {
 		scoped = landlock.ScopedSet(ll.ScopeSignal)
-		if rs.NoTCP {
+		if rs.NoTCP || rs.Isolated {
 			scoped |= landlock.ScopedSet(ll.ScopeAbstractUnixSocket)
 		}
 		scoped &= top.Scoped

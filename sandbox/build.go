@@ -41,11 +41,21 @@ type Settings struct {
 	PrivateTmp bool     // /tmp and /dev/shm not writable; each session gets a TMPDIR inside Paths[0]
 	BestEffort bool     // MCP_TERMINAL_SANDBOX=best-effort
 	PATH       string   // where Commands are looked up (the sessions' PATH)
+	// Isolate runs every session in a Landlock domain of its own, apart from the
+	// other sessions and the server (several principals share this Unix user):
+	// signals and abstract unix sockets scoped, no terminal but its own in
+	// /dev/pts, no tracing outside it (/proc/<pid>/mem, fd, cwd; on Linux 6.18
+	// environ, cmdline and maps stay readable).
+	Isolate bool
 }
+
+// Terminals is the directory of every session's terminal; an isolated session
+// may open only its own.
+const Terminals = "/dev/pts"
 
 // Active reports whether the settings ask the kernel for anything.
 func (s Settings) Active() bool {
-	return len(s.Paths) > 0 || len(s.Commands) > 0 || s.NetworkOff
+	return len(s.Paths) > 0 || len(s.Commands) > 0 || s.NetworkOff || s.Isolate
 }
 
 // Built is a ruleset and what went into it, for doctor.
@@ -66,7 +76,7 @@ func Build(s Settings) (*Built, error) {
 		return b, nil
 	}
 	rs := &b.Ruleset
-	rs.NoTCP, rs.BestEffort = s.NetworkOff, s.BestEffort
+	rs.NoTCP, rs.BestEffort, rs.Isolated = s.NetworkOff, s.BestEffort, s.Isolate
 	paths, err := realDirs(s.Paths)
 	if err != nil {
 		return nil, err
@@ -74,12 +84,12 @@ func Build(s Settings) (*Built, error) {
 	if s.PrivateTmp && len(paths) == 0 {
 		return nil, errors.New("a private TMPDIR needs an allowed path to hold it")
 	}
-	w := &walker{rs: rs, progDirs: existingReal(ProgramDirs), seen: map[string]bool{}}
+	w := &walker{rs: rs, byName: existingReal(ProgramDirs), seen: map[string]bool{}}
 	var execRoots []string // where execute may be granted at all
 	switch {
 	case len(paths) > 0:
 		rs.Handled = Read | List | Exec | Write | Ioctl
-		rs.TerminalRule = true
+		rs.TerminalRule, rs.Confined = true, true
 		system := s.System
 		if system == nil {
 			system = DefaultSystem
@@ -89,8 +99,9 @@ func Build(s Settings) (*Built, error) {
 		if len(s.Commands) == 0 {
 			sys |= Exec
 			work |= Exec
-			w.progDirs = nil // nothing to hide
+			w.byName = nil // nothing to hide
 		}
+		w.byName = append(w.byName, existingReal([]string{Terminals})...)
 		for _, d := range system {
 			w.tree(d, sys)
 		}
@@ -111,6 +122,23 @@ func Build(s Settings) (*Built, error) {
 		for _, d := range devices {
 			rs.grant(d.Path, d.Access, true)
 		}
+	case s.Isolate:
+		// Everything but the other sessions' terminals: Landlock grants, so the
+		// whole tree is granted around /dev/pts, whose files are granted by name.
+		rs.Handled = Read | List | Exec | Write | Ioctl
+		rs.TerminalRule = true
+		all := rs.Handled
+		if len(s.Commands) > 0 {
+			all &^= Exec
+		} else {
+			w.byName = nil
+		}
+		w.byName = append(w.byName, existingReal([]string{Terminals})...)
+		// A terminal made later inside the session would be a new file in /dev/pts
+		// that no rule can name beforehand, so sessions cannot make terminals of
+		// their own (tmux, script, expect): the multiplexer is not granted either.
+		w.tree("/", all)
+		execRoots = []string{"/"}
 	case len(s.Commands) > 0:
 		rs.Handled = Read | Exec
 		w.tree("/", Read)
@@ -168,12 +196,12 @@ func (b *Built) programs(commands []string, path string, roots []string) {
 	}
 }
 
-// walker grants a right on trees, except inside the program directories, which
-// stay listable while their files are granted one by one.
+// walker grants a right on trees, except inside the directories whose files are
+// granted one by one (the program directories, the terminals), which stay listable.
 type walker struct {
-	rs       *Ruleset
-	progDirs []string // resolved
-	seen     map[string]bool
+	rs     *Ruleset
+	byName []string // resolved
+	seen   map[string]bool
 }
 
 func (w *walker) tree(root string, a Access) {
@@ -188,26 +216,33 @@ func (w *walker) tree(root string, a Access) {
 	}
 	switch {
 	case !fi.IsDir():
-		if !beneathAny(real, w.progDirs) {
+		if !beneathAny(real, w.byName) {
 			w.rs.grant(real, a, true)
 		}
-	case slices.Contains(w.progDirs, real):
+	case slices.Contains(w.byName, real):
 		w.rs.grant(real, List, false)
-	case beneathAny(real, w.progDirs):
+	case beneathAny(real, w.byName):
 		// inside a program directory: nothing beyond what is granted by name
-	case w.holdsProgDir(real):
+	case w.holdsByName(real):
 		w.rs.grant(real, a&List, false)
 		entries, _ := os.ReadDir(real)
 		for _, e := range entries {
-			w.tree(filepath.Join(real, e.Name()), a)
+			p := filepath.Join(real, e.Name())
+			if e.Type()&os.ModeSymlink != 0 {
+				// /dev/fd and /dev/stdin name the server's own /proc/<pid>: not a rule.
+				if t, err := filepath.EvalSymlinks(p); err != nil || beneath(t, "/proc") {
+					continue
+				}
+			}
+			w.tree(p, a)
 		}
 	default:
 		w.rs.grant(real, a, false)
 	}
 }
 
-func (w *walker) holdsProgDir(dir string) bool {
-	for _, p := range w.progDirs {
+func (w *walker) holdsByName(dir string) bool {
+	for _, p := range w.byName {
 		if beneath(p, dir) && p != dir {
 			return true
 		}

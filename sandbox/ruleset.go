@@ -65,10 +65,21 @@ type Ruleset struct {
 	BestEffort bool `json:"b,omitempty"`
 	// ABI caps the Landlock ABI the rules are built for (tests force a lower one).
 	ABI int `json:"abi,omitempty"`
+	// Isolated keeps the session apart from every process outside its own
+	// Landlock domain (other sessions, the server): signals and abstract unix
+	// sockets are scoped to the domain (ABI 6) whatever the network setting.
+	Isolated bool `json:"i,omitempty"`
+	// Confined says files are confined to allowed paths (Build sets it, for
+	// Features; the launcher needs only the rules).
+	Confined bool `json:"-"`
 }
 
+// IsolationABI is the Landlock ABI that scopes signals and abstract unix sockets,
+// the least that keeps principals apart.
+const IsolationABI = 6
+
 // Empty reports whether the ruleset restricts nothing.
-func (r *Ruleset) Empty() bool { return r == nil || (r.Handled == 0 && !r.NoTCP) }
+func (r *Ruleset) Empty() bool { return r == nil || (r.Handled == 0 && !r.NoTCP && !r.Isolated) }
 
 // grant adds a rule, merging rights when the path already has one.
 func (r *Ruleset) grant(path string, a Access, file bool) {

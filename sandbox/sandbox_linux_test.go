@@ -25,6 +25,17 @@ func needLandlock(t *testing.T, abi int) {
 // returns its combined output and error.
 func launch(t *testing.T, rs *Ruleset, argv ...string) (string, error) {
 	t.Helper()
+	cmd, _ := launcherCmd(t, rs, argv...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// launcherCmd is the command that runs argv under rs through the test binary
+// acting as the launcher, and the program's resolved path.
+func launcherCmd(t *testing.T, rs *Ruleset, argv ...string) (*exec.Cmd, string) {
+	t.Helper()
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		t.Skipf("%s not installed", argv[0])
@@ -40,10 +51,7 @@ func launch(t *testing.T, rs *Ruleset, argv ...string) (string, error) {
 	cmd := exec.CommandContext(t.Context(), self, append(append(prefix[2:], path), argv...)...)
 	cmd.Env = append(os.Environ(), "SANDBOX_TEST_LAUNCHER=1")
 	cmd.WaitDelay = 10 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
-	return out.String(), err
+	return cmd, path
 }
 
 func build(t *testing.T, s Settings) *Ruleset {

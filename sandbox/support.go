@@ -24,26 +24,30 @@ func (rs *Ruleset) Features(abi int) []Feature {
 	add := func(name string, need int, required bool) {
 		fs = append(fs, Feature{Name: name, ABI: need, Required: required, Enforced: abi >= need})
 	}
-	if rs.Handled&(Read|Write) != 0 {
+	if rs.Confined {
 		add("file access beneath allowed paths", 1, true)
 	}
 	if rs.Programs {
 		add("execute only allowed programs", 1, true)
 	}
-	if rs.Handled&Write != 0 {
+	if rs.Confined {
 		add("truncate outside allowed paths denied", 3, true)
 		add("rename/link across directories", 2, false)
 	}
-	if rs.Handled&Ioctl != 0 {
+	if rs.Handled&Ioctl != 0 && rs.Confined {
 		add("device ioctls limited to the terminal", 5, false)
 	}
 	if rs.NoTCP {
 		add("TCP connect and bind denied", 4, true)
 	}
+	if rs.Isolated {
+		add("other sessions' terminals closed", 1, false)
+		add("other sessions' processes closed to tracing (/proc/<pid>/mem, fd, cwd)", 1, false)
+	}
 	if !rs.Empty() {
 		add("signals to processes outside the session denied", 6, false)
 	}
-	if rs.NoTCP {
+	if rs.NoTCP || rs.Isolated {
 		add("abstract unix sockets outside the session denied", 6, false)
 	}
 	return fs

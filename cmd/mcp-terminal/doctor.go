@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/sandbox"
 )
 
 // doctor checks what mcp-terminal needs from the machine and then drives one real
@@ -60,6 +61,7 @@ func doctor(argv []string, stdout, stderr io.Writer) int {
 	}
 	defer j.close()
 	j.report(stdout)
+	reportIsolation(stdout, cfg, sandbox.KernelABI())
 	if err := doctorSession(cfg, j, shell, stdout); err != nil {
 		check("session through server", err, "")
 	}

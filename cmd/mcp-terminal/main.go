@@ -73,6 +73,7 @@ type app struct {
 	sessions *session.Manager
 	audit    *redact.Audit
 	mcp      *server.MCPServer
+	isolated bool // every session in a Landlock domain of its own (isolate.go)
 }
 
 func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
@@ -120,7 +121,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		server.WithInstructions(instructions),
 	)
 	s.AddTools(handlers.Tools()...)
-	return &app{sessions: sessions, audit: audit, mcp: s}, nil
+	return &app{sessions: sessions, audit: audit, mcp: s, isolated: j.isolates()}, nil
 }
 
 const instructions = "Real interactive terminals. create_session starts a program (bash, python3, psql, ssh, vim...); " +

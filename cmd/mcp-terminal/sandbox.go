@@ -16,6 +16,8 @@ type jail struct {
 	abi    int    // the Landlock ABI the rules are applied with
 	status string // what the kernel enforces, for create_session and doctor
 	tmp    string // the parent of the sessions' private TMPDIRs, removed by close
+	// isolated: every session runs in a Landlock domain of its own (isolate.go).
+	isolated bool
 }
 
 // newJail builds the sandbox the configuration asks for; nil when it asks for
@@ -28,7 +30,7 @@ func newJailABI(cfg config, kernel int) (*jail, error) {
 	s := sandbox.Settings{
 		Paths: cfg.AllowedPaths, Commands: cfg.AllowedCommands, NetworkOff: !cfg.Network,
 		System: cfg.SystemPaths, PrivateTmp: !cfg.SharedTmp, BestEffort: cfg.SandboxMode == "best-effort",
-		PATH: os.Getenv("PATH"),
+		PATH: os.Getenv("PATH"), Isolate: isolating(cfg, kernel),
 	}
 	if !s.Active() {
 		return nil, nil
@@ -41,7 +43,7 @@ func newJailABI(cfg config, kernel int) (*jail, error) {
 	if err := built.Ruleset.Check(abi); err != nil {
 		return nil, err
 	}
-	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi)}, nil
+	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi), isolated: s.Isolate}, nil
 }
 
 // launcher returns the argv prefix that starts every session's program through
@@ -85,6 +87,9 @@ func (j *jail) close() {
 		os.RemoveAll(j.tmp)
 	}
 }
+
+// isolates says whether sessions are kept apart below the API.
+func (j *jail) isolates() bool { return j != nil && j.isolated }
 
 func (j *jail) sessionStatus() string {
 	if j == nil {
