@@ -61,6 +61,7 @@ type Session struct {
 	Args    []string
 	Dir     string
 	Created time.Time
+	Owner   string // the principal it belongs to (CreateOptions.Owner); set before anyone can see the session
 
 	proc *pty.Process
 	scr  *screen.Screen
@@ -112,6 +113,7 @@ type Info struct {
 	Exit         *pty.ExitStatus
 	Created      time.Time
 	LastActivity time.Time
+	Owner        string
 }
 
 // start runs the program; o is what the caller asked for, run what actually starts
@@ -303,7 +305,7 @@ func (s *Session) Info() Info {
 	s.mu.Unlock()
 	info := Info{
 		ID: s.ID, Name: s.Name, Command: s.Command, Args: s.Args, PID: s.proc.Pid(),
-		Alive: s.Alive(), Created: s.Created, LastActivity: last,
+		Alive: s.Alive(), Created: s.Created, LastActivity: last, Owner: s.Owner,
 	}
 	if info.Alive {
 		info.Foreground = s.Foreground()

@@ -23,9 +23,10 @@ import (
 
 // ask is one call whose typing runs across round trips.
 type ask struct {
-	id      string // the request state
-	session string
-	tool    string
+	id        string // the request state
+	session   string
+	tool      string
+	principal string // who made the call (HTTP); only they can answer
 
 	questions chan question            // gate -> the handler waiting
 	answers   chan answer              // the retry's handler -> gate (buffered: the gate may have given up)
@@ -65,7 +66,7 @@ func (as *asks) drop(id string) {
 // answer. Its owner is the ask: whichever handler receives done (or the
 // limit, when no retry comes) ends it.
 func (s *Server) runAsking(ctx context.Context, t typed, toolName string) *mcp.CallToolResult {
-	a := &ask{id: newRequestState(), session: t.id, tool: toolName,
+	a := &ask{id: newRequestState(), session: t.id, tool: toolName, principal: t.who.Principal,
 		questions: make(chan question), answers: make(chan answer, 1), done: make(chan *mcp.CallToolResult, 1)}
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	a.cancel = cancel
@@ -120,6 +121,9 @@ func (s *Server) resumed(ctx context.Context, req mcp.CallToolRequest, toolName,
 		return nil
 	}
 	a := s.asks.get(state)
+	if a != nil && a.principal != callerFrom(ctx).Principal {
+		a = nil // another principal's question is answered like one that does not exist
+	}
 	if a == nil {
 		return toolError("%s: this retry answers a question that is no longer open (it was answered already, or no answer came within %s, and the input stopped there). "+
 			"Nothing more was typed; read_output shows the session. Send the input again to ask again.", toolName, s.cfg.ConfirmTimeout.String())

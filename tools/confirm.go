@@ -205,7 +205,7 @@ func (s *Server) askPerson(t *typed, gd *guard, p session.Pending, v danger.Verd
 		ev.Detail = "no answer from a person"
 		ref.why = fmt.Sprintf("it matches danger rule %s, and the person asked to confirm it gave no answer within %s", v.Rule, s.cfg.ConfirmTimeout.String())
 	case a.action == mcp.ElicitationResponseActionAccept:
-		s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: "human"})
+		s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: "human"})
 		return nil
 	case a.action == mcp.ElicitationResponseActionDecline:
 		gd.decline(p.Line)
@@ -215,7 +215,7 @@ func (s *Server) askPerson(t *typed, gd *guard, p session.Pending, v danger.Verd
 		ev.Detail = "cancelled by a person"
 		ref.why = fmt.Sprintf("it matches danger rule %s, and the person asked to confirm it cancelled the question without deciding. Sending it again asks again", v.Rule)
 	}
-	s.audit(ev)
+	s.record(t.who, ev)
 	return ref
 }
 

@@ -137,7 +137,7 @@ func TestPersonAnswers(t *testing.T) {
 	for _, era := range eras {
 		for _, action := range []mcp.ElicitationResponseAction{mcp.ElicitationResponseActionAccept, mcp.ElicitationResponseActionDecline, mcp.ElicitationResponseActionCancel} {
 			t.Run(era.name+"/"+string(action), func(t *testing.T) {
-							p := &person{action: action}
+				p := &person{action: action}
 				h, target, auditPath := elicitHarness(t, Config{}, era.version, p)
 				id := h.bash()
 				danger := "chmod -R 777 " + target
@@ -227,7 +227,7 @@ func TestPersonSeesHiddenInputAsHidden(t *testing.T) {
 func TestNoPersonToAsk(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-					h, target, auditPath := elicitHarness(t, Config{Confirm: ConfirmAuto}, era.version, nil)
+			h, target, auditPath := elicitHarness(t, Config{Confirm: ConfirmAuto}, era.version, nil)
 			id := h.bash()
 			danger := "chmod -R 777 " + target
 			if r := h.refused("send_command", map[string]any{"session_id": id, "input": danger}); !strings.Contains(r.Text, "call confirm_dangerous_command") {
@@ -253,7 +253,7 @@ func TestNoPersonToAsk(t *testing.T) {
 		})
 	}
 	t.Run("agent", func(t *testing.T) {
-			p := &person{action: mcp.ElicitationResponseActionAccept}
+		p := &person{action: mcp.ElicitationResponseActionAccept}
 		h, target, _ := elicitHarness(t, Config{Confirm: ConfirmAgent}, mcp.LATEST_LEGACY_PROTOCOL_VERSION, p)
 		id := h.bash()
 		h.refused("send_command", map[string]any{"session_id": id, "input": "chmod -R 777 " + target})
@@ -270,7 +270,7 @@ func TestNoPersonToAsk(t *testing.T) {
 func TestPersonDecidingHoldsTheSession(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era.name, func(t *testing.T) {
-					p := &person{action: mcp.ElicitationResponseActionAccept, pause: 1500 * time.Millisecond}
+			p := &person{action: mcp.ElicitationResponseActionAccept, pause: 1500 * time.Millisecond}
 			h, target, _ := elicitHarness(t, Config{}, era.version, p)
 			id := h.bash()
 			res := make(chan reply, 1)
@@ -298,7 +298,7 @@ func TestPersonDecidingHoldsTheSession(t *testing.T) {
 	}
 	for _, era := range eras {
 		t.Run(era.name+"/no-answer", func(t *testing.T) {
-					// The answer comes after the limit: before 2026-07-28 the call has ended
+			// The answer comes after the limit: before 2026-07-28 the call has ended
 			// by then; after, the client's retry finds the question closed.
 			p := &person{action: mcp.ElicitationResponseActionAccept, pause: 1500 * time.Millisecond}
 			h, target, _ := elicitHarness(t, Config{ConfirmTimeout: 500 * time.Millisecond}, era.version, p)

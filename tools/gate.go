@@ -37,7 +37,7 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		pol := s.cfg.Policy
 		pol.Home = t.sess.Home() // "~" is the session's
 		if err := pol.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
-			s.audit(redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
+			s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
 			return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
 		}
 		gd := s.guards.get(t.id, s.cfg.Redactor)
@@ -67,7 +67,7 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		}
 		if p.Screen && p.Line != p.Text {
 			// What runs is not what this call typed: record the whole line.
-			s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
+			s.record(t.who, redact.Event{Kind: redact.EventInput, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
 		}
 		if mem != nil && !p.Hidden {
 			mem.Remember(p.Line) // its aliases, functions and history explain later lines
@@ -83,22 +83,22 @@ func (s *Server) confirmLine(t *typed, gd *guard, p session.Pending, v danger.Ve
 	what := fmt.Sprintf("it matches danger rule %s (%s): %s", v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
 	switch {
 	case gd.wasDeclined(p.Line):
-		s.audit(redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Detail: "declined earlier by a person"})
+		s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Detail: "declined earlier by a person"})
 		return &refusedInput{line: p.Line, hidden: p.Hidden, person: true,
 			why: what + ". A person declined this input in this session when asked; a decline is final, and it will not run here"}
 	case t.ask != nil:
 		return s.askPerson(t, gd, p, v)
 	case t.humanOnly:
-		s.audit(redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Detail: "a person must confirm, and the client cannot ask one"})
+		s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Detail: "a person must confirm, and the client cannot ask one"})
 		return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true,
 			why: what + ". This server lets only a person confirm dangerous input (MCP_TERMINAL_CONFIRM=human), and this client cannot ask one: it did not declare the elicitation capability. " +
 				"Use a client that supports elicitation, or have the person run it themselves"}
 	case t.confirm != "" && gd.confirms(p.Line):
-		s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: "agent"})
+		s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: "agent"})
 		return nil
 	}
 	gd.refuse(p.Line)
-	s.audit(redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
+	s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
 	return &refusedInput{line: p.Line, hidden: p.Hidden, why: what}
 }
 

@@ -38,6 +38,10 @@ type Config struct {
 	Confirm ConfirmMode
 	// ConfirmTimeout bounds the wait for a person's answer; default 5 min.
 	ConfirmTimeout time.Duration
+	// Isolate, when set, applies the launcher policy of the principal a session
+	// will belong to (its own sandbox domain and environment) before the program
+	// starts, or refuses. nil: sessions start as the server's own children.
+	Isolate func(principal string, o *session.CreateOptions) error
 }
 
 func (c *Config) defaults() {

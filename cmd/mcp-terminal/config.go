@@ -37,6 +37,7 @@ type config struct {
 	ConfirmTimeout  time.Duration // how long a person may take to answer
 	LogLevel        slog.Level
 	Version         bool
+	HTTP            httpConfig // config_http.go
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
@@ -47,7 +48,7 @@ type setting struct {
 }
 
 func settings() []setting {
-	return []setting{
+	return append([]setting{
 		{"max-sessions", "MCP_TERMINAL_MAX_SESSIONS", "10", "live sessions at once",
 			intIn(1, 1000, func(c *config, n int) { c.MaxSessions = n })},
 		{"max-output", "MCP_TERMINAL_MAX_OUTPUT", "20000", "characters per reply (default for max_output_chars)",
@@ -92,7 +93,7 @@ func settings() []setting {
 			list(func(c *config, l []string) { c.SystemPaths = l })},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
-	}
+	}, httpSettings()...)
 }
 
 // loadConfig resolves every setting: a flag wins over its variable, which wins over
@@ -104,7 +105,9 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 	all := settings()
 	vals := make(map[string]*string, len(all))
 	for _, s := range all {
-		vals[s.flag] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
+		v := &flagValue{switchOff: s.def == "false"}
+		vals[s.flag] = &v.s
+		fs.Var(v, s.flag, fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
 	}
 	fs.BoolVar(&c.Version, "version", false, "print the version and exit")
 	fs.Usage = func() { usage(fs) }
@@ -128,13 +131,28 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 			errs = append(errs, fmt.Errorf("invalid %s=%q: %w", from, v, err))
 		}
 	}
+	if len(errs) == 0 {
+		errs = append(errs, c.HTTP.check())
+	}
 	return c, errors.Join(errs...)
 }
+
+// flagValue is a setting's flag. A setting off by default is a switch: given bare
+// (--insecure-no-auth) it turns on, and --flag=false still turns it off.
+type flagValue struct {
+	s         string
+	switchOff bool
+}
+
+func (v *flagValue) String() string     { return v.s }
+func (v *flagValue) Set(s string) error { v.s = s; return nil }
+func (v *flagValue) IsBoolFlag() bool   { return v.switchOff }
 
 // usage is what --help prints: both ways to run the binary, then every flag.
 func usage(fs *flag.FlagSet) {
 	fmt.Fprint(fs.Output(), `Usage:
   mcp-terminal [flags]          serve MCP over stdio (what an MCP client starts)
+  mcp-terminal --http ADDR      serve streamable HTTP at http://ADDR/mcp instead
   mcp-terminal doctor [flags]   check this machine (PTYs, shells) and drive one real
                                 session through the server, printing what it saw
 

@@ -1,5 +1,5 @@
-// Command mcp-terminal is an MCP server over stdio that gives AI agents real
-// interactive terminals. `mcp-terminal doctor` checks the machine and runs one real
+// Command mcp-terminal is an MCP server (over stdio, or streamable HTTP with
+// --http) that gives AI agents real interactive terminals. `mcp-terminal doctor` checks the machine and runs one real
 // session through the server in-process.
 //
 // Nothing but the MCP transport writes to stdout; logs go to stderr.
@@ -86,6 +86,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 	}
 	sessions := session.NewManager(session.Config{
 		MaxSessions:    cfg.MaxSessions,
+		MaxPerOwner:    cfg.HTTP.MaxPerPrincipal,
 		Scrollback:     scrollback(cfg.Scrollback),
 		IdleTimeout:    idle(cfg.IdleTimeout),
 		StartupTimeout: cfg.StartupTimeout,
@@ -145,7 +146,8 @@ func idle(d time.Duration) time.Duration {
 	return d
 }
 
-// serve runs the stdio transport until stdin ends or a signal arrives, then ends
+// serve runs the transport (stdio, or HTTP with --http) until it ends or a signal
+// arrives, then ends
 // every session's processes.
 func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	// Process-wide preparation, here rather than in the libraries, which must not
@@ -167,17 +169,10 @@ func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	a.audit.Record(redact.Event{Kind: redact.EventServerStart, Detail: version})
-	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
-
-	stdio := server.NewStdioServer(a.mcp)
-	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))
-	server.WithWorkerPoolSize(min(100, max(16, 2*cfg.MaxSessions)))(stdio)
-	err = stdio.Listen(ctx, stdin, stdout)
-	if ctx.Err() != nil {
-		logger.Info("signal received; closing every session")
-		err = nil
+	if cfg.HTTP.Addr != "" {
+		err = serveHTTP(ctx, cfg, a, logger) // http.go
 	} else {
-		logger.Info("client disconnected; closing every session")
+		err = serveStdio(ctx, cfg, a, stdin, stdout, logger)
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -188,6 +183,24 @@ func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.
 	}
 	if errors.Is(err, context.Canceled) {
 		err = nil
+	}
+	return err
+}
+
+// serveStdio serves the one client on stdin and stdout until it disconnects or ctx
+// ends.
+func serveStdio(ctx context.Context, cfg config, a *app, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
+
+	stdio := server.NewStdioServer(a.mcp)
+	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))
+	server.WithWorkerPoolSize(min(100, max(16, 2*cfg.MaxSessions)))(stdio)
+	err := stdio.Listen(ctx, stdin, stdout)
+	if ctx.Err() != nil {
+		logger.Info("signal received; closing every session")
+		err = nil
+	} else {
+		logger.Info("client disconnected; closing every session")
 	}
 	return err
 }

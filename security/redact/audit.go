@@ -25,6 +25,7 @@ const (
 	EventRefused       EventKind = "refused"        // input matched a danger rule and was not sent
 	EventConfirmed     EventKind = "confirmed"      // refused input was confirmed with a justification
 	EventBlocked       EventKind = "blocked"        // the policy (allow and block lists, paths) refused a program or input
+	EventAuthFailed    EventKind = "auth_failed"    // an HTTP request's credentials were refused; Detail says why
 )
 
 // Event is one audit record, written as one JSON object per line.
@@ -40,6 +41,16 @@ type Event struct {
 	ConfirmedBy   string    `json:"confirmed_by,omitempty"` // confirmed input: "human" (a person, asked by elicitation) or "agent"
 	ExitCode      *int      `json:"exit_code,omitempty"`
 	Detail        string    `json:"detail,omitempty"`
+	Principal     string    `json:"principal,omitempty"`   // who called, over HTTP: the token's name or the JWT's sub
+	RemoteAddr    string    `json:"remote_addr,omitempty"` // the address the call came from, over HTTP
+	Claims        *Claims   `json:"claims,omitempty"`      // the caller's non-secret JWT claims
+}
+
+// Claims are the non-secret claims of the access token a call was made with.
+type Claims struct {
+	Issuer   string   `json:"iss,omitempty"`
+	ClientID string   `json:"client_id,omitempty"`
+	Scopes   []string `json:"scopes,omitempty"`
 }
 
 // Audit appends Events to a file. A nil *Audit records nothing, so callers
