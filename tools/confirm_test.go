@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcp-terminal/mcp-terminal/security/danger"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -333,4 +334,48 @@ func (h *harness) callNoFail(name string, args map[string]any) reply {
 		r.S = m
 	}
 	return r
+}
+
+// TestProgressWhileAPersonDecides: before 2026-07-28, the call that waits for a
+// person says so in its progress notifications.
+func TestProgressWhileAPersonDecides(t *testing.T) {
+	p := &person{action: mcp.ElicitationResponseActionAccept, pause: 2500 * time.Millisecond}
+	h, target, _ := elicitHarness(t, Config{}, mcp.LATEST_LEGACY_PROTOCOL_VERSION, p)
+	id := h.bash()
+	msgs := h.progressMessages(id, "chmod -R 777 "+target)
+	waiting := false
+	for _, m := range msgs {
+		waiting = waiting || strings.HasPrefix(m, "waiting for a person to confirm dangerous input (")
+	}
+	if !waiting {
+		t.Fatalf("no progress message says a person is asked: %q", msgs)
+	}
+	changed(t, target)
+}
+
+// TestQuestionShowsWhatIsTyped: control and format characters in the input are
+// shown as escapes, so the person reads the text that would be typed.
+func TestQuestionShowsWhatIsTyped(t *testing.T) {
+	for in, want := range map[string]string{
+		"rm -rf ~/x":                 "rm -rf ~/x",
+		"echo ok\x1b[2K\rrm -rf ~/x": `echo ok\x1b[2K\x0drm -rf ~/x`,
+		"rm -rf ~/\u202etxt.cod":     `rm -rf ~/\u202etxt.cod`,
+		"a\tb\x7f":                   `a\tb\x7f`,
+		"line one\nline two\u200b":   "line one\nline two\\u200b",
+	} {
+		if got := visible(in); got != want {
+			t.Errorf("visible(%q) = %q, want %q", in, got, want)
+		}
+	}
+	q := question{session: "abcd1234", command: "/bin/bash", program: "sqlite3", line: "DROP TABLE t;", verdict: danger.Verdict{Rule: "sql-drop", Category: "data", Why: "drops a table."}}
+	msg := q.params().Message
+	for _, want := range []string{"session abcd1234 (/bin/bash, now running sqlite3)", "    DROP TABLE t;\n", "danger rule sql-drop (data): drops a table.\n"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("question lacks %q:\n%s", want, msg)
+		}
+	}
+	q.hidden = true
+	if msg := q.params().Message; strings.Contains(msg, "DROP") {
+		t.Errorf("hidden input shown:\n%s", msg)
+	}
 }
