@@ -61,6 +61,19 @@ func (as *asks) drop(id string) {
 	delete(as.m, id)
 }
 
+// end stops the typing of the calls waiting for an answer about session id (it
+// was closed), and forgets their questions.
+func (as *asks) end(id string) {
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	for state, a := range as.m {
+		if a.session == id {
+			a.cancel()
+			delete(as.m, state)
+		}
+	}
+}
+
 // runAsking types as run does, in a goroutine that lives until the typing ends:
 // at most the call's timeout plus, per dangerous line, the limit on a person's
 // answer. Its owner is the ask: whichever handler receives done (or the

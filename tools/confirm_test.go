@@ -39,6 +39,7 @@ var eras = []struct{ name, version string }{
 type person struct {
 	action mcp.ElicitationResponseAction
 	pause  time.Duration
+	during func() // runs while the person is being asked
 
 	mu    sync.Mutex
 	asked []string
@@ -48,6 +49,9 @@ func (p *person) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.E
 	p.mu.Lock()
 	p.asked = append(p.asked, req.Params.Message)
 	p.mu.Unlock()
+	if p.during != nil {
+		p.during()
+	}
 	select {
 	case <-time.After(p.pause):
 	case <-ctx.Done():
@@ -378,4 +382,18 @@ func TestQuestionShowsWhatIsTyped(t *testing.T) {
 	if msg := q.params().Message; strings.Contains(msg, "DROP") {
 		t.Errorf("hidden input shown:\n%s", msg)
 	}
+}
+
+// TestCloseWhileAPersonDecides: from 2026-07-28, closing the session while its
+// question is open ends the typing; the answer that follows finds no question.
+func TestCloseWhileAPersonDecides(t *testing.T) {
+	p := &person{action: mcp.ElicitationResponseActionAccept}
+	h, target, _ := elicitHarness(t, Config{}, mcp.ProtocolVersion20260728, p)
+	id := h.bash()
+	p.during = func() { h.callNoFail("close_session", map[string]any{"session_id": id}) }
+	r := h.refused("send_command", map[string]any{"session_id": id, "input": "chmod -R 777 " + target})
+	if !strings.Contains(r.Text, "no longer open") {
+		t.Fatalf("the answer after close_session: %s", r.Text)
+	}
+	untouched(t, target)
 }
