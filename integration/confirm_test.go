@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -203,4 +204,57 @@ func TestConfirmTypeScriptSDKClient(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Over streamable HTTP, in both eras: the person is asked and the answer holds.
+func TestConfirmByPersonOverHTTP(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)})
+	for _, era := range []string{legacyEra, modernEra} {
+		for _, action := range []mcp.ElicitationResponseAction{mcp.ElicitationResponseActionAccept, mcp.ElicitationResponseActionDecline} {
+			t.Run(era+"/"+string(action), func(t *testing.T) {
+				t.Parallel()
+				p := &answerer{action: action}
+				s := connectAsking(t, h, era, p)
+				dir, danger := chmodTarget(t)
+				id := s.bash(nil)
+				r := s.call("send_command", map[string]any{"session_id": id, "input": danger})
+				if len(p.questions()) != 1 || !strings.Contains(p.questions()[0], danger) {
+					t.Fatalf("asked %q", p.questions())
+				}
+				want := os.FileMode(0o755)
+				if action == mcp.ElicitationResponseActionAccept {
+					want = 0o777
+				}
+				if r.IsError == (action == mcp.ElicitationResponseActionAccept) || modeOf(t, dir) != want {
+					t.Fatalf("%s: %v %s (mode %o)", action, r.IsError, r.Text, modeOf(t, dir))
+				}
+			})
+		}
+	}
+}
+
+// connectAsking connects to h as alice with p answering elicitations.
+func connectAsking(t *testing.T, h *httpServer, era string, p *answerer) *server {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	t.Cleanup(cancel)
+	tr, err := transport.NewStreamableHTTP(h.url, transport.WithHTTPHeaders(map[string]string{"Authorization": "Bearer " + aliceToken}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := client.NewClient(tr, client.WithProtocolVersion(era), client.WithElicitationHandler(p))
+	s := &server{t: t, c: c, stderr: h.stderr, ctx: ctx, mark: h.mark}
+	t.Cleanup(s.close)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = era
+	init.Params.ClientInfo = mcp.Implementation{Name: "integration-test-elicit", Version: "1"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatalf("initialize (%s): %v", era, err)
+	}
+	return s
 }
