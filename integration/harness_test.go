@@ -78,6 +78,13 @@ func startServer(t *testing.T, env ...string) *server { return startServerTB(t, 
 // startServerTB serves tests and benchmarks alike.
 func startServerTB(t testing.TB, env ...string) *server {
 	t.Helper()
+	return startServerWith(t, mcp.LATEST_PROTOCOL_VERSION, nil, env...)
+}
+
+// startServerWith starts the server for a client that speaks version and has opts
+// (an elicitation handler, say).
+func startServerWith(t testing.TB, version string, opts []client.ClientOption, env ...string) *server {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	t.Cleanup(cancel)
 	s := &server{t: t, stderr: &syncBuffer{}, ctx: ctx, mark: fmt.Sprintf("mcpt-%d-%d", os.Getpid(), time.Now().UnixNano())}
@@ -87,11 +94,12 @@ func startServerTB(t testing.TB, env ...string) *server {
 		s.cmd = cmd
 		return cmd, nil
 	}
-	c, err := client.NewStdioMCPClientWithOptions(binPath, env, nil,
+	tr := transport.NewStdioWithOptions(binPath, env, nil,
 		transport.WithCommandFunc(cmdFunc), transport.WithCommandStderrWriter(s.stderr))
-	if err != nil {
+	if err := tr.Start(context.Background()); err != nil { // the server lives until close
 		t.Fatalf("start server: %v", err)
 	}
+	c := client.NewClient(tr, append([]client.ClientOption{client.WithProtocolVersion(version)}, opts...)...)
 	s.c = c
 	t.Cleanup(func() {
 		s.close()
@@ -105,7 +113,7 @@ func startServerTB(t testing.TB, env ...string) *server {
 		t.Fatalf("start client: %v", err)
 	}
 	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ProtocolVersion = version
 	init.Params.ClientInfo = mcp.Implementation{Name: "integration-test", Version: "1"}
 	if _, err := c.Initialize(ctx, init); err != nil {
 		t.Fatalf("initialize: %v", err)

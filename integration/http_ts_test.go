@@ -62,11 +62,17 @@ func tsClient(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script, err := os.ReadFile(filepath.Join(src, "client.mjs"))
-	if err != nil {
-		t.Fatal(err)
+	scripts := []string{"client.mjs", "elicit.mjs"}
+	h := sha256.New()
+	h.Write(lock)
+	for _, f := range scripts {
+		script, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Write(script)
 	}
-	sum := sha256.Sum256(append(append([]byte{}, lock...), script...))
+	sum := h.Sum(nil)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		cache = os.TempDir()
@@ -83,7 +89,7 @@ func tsClient(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(tmp)
-	for _, f := range []string{"package.json", "package-lock.json", "client.mjs"} {
+	for _, f := range append([]string{"package.json", "package-lock.json"}, scripts...) {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)

@@ -94,6 +94,15 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			first = s.markNow(keys) // the keys' evidence comes after the redraw's marks
 		}
 	}
+	if gate := in.Gate; gate != nil {
+		// Time the gate spends (a person asked to confirm a line) is not the
+		// program's: the deadline moves by it.
+		in.Gate = func(p Pending) error {
+			t0 := time.Now()
+			defer func() { deadline = deadline.Add(time.Since(t0)) }()
+			return gate(p)
+		}
+	}
 	var v detect.Verdict
 	var refused *Refusal
 	unsent := 0
@@ -105,8 +114,13 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		hidden := s.InputHidden()
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
-		wctx, cancel := context.WithDeadline(ctx, deadline)
-		write := func(b []byte) error { _, err := s.proc.Write(wctx, b); return err }
+		wctx, cancel := context.WithCancel(ctx) // settling on the echo is bounded on its own
+		write := func(b []byte) error {
+			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
+			defer cancel()
+			_, err := s.proc.Write(dctx, b)
+			return err
+		}
 		// Typed ahead of its Enter, a line's echo woke the reader: what counts as
 		// evidence for the Enter is taken again just before it.
 		rearm := func() {

@@ -329,6 +329,9 @@ func auditLines(t *testing.T, path string) string {
 				b.WriteString(" | " + f)
 			}
 		}
+		if e.ConfirmedBy != "" {
+			b.WriteString(" | by " + e.ConfirmedBy)
+		}
 		if e.Hidden {
 			b.WriteString(" | hidden")
 		}

@@ -39,6 +39,11 @@
 // enforces it, answering another principal's session id exactly like an unknown one.
 // Audit records name the caller.
 //
+// Dangerous input is confirmed by a person when the client can elicit (confirm.go):
+// the gate asks inside the session's turn, with elicitation/create before protocol
+// 2026-07-28 and with input_required and the client's retry from it (ask.go);
+// otherwise by the agent, through confirm_dangerous_command (Config.Confirm).
+//
 // tools is the only library package that knows mcp-go. It imports session,
 // security/danger, security/policy, security/redact and screen.
 package tools

@@ -21,6 +21,7 @@ type refusedInput struct {
 	line    string
 	hidden  bool
 	blocked bool // by the allow/block lists or allowed paths: no confirmation lifts it
+	person  bool // a person was asked (or declined before): the agent cannot confirm it
 	why     string
 }
 
@@ -59,12 +60,8 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 				}
 			}
 			if v.Dangerous {
-				if t.confirm != "" && gd.confirms(p.Line) {
-					s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
-				} else {
-					gd.refuse(p.Line)
-					s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
-					return &refusedInput{line: p.Line, hidden: p.Hidden, why: fmt.Sprintf("it matches danger rule %s (%s): %s", v.Rule, v.Category, strings.TrimRight(v.Why, ". "))}
+				if err := s.confirmLine(t, gd, p, v); err != nil {
+					return err
 				}
 			}
 		}
@@ -77,6 +74,32 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		}
 		return nil
 	}
+}
+
+// confirmLine lets a dangerous line through only once it is confirmed: by a person
+// when the call can ask one, else by the agent's confirm_dangerous_command answering
+// an earlier refusal of the same line. A line a person declined is refused for good.
+func (s *Server) confirmLine(t *typed, gd *guard, p session.Pending, v danger.Verdict) error {
+	what := fmt.Sprintf("it matches danger rule %s (%s): %s", v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
+	switch {
+	case gd.wasDeclined(p.Line):
+		s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Detail: "declined earlier by a person"})
+		return &refusedInput{line: p.Line, hidden: p.Hidden, person: true,
+			why: what + ". A person declined this input in this session when asked; a decline is final, and it will not run here"}
+	case t.ask != nil:
+		return s.askPerson(t, gd, p, v)
+	case t.humanOnly:
+		s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Detail: "a person must confirm, and the client cannot ask one"})
+		return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true,
+			why: what + ". This server lets only a person confirm dangerous input (MCP_TERMINAL_CONFIRM=human), and this client cannot ask one: it did not declare the elicitation capability. " +
+				"Use a client that supports elicitation, or have the person run it themselves"}
+	case t.confirm != "" && gd.confirms(p.Line):
+		s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: "agent"})
+		return nil
+	}
+	gd.refuse(p.Line)
+	s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
+	return &refusedInput{line: p.Line, hidden: p.Hidden, why: what}
 }
 
 // refusal explains a refused line to the agent; typedBefore says earlier lines of the
@@ -100,7 +123,7 @@ func refusal(toolName string, ref *session.Refusal, typedBefore bool) string {
 	default:
 		b.WriteString(" Nothing was sent to the session.")
 	}
-	if !r.blocked {
+	if !r.blocked && !r.person {
 		input := "the same input"
 		if !r.hidden {
 			input = fmt.Sprintf("input %q", r.line)

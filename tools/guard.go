@@ -23,6 +23,10 @@ type guard struct {
 	mu      sync.Mutex
 	secrets []string
 	refused map[string]time.Time // line -> when it was refused
+	// declined holds the lines a person declined: final for this session.
+	declined map[string]bool
+	// askedAt is when the person was asked, while the session's turn waits for them.
+	askedAt time.Time
 }
 
 // maxSecrets and maxRefusals bound what is remembered per session; confirmWindow is
@@ -30,6 +34,7 @@ type guard struct {
 const (
 	maxSecrets    = 32
 	maxRefusals   = 64
+	maxDeclined   = 256
 	confirmWindow = 5 * time.Minute
 )
 
@@ -133,4 +138,45 @@ func (gd *guard) confirms(line string) bool {
 	at, ok := gd.refused[line]
 	delete(gd.refused, line)
 	return ok && time.Since(at) <= confirmWindow
+}
+
+// decline remembers that a person declined line: it never runs in this session.
+func (gd *guard) decline(line string) {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	if gd.declined == nil {
+		gd.declined = make(map[string]bool)
+	}
+	if len(gd.declined) < maxDeclined {
+		gd.declined[line] = true
+	}
+	delete(gd.refused, line)
+}
+
+// wasDeclined reports whether a person declined line in this session.
+func (gd *guard) wasDeclined(line string) bool {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	return gd.declined[line]
+}
+
+// asking marks the session as waiting for a person, or no longer.
+func (gd *guard) asking(on bool) {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	if on {
+		gd.askedAt = time.Now()
+	} else {
+		gd.askedAt = time.Time{}
+	}
+}
+
+// askedFor says how long a person has been asked, and whether one is.
+func (gd *guard) askedFor() (time.Duration, bool) {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	if gd.askedAt.IsZero() {
+		return 0, false
+	}
+	return time.Since(gd.askedAt), true
 }

@@ -20,10 +20,17 @@ type typed struct {
 	limit   int
 	confirm string // justification, for confirm_dangerous_command
 	token   mcp.ProgressToken
-	who     Caller
+	// ask, when set, puts dangerous lines to a person (see confirm.go); humanOnly
+	// refuses them outright, as no person can be asked and the agent may not confirm.
+	ask       asker
+	humanOnly bool
+	who       Caller
 }
 
 func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest, a CommandArgs) (*mcp.CallToolResult, error) {
+	if res := s.resumed(ctx, req, "send_command", a.SessionID); res != nil {
+		return res, nil
+	}
 	t := typed{id: a.SessionID, limit: s.maxOutput(a.MaxOutputChars), token: progressToken(req)}
 	t.in = session.Input{Text: a.Input, AppendNewline: a.AppendNewline == nil || *a.AppendNewline, Timeout: s.timeout(a.TimeoutMS)}
 	var err error
@@ -33,10 +40,13 @@ func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest, a Com
 	if res := s.open(ctx, &t, "send_command", "input"); res != nil {
 		return res, nil
 	}
-	return s.run(ctx, t, "send_command"), nil
+	return s.dispatch(ctx, t, "send_command"), nil
 }
 
 func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, a ConfirmArgs) (*mcp.CallToolResult, error) {
+	if res := s.resumed(ctx, req, "confirm_dangerous_command", a.SessionID); res != nil {
+		return res, nil
+	}
 	if len([]rune(strings.TrimSpace(a.Justification))) < 10 {
 		return toolError("confirm_dangerous_command: justification must say in at least 10 characters why this input is necessary and safe here"), nil
 	}
@@ -47,10 +57,13 @@ func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, 
 	}
 	// Each line runs as confirmed only if it answers a refusal (the gate checks);
 	// any other line is judged as send_command would judge it.
-	return s.run(ctx, t, "confirm_dangerous_command"), nil
+	return s.dispatch(ctx, t, "confirm_dangerous_command"), nil
 }
 
 func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a ControlArgs) (*mcp.CallToolResult, error) {
+	if res := s.resumed(ctx, req, "send_control", a.SessionID); res != nil {
+		return res, nil
+	}
 	if (a.Cols == 0) != (a.Rows == 0) {
 		return toolError("send_control: cols and rows resize together: give both"), nil
 	}
@@ -71,7 +84,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
 	s.record(t.who, redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
-	return s.run(ctx, t, "send_control"), nil
+	return s.dispatch(ctx, t, "send_control"), nil
 }
 
 // open checks what the typing tools share and finds the session: the typed text
@@ -90,6 +103,9 @@ func (s *Server) open(ctx context.Context, t *typed, toolName, inputKey string) 
 	if t.sess, err = s.session(ctx, t.id); err != nil {
 		return sessionError(t.id, err)
 	}
+	if since, ok := s.guards.get(t.id, s.cfg.Redactor).askedFor(); ok {
+		return busyAsking(toolName, t.id, since, s.cfg.ConfirmTimeout)
+	}
 	if inputKey == "input" && t.sess.LineMode() {
 		for i, line := range strings.Split(t.in.Text, "\n") {
 			if len(line) > session.MaxLine {
@@ -105,6 +121,19 @@ func (s *Server) open(ctx context.Context, t *typed, toolName, inputKey string) 
 // and before it waits for the session's turn: another call may change the program in
 // front meanwhile, and the gate must judge by what is in front when it types.
 var testHookBeforeTurn func(*session.Session)
+
+// dispatch runs a typing call with the confirmer its client allows (confirm.go).
+func (s *Server) dispatch(ctx context.Context, t typed, toolName string) *mcp.CallToolResult {
+	switch s.confirmerFor(ctx) {
+	case byModern:
+		return s.runAsking(ctx, t, toolName)
+	case byLegacy:
+		t.ask = s.askLegacy(ctx)
+	case byNobody:
+		t.humanOnly = true
+	}
+	return s.run(ctx, t, toolName)
+}
 
 // run types the input, every line through the gate, and renders what it caused.
 func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToolResult {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,9 @@ func (s *Server) progress(ctx context.Context, token mcp.ProgressToken, sess *se
 				return
 			case <-t.C:
 				msg := lastLine(gd.peek(screenText(sess)))
+				if since, ok := gd.askedFor(); ok {
+					msg = fmt.Sprintf("waiting for a person to confirm dangerous input (%s so far, at most %s)", since.Round(time.Second).String(), s.cfg.ConfirmTimeout.String())
+				}
 				err := srv.SendNotificationToClient(ctx, string(mcp.MethodNotificationProgress), map[string]any{
 					"progressToken": token, "progress": n, "message": msg,
 				})

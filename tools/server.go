@@ -33,6 +33,11 @@ type Config struct {
 	// Sandbox, when set, says what the kernel enforces on every session (the
 	// Landlock policy); create_session results carry it.
 	Sandbox string
+	// Confirm says who confirms dangerous input: ConfirmAuto (the default: a person
+	// when the client can elicit, else the agent), ConfirmHuman or ConfirmAgent.
+	Confirm ConfirmMode
+	// ConfirmTimeout bounds the wait for a person's answer; default 5 min.
+	ConfirmTimeout time.Duration
 	// Isolate, when set, applies the launcher policy of the principal a session
 	// will belong to (its own sandbox domain and environment) before the program
 	// starts, or refuses. nil: sessions start as the server's own children.
@@ -55,6 +60,12 @@ func (c *Config) defaults() {
 	if c.MaxInput <= 0 {
 		c.MaxInput = 64 * 1024
 	}
+	if c.Confirm == "" {
+		c.Confirm = ConfirmAuto
+	}
+	if c.ConfirmTimeout <= 0 {
+		c.ConfirmTimeout = 5 * time.Minute
+	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -65,6 +76,7 @@ type Server struct {
 	cfg      Config
 	sessions *session.Manager
 	guards   guards
+	asks     asks // questions to a person awaiting a retry (the 2026-07-28 era)
 }
 
 // New returns the handlers over a session manager.

@@ -29,10 +29,12 @@ type config struct {
 	LogInputs       bool
 	DangerDetection bool
 	AuditLog        string
-	Network         bool     // false: TCP connect and bind denied by the sandbox
-	SandboxMode     string   // "required" (fail closed) or "best-effort"
-	SharedTmp       bool     // /tmp and /dev/shm writable in the sandbox; false: a TMPDIR per session
-	SystemPaths     []string // readable trees under the sandbox; nil: sandbox.DefaultSystem
+	Network         bool          // false: TCP connect and bind denied by the sandbox
+	SandboxMode     string        // "required" (fail closed) or "best-effort"
+	SharedTmp       bool          // /tmp and /dev/shm writable in the sandbox; false: a TMPDIR per session
+	SystemPaths     []string      // readable trees under the sandbox; nil: sandbox.DefaultSystem
+	Confirm         string        // auto, human or agent: who confirms dangerous input
+	ConfirmTimeout  time.Duration // how long a person may take to answer
 	LogLevel        slog.Level
 	Version         bool
 	HTTP            httpConfig // config_http.go
@@ -75,6 +77,11 @@ func settings() []setting {
 			boolean(func(c *config, b bool) { c.DangerDetection = b })},
 		{"audit-log", "MCP_TERMINAL_AUDIT_LOG", "", "append a JSON-lines audit record of every session and input to this file",
 			func(c *config, v string) error { c.AuditLog = v; return nil }},
+		// Confirmation by a person (elicitation); see tools/confirm.go.
+		{"confirm", "MCP_TERMINAL_CONFIRM", "auto", "who confirms dangerous input: auto (the person, asked through the client, when it supports elicitation; else the agent), human (only a person: refused when the client cannot ask), agent (confirm_dangerous_command)",
+			oneOf([]string{"auto", "human", "agent"}, func(c *config, v string) { c.Confirm = v })},
+		{"confirm-timeout", "MCP_TERMINAL_CONFIRM_TIMEOUT", "5m", "how long to wait for a person to answer a confirmation (ms or duration)",
+			durIn(time.Second, 24*time.Hour, func(c *config, d time.Duration) { c.ConfirmTimeout = d })},
 		// The sandbox (Landlock); see sandbox.go.
 		{"network", "MCP_TERMINAL_NETWORK", "on", "on, or off: sessions cannot connect or bind TCP (Landlock; UDP and unix sockets stay open)",
 			boolean(func(c *config, b bool) { c.Network = b })},

@@ -114,6 +114,9 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,
 		Sandbox:   j.sessionStatus(),
+
+		Confirm:        tools.ConfirmMode(cfg.Confirm),
+		ConfirmTimeout: cfg.ConfirmTimeout,
 	}, sessions)
 	s := server.NewMCPServer("mcp-terminal", version,
 		server.WithToolCapabilities(false),

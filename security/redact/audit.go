@@ -38,6 +38,7 @@ type Event struct {
 	Hidden        bool      `json:"hidden,omitempty"` // hidden input: Record drops Input entirely
 	Rule          string    `json:"rule,omitempty"`
 	Justification string    `json:"justification,omitempty"`
+	ConfirmedBy   string    `json:"confirmed_by,omitempty"` // confirmed input: "human" (a person, asked by elicitation) or "agent"
 	ExitCode      *int      `json:"exit_code,omitempty"`
 	Detail        string    `json:"detail,omitempty"`
 	Principal     string    `json:"principal,omitempty"`   // who called, over HTTP: the token's name or the JWT's sub
