@@ -106,7 +106,11 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		hidden := s.InputHidden()
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		wctx, cancel := context.WithDeadline(ctx, deadline)
-		write := func(b []byte) error { _, err := s.proc.Write(wctx, b); return err }
+		write := func(b []byte) error {
+			_, err := s.proc.Write(wctx, b)
+			s.tapInput(b, hidden)
+			return err
+		}
 		// Typed ahead of its Enter, a line's echo woke the reader: what counts as
 		// evidence for the Enter is taken again just before it.
 		rearm := func() {

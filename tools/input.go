@@ -69,7 +69,11 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 		t.in.Keys = "" // a resize alone
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.audit(redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	hidden := t.sess.InputHidden()
+	s.audit(redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: hidden})
+	if t.in.Keys != "" {
+		mark(t.sess, t.in.Keys, hidden)
+	}
 	return s.run(ctx, t, "send_control"), nil
 }
 
@@ -113,6 +117,7 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 			gd.remember(line)
 		}
 		s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
+		mark(t.sess, line, hidden)
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}

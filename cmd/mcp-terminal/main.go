@@ -84,6 +84,10 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
 	}
+	rec, err := newRecorder(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
 	sessions := session.NewManager(session.Config{
 		MaxSessions:    cfg.MaxSessions,
 		Scrollback:     scrollback(cfg.Scrollback),
@@ -92,6 +96,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Logger:         logger,
 		Launcher:       launcher,
 		BaseEnv:        baseEnv(cfg, j),
+		Tap:            rec.tap,
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
 			audit.Record(redact.Event{Kind: redact.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
@@ -113,6 +118,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Logger:    logger,
 		Sandbox:   j.sessionStatus(),
 	}, sessions)
+	rec.filter = handlers.RecordFilter
 	s := server.NewMCPServer("mcp-terminal", version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
