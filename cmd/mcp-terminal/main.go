@@ -96,7 +96,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Logger:         logger,
 		Launcher:       launcher,
 		BaseEnv:        baseEnv(cfg, j),
-		Tap:            rec.tap,
+		Tap:            rec.tapFunc(),
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
 			audit.Record(redact.Event{Kind: redact.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})

@@ -42,12 +42,17 @@ func newRecorder(cfg config, logger *slog.Logger) (*recorder, error) {
 // commandRedactor redacts the command in a recording's header as the audit log does.
 var commandRedactor = redact.NewRedactor(true)
 
-// tap is session.Config.Tap: a session that cannot be recorded still runs, and the
-// log says why it is not recorded.
-func (r *recorder) tap(info session.TapInfo) session.Tap {
+// tapFunc is session.Config.Tap: nil when recording is off.
+func (r *recorder) tapFunc() func(session.TapInfo) session.Tap {
 	if r.opts.Dir == "" {
 		return nil
 	}
+	return r.tap
+}
+
+// tap opens a session's recording: a session that cannot be recorded still runs, and the
+// log says why it is not recorded.
+func (r *recorder) tap(info session.TapInfo) session.Tap {
 	o := r.opts
 	if r.filter != nil {
 		o.Filter = r.filter(info.ID)
