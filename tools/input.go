@@ -117,7 +117,9 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 			gd.remember(line)
 		}
 		s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
-		mark(t.sess, line, hidden)
+		if line != "" || t.in.AppendNewline { // not the empty line of a resize alone
+			mark(t.sess, line, hidden)
+		}
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}
