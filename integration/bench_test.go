@@ -226,10 +226,17 @@ func BenchmarkManySessions(b *testing.B) {
 	b.ReportMetric(float64(serverRSS(b, s)-idle)/full/(1<<20), "MiB/full-scrollback")
 }
 
-// BenchmarkSeqMillion prints 6.9 MB through the server and checks the tail.
-func BenchmarkSeqMillion(b *testing.B) {
+// BenchmarkSeqMillion prints 6.9 MB through the server and checks the tail;
+// BenchmarkSeqMillionRecorded does so with the session recorded (record_test.go).
+func BenchmarkSeqMillion(b *testing.B) { seqMillion(b) }
+
+func BenchmarkSeqMillionRecorded(b *testing.B) {
+	seqMillion(b, "MCP_TERMINAL_RECORD_DIR="+b.TempDir(), "MCP_TERMINAL_RECORD_MAX_MB=4096")
+}
+
+func seqMillion(b *testing.B, env ...string) {
 	raw := rawRun(b, "seq 1 1000000")
-	s := startServerTB(b)
+	s := startServerTB(b, env...)
 	id := s.bash(nil)
 	d := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
