@@ -38,7 +38,7 @@ type config struct {
 	RecordDir   string
 	RecordInput bool
 	RecordMaxMB int
-	Version         bool
+	Version     bool
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
