@@ -34,11 +34,12 @@ type config struct {
 	SharedTmp       bool     // /tmp and /dev/shm writable in the sandbox; false: a TMPDIR per session
 	SystemPaths     []string // readable trees under the sandbox; nil: sandbox.DefaultSystem
 	LogLevel        slog.Level
+	Version         bool
+
 	// Recording (record.go): asciicast files per session.
 	RecordDir   string
 	RecordInput bool
 	RecordMaxMB int
-	Version     bool
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
