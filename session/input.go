@@ -107,8 +107,8 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		wctx, cancel := context.WithDeadline(ctx, deadline)
 		write := func(b []byte) error {
+			s.tapInput(b, hidden) // first, so the recording has it before its echo
 			_, err := s.proc.Write(wctx, b)
-			s.tapInput(b, hidden)
 			return err
 		}
 		// Typed ahead of its Enter, a line's echo woke the reader: what counts as

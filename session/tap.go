@@ -44,8 +44,9 @@ func (s *Session) startTap(cfg Config) {
 	})
 }
 
-// tapInput gives the tap what was typed, unless the prompt it answers hides it: the
-// state when the input began (hidden) and now, a prompt the same input brought up.
+// tapInput gives the tap what is about to be typed, unless the prompt it answers
+// hides it: as the input began (hidden), or now, a prompt an earlier key of the same
+// input brought up.
 func (s *Session) tapInput(b []byte, hidden bool) {
 	if s.tap != nil && !hidden && !s.InputHidden() {
 		s.tap.Input(b)
