@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -231,7 +232,25 @@ func BenchmarkManySessions(b *testing.B) {
 func BenchmarkSeqMillion(b *testing.B) { seqMillion(b) }
 
 func BenchmarkSeqMillionRecorded(b *testing.B) {
-	seqMillion(b, "MCP_TERMINAL_RECORD_DIR="+b.TempDir(), "MCP_TERMINAL_RECORD_MAX_MB=4096")
+	dir := b.TempDir()
+	seqMillion(b, "MCP_TERMINAL_RECORD_DIR="+dir, "MCP_TERMINAL_RECORD_MAX_MB=4096")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.cast"))
+	if len(files) != 1 {
+		b.Fatalf("recordings: %v", files)
+	}
+	// The writer may still be appending the last batch.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		out, marks, err := castText(files[0])
+		if strings.Contains(marks, "recording lost") {
+			b.Fatal("the recording dropped output")
+		}
+		if err == nil && strings.Count(out, "\n1000000\r\n") == b.N {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("the recording does not hold all the output (%v, %d bytes)", err, len(out))
+		}
+	}
 }
 
 func seqMillion(b *testing.B, env ...string) {

@@ -83,6 +83,32 @@ func readCast(t *testing.T, path string) cast {
 	return c
 }
 
+// castText joins a recording's output and its markers, for a benchmark.
+func castText(path string) (out, marks string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	var o, m strings.Builder
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var e []any
+		if json.Unmarshal(sc.Bytes(), &e) != nil || len(e) != 3 {
+			continue // the header
+		}
+		data, _ := e[2].(string)
+		switch e[1] {
+		case "o":
+			o.WriteString(data)
+		case "m":
+			m.WriteString(data + "\n")
+		}
+	}
+	return o.String(), m.String(), sc.Err()
+}
+
 // castFile is the one recording in dir.
 func castFile(t *testing.T, dir string) string {
 	t.Helper()
