@@ -59,6 +59,7 @@ type Recorder struct {
 	closed  bool
 
 	wake      chan struct{} // one-slot: the writer has something to do
+	closing   chan struct{} // closed by Close: write what is queued now
 	done      chan struct{} // closed when the writer returns
 	closeOnce sync.Once
 
@@ -85,7 +86,7 @@ func Create(o Options, id string, h Header) (*Recorder, error) {
 	// Event times count from now, the header's timestamp from when the session began.
 	r := &Recorder{
 		o: o, f: f, path: path, start: time.Now(), log: o.Logger.With("recording", path),
-		wake: make(chan struct{}, 1), done: make(chan struct{}),
+		wake: make(chan struct{}, 1), closing: make(chan struct{}), done: make(chan struct{}),
 	}
 	if h.Started.IsZero() {
 		h.Started = r.start
@@ -175,12 +176,24 @@ func (r *Recorder) add(kind byte, b []byte, text string) {
 	}
 }
 
+// batchDelay is how long the writer lets events gather after the first of a batch:
+// fewer, larger writes, and the session's read path seldom meets the writer at the
+// lock. A crash loses at most this much.
+const batchDelay = 5 * time.Millisecond
+
 // loop writes each batch as it comes. It returns after Close, once the last batch
 // is written.
 func (r *Recorder) loop() {
 	defer close(r.done)
 	var spare batch
+	delay := time.NewTimer(batchDelay)
+	defer delay.Stop()
 	for range r.wake {
+		delay.Reset(batchDelay)
+		select {
+		case <-delay.C:
+		case <-r.closing:
+		}
 		r.mu.Lock()
 		b := r.pending
 		r.pending = spare
@@ -207,6 +220,7 @@ func (r *Recorder) Close() error {
 		r.mu.Lock()
 		r.closed = true
 		r.mu.Unlock()
+		close(r.closing)
 		select {
 		case r.wake <- struct{}{}:
 		default:

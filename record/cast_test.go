@@ -221,17 +221,42 @@ func FuzzUTF8Stream(f *testing.F) {
 	})
 }
 
+// BenchmarkOutput: what recording costs the session's read path per read (here
+// 1.2 KB): the queue's lock, a copy, a wake-up. The writer is left out (it runs on
+// its own goroutine; BenchmarkWriter), and the queue is emptied as it would.
 func BenchmarkOutput(b *testing.B) {
-	r, err := Create(Options{Dir: b.TempDir()}, "bench", Header{Width: 80, Height: 24})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r := &Recorder{start: time.Now(), wake: make(chan struct{}, 1)}
 	chunk := []byte(strings.Repeat("output line \x1b[32mok\x1b[0m é\r\n", 40))
 	b.SetBytes(int64(len(chunk)))
 	b.ReportAllocs()
+	n := 0
 	for b.Loop() {
 		r.Output(chunk)
+		<-r.wake
+		if n++; n%256 == 0 {
+			r.pending = r.pending.reset()
+		}
 	}
-	b.StopTimer()
-	r.Close()
+}
+
+// BenchmarkWriter: what the Recorder's goroutine does per 64 KiB read of output
+// (decode, encode as JSON, append), off the session's read path.
+func BenchmarkWriter(b *testing.B) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	w := writer{f: f, max: 1 << 62}
+	chunk := []byte(strings.Repeat("output line \x1b[32mok\x1b[0m é\r\n", 64*1024/30))
+	var bt batch
+	b.SetBytes(int64(len(chunk)))
+	b.ReportAllocs()
+	for b.Loop() {
+		bt = bt.reset()
+		bt.add(kindOutput, time.Second, chunk, "")
+		if err := w.write(&bt, false); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
