@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -52,6 +53,8 @@ type Recorder struct {
 	path  string
 	start time.Time
 	log   *slog.Logger
+
+	full atomic.Bool // the writer stopped (size cap, write error): queue nothing more
 
 	mu      sync.Mutex
 	pending batch
@@ -158,7 +161,7 @@ func (r *Recorder) Resize(cols, rows int) {
 func (r *Recorder) Mark(label string) { r.add(kindMarker, nil, label) }
 
 func (r *Recorder) add(kind byte, b []byte, text string) {
-	if len(b) == 0 && (kind == kindOutput || kind == kindInput) {
+	if len(b) == 0 && (kind == kindOutput || kind == kindInput) || r.full.Load() {
 		return
 	}
 	r.mu.Lock()
@@ -205,6 +208,9 @@ func (r *Recorder) loop() {
 		}
 		if err := r.w.write(&b, closed); err != nil {
 			r.log.Warn("recording stopped", "err", err)
+		}
+		if r.w.stopped {
+			r.full.Store(true)
 		}
 		spare = b.reset()
 		if closed {
