@@ -25,6 +25,9 @@ type TapInfo struct {
 	Shell      string // the SHELL the program was given, "" if unknown
 }
 
+// Recorded reports whether the session has a tap (is being recorded).
+func (s *Session) Recorded() bool { return s.tap != nil }
+
 // Mark puts a labelled marker in the session's recording, if it has one.
 func (s *Session) Mark(label string) {
 	if s.tap != nil {

@@ -12,11 +12,13 @@ var markRedactor = redact.NewRedactor(true)
 // mark labels an agent's input in the session's recording: the text as the audit
 // log holds it, or "hidden" for what was typed at a hidden prompt.
 func mark(sess *session.Session, input string, hidden bool) {
-	if hidden {
+	switch {
+	case !sess.Recorded():
+	case hidden:
 		sess.Mark("hidden")
-		return
+	default:
+		sess.Mark(markRedactor.Redact(input))
 	}
-	sess.Mark(markRedactor.Redact(input))
 }
 
 // RecordFilter returns what a recording of session id passes its output through: the
