@@ -3,6 +3,7 @@ package integration
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -226,10 +227,35 @@ func BenchmarkManySessions(b *testing.B) {
 	b.ReportMetric(float64(serverRSS(b, s)-idle)/full/(1<<20), "MiB/full-scrollback")
 }
 
-// BenchmarkSeqMillion prints 6.9 MB through the server and checks the tail.
-func BenchmarkSeqMillion(b *testing.B) {
+// BenchmarkSeqMillion prints 6.9 MB through the server and checks the tail;
+// BenchmarkSeqMillionRecorded does so with the session recorded (record_test.go).
+func BenchmarkSeqMillion(b *testing.B) { seqMillion(b) }
+
+func BenchmarkSeqMillionRecorded(b *testing.B) {
+	dir := b.TempDir()
+	seqMillion(b, "MCP_TERMINAL_RECORD_DIR="+dir, "MCP_TERMINAL_RECORD_MAX_MB=4096")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.cast"))
+	if len(files) != 1 {
+		b.Fatalf("recordings: %v", files)
+	}
+	// The writer may still be appending the last batch.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		out, marks, err := castText(files[0])
+		if strings.Contains(marks, "recording lost") {
+			b.Fatal("the recording dropped output")
+		}
+		if err == nil && strings.Count(out, "\n1000000\r\n") == b.N {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("the recording does not hold all the output (%v, %d bytes)", err, len(out))
+		}
+	}
+}
+
+func seqMillion(b *testing.B, env ...string) {
 	raw := rawRun(b, "seq 1 1000000")
-	s := startServerTB(b)
+	s := startServerTB(b, env...)
 	id := s.bash(nil)
 	d := make([]time.Duration, 0, b.N)
 	b.ResetTimer()

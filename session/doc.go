@@ -6,5 +6,8 @@
 // in parallel. The Manager is the registry: it assigns short ids, enforces the limit on
 // live sessions, reaps idle ones and ends every process on shutdown.
 //
+// A session can be recorded: Config.Tap gives it a Tap (tap.go) that receives its raw
+// output, resizes and unhidden input; the command wires that to package record.
+//
 // session imports pty, screen and detect, and nothing that knows about MCP.
 package session

@@ -118,6 +118,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		write := func(b []byte) error {
 			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
 			defer cancel()
+			s.tapInput(b, hidden) // first, so the recording has it before its echo
 			_, err := s.proc.Write(dctx, b)
 			return err
 		}

@@ -28,6 +28,9 @@ type Config struct {
 	OnExit         func(id string, st pty.ExitStatus) // called once when a program exits on its own or is closed
 	Launcher       []string                           // pty.Options.Launcher: every program starts through it (the sandbox)
 	BaseEnv        []string                           // pty.Options.BaseEnv: nil means the server's environment
+	// Tap, if set, is asked once per session, before its output is read, for the tap
+	// that records it; nil means that session is not recorded.
+	Tap func(TapInfo) Tap
 }
 
 func (c *Config) defaults() {

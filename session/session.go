@@ -98,6 +98,8 @@ type Session struct {
 	ahead             []mark // lines typed ahead of the shell's prompt whose commands had not started
 
 	readDone chan struct{} // closed when readLoop returns
+
+	tap Tap // the recording, or nil; set before readLoop starts and never changed
 }
 
 // Info describes a session for list_sessions.
@@ -145,6 +147,7 @@ func start(id string, o, run CreateOptions, integrated bool, cfg Config) (*Sessi
 	if s.Name == "" {
 		s.Name = o.Command
 	}
+	s.startTap(cfg)
 	go s.readLoop()
 	return s, nil
 }
@@ -154,10 +157,16 @@ func start(id string, o, run CreateOptions, integrated bool, cfg Config) (*Sessi
 // when every process holding the terminal is gone or Close closes the master.
 func (s *Session) readLoop() {
 	defer close(s.readDone)
+	if s.tap != nil {
+		defer s.closeTap()
+	}
 	buf := make([]byte, 64*1024)
 	for {
 		n, err := s.proc.Read(buf)
 		if n > 0 {
+			if s.tap != nil {
+				s.tap.Output(buf[:n])
+			}
 			s.scr.Write(buf[:n])
 			if reply := s.scr.TakeReplies(); len(reply) > 0 {
 				s.reply(reply)
@@ -323,6 +332,9 @@ func (s *Session) Resize(cols, rows int) error {
 		return err
 	}
 	s.scr.Resize(cols, rows)
+	if s.tap != nil {
+		s.tap.Resize(cols, rows)
+	}
 	return nil
 }
 

@@ -58,6 +58,13 @@ func (g *guards) get(id string, r *redact.Redactor) *guard {
 	return gd
 }
 
+// lookup finds a session's guard without creating one.
+func (g *guards) lookup(id string) *guard {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m[id]
+}
+
 // forget drops a closed session's guard.
 func (g *guards) forget(id string) {
 	g.mu.Lock()

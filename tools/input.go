@@ -83,7 +83,11 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 		t.in.Keys = "" // a resize alone
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.record(t.who, redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	hidden := t.sess.InputHidden()
+	s.record(t.who, redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: hidden})
+	if t.in.Keys != "" {
+		mark(t.sess, t.in.Keys, hidden)
+	}
 	return s.dispatch(ctx, t, "send_control"), nil
 }
 
@@ -144,6 +148,9 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 			gd.remember(line)
 		}
 		s.record(t.who, redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
+		if line != "" || t.in.AppendNewline { // not the empty line of a resize alone
+			mark(t.sess, line, hidden)
+		}
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}

@@ -38,6 +38,11 @@ type config struct {
 	LogLevel        slog.Level
 	Version         bool
 	HTTP            httpConfig // config_http.go
+
+	// Recording (record.go): asciicast files per session.
+	RecordDir   string
+	RecordInput bool
+	RecordMaxMB int
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
@@ -91,6 +96,13 @@ func settings() []setting {
 			boolean(func(c *config, b bool) { c.SharedTmp = b })},
 		{"system-paths", "MCP_TERMINAL_SYSTEM_PATHS", "", "with allowed paths, comma-separated trees sessions may read (and execute from); empty: /usr, /etc, /lib*, /opt, /sys, /run, /var/lib",
 			list(func(c *config, l []string) { c.SystemPaths = l })},
+		// Recording; see record.go.
+		{"record-dir", "MCP_TERMINAL_RECORD_DIR", "", "record every session as an asciicast v2 file <session_id>.cast (mode 0600) in this directory",
+			func(c *config, v string) error { c.RecordDir = v; return nil }},
+		{"record-input", "MCP_TERMINAL_RECORD_INPUT", "false", "also record what is typed (\"i\" events); never input typed at a hidden prompt",
+			boolean(func(c *config, b bool) { c.RecordInput = b })},
+		{"record-max-mb", "MCP_TERMINAL_RECORD_MAX_MB", "100", "size limit of one recording in MB; it stops there with a final marker",
+			intIn(1, 1<<20, func(c *config, n int) { c.RecordMaxMB = n })},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
 	}, httpSettings()...)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +91,28 @@ func TestEveryVariableHasAFlagAndIsDocumented(t *testing.T) {
 		if !strings.Contains(readme, "`"+s.env+"`") || !strings.Contains(readme, "`--"+s.flag+"`") {
 			t.Errorf("README does not document %s / --%s", s.env, s.flag)
 		}
+	}
+}
+
+// TestRecordDirMustBeADirectory: a recording directory that cannot be one stops the
+// server at startup instead of leaving every session silently unrecorded.
+func TestRecordDirMustBeADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := newRecorder(config{RecordDir: file}, slog.New(slog.DiscardHandler)); err == nil {
+		t.Error("a file was accepted as the recording directory")
+	}
+	dir := filepath.Join(t.TempDir(), "new", "recordings")
+	r, err := newRecorder(config{RecordDir: dir, RecordMaxMB: 1}, slog.New(slog.DiscardHandler))
+	if err != nil || r.tapFunc() == nil {
+		t.Fatalf("new directory: %v", err)
+	}
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("created %v %v, want mode 0700", fi.Mode(), err)
+	}
+	if off, _ := newRecorder(config{}, nil); off.tapFunc() != nil {
+		t.Error("recording without a directory")
 	}
 }

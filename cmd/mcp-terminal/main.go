@@ -85,6 +85,10 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
 	}
+	rec, err := newRecorder(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
 	sessions := session.NewManager(session.Config{
 		MaxSessions:    cfg.MaxSessions,
 		MaxPerOwner:    cfg.HTTP.MaxPerPrincipal,
@@ -94,6 +98,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Logger:         logger,
 		Launcher:       launcher,
 		BaseEnv:        baseEnv(cfg, j),
+		Tap:            rec.tapFunc(),
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
 			audit.Record(redact.Event{Kind: redact.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
@@ -118,6 +123,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Confirm:        tools.ConfirmMode(cfg.Confirm),
 		ConfirmTimeout: cfg.ConfirmTimeout,
 	}, sessions)
+	rec.filter = handlers.RecordFilter
 	s := server.NewMCPServer("mcp-terminal", version,
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),

@@ -1,0 +1,233 @@
+package record
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Event kinds, as asciicast v2 names them.
+const (
+	kindOutput = 'o'
+	kindInput  = 'i'
+	kindResize = 'r'
+	kindMarker = 'm'
+)
+
+// batch is the events queued between two writes. Their bytes share one buffer, so
+// queueing output costs a copy and no allocation once the buffers have grown.
+type batch struct {
+	events []event
+	data   []byte
+}
+
+type event struct {
+	at         time.Duration
+	kind       byte
+	start, end int // the event's bytes in batch.data (output, input)
+	text       string
+}
+
+func (b *batch) add(kind byte, at time.Duration, p []byte, text string) {
+	start := len(b.data)
+	b.data = append(b.data, p...)
+	b.events = append(b.events, event{at: at, kind: kind, start: start, end: len(b.data), text: text})
+}
+
+// last is the time of the batch's last event (0 when empty).
+func (b *batch) last() time.Duration {
+	if len(b.events) == 0 {
+		return 0
+	}
+	return b.events[len(b.events)-1].at
+}
+
+func (b batch) reset() batch {
+	clear(b.events) // drop the marker strings
+	return batch{events: b.events[:0], data: b.data[:0]}
+}
+
+// writer turns batches into lines and appends them; only the Recorder's goroutine
+// uses it.
+type writer struct {
+	f       *os.File
+	max     int64
+	filter  func(string) string
+	written int64
+	stopped bool
+	out     utf8Stream
+	line    []byte
+}
+
+// header writes the first line: {"version": 2, "width": ..., ...}.
+func (w *writer) header(h Header) error {
+	type header struct {
+		Version   int               `json:"version"`
+		Width     int               `json:"width"`
+		Height    int               `json:"height"`
+		Timestamp int64             `json:"timestamp"`
+		Command   string            `json:"command,omitempty"`
+		Title     string            `json:"title,omitempty"`
+		Env       map[string]string `json:"env,omitempty"`
+	}
+	b, err := json.Marshal(header{2, h.Width, h.Height, h.Started.Unix(), h.Command, h.Title, h.Env})
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	n, err := w.f.Write(b)
+	w.written += int64(n)
+	return err
+}
+
+// stopReserve is room kept under the cap for the marker that says the cap was hit.
+const stopReserve = 160
+
+// write appends a batch with one write. final: the session ended, so a character
+// left incomplete at the end of the output is written as U+FFFD.
+func (w *writer) write(b *batch, final bool) error {
+	if w.stopped {
+		return nil
+	}
+	w.line = w.line[:0]
+	for _, e := range b.events {
+		before := len(w.line)
+		w.appendEvent(e, b.data[e.start:e.end])
+		if w.written+int64(len(w.line)) > w.max-stopReserve {
+			w.line = w.line[:before]
+			w.appendMarker(e.at, fmt.Sprintf("recording stopped: it reached its size limit of %s", size(w.max)))
+			w.stopped = true
+			break
+		}
+	}
+	if final && !w.stopped {
+		if rest := w.out.flush(); rest != "" {
+			w.appendLine(b.last(), kindOutput, w.filtered(rest))
+		}
+	}
+	if len(w.line) == 0 {
+		return nil
+	}
+	n, err := w.f.Write(w.line)
+	w.written += int64(n)
+	if err != nil {
+		w.stopped = true
+		return fmt.Errorf("write %s: %w", w.f.Name(), err)
+	}
+	return nil
+}
+
+func (w *writer) appendEvent(e event, p []byte) {
+	switch e.kind {
+	case kindOutput:
+		if text := w.out.decode(p); text != "" {
+			w.appendLine(e.at, kindOutput, w.filtered(text))
+		}
+	case kindInput:
+		// Input is whole writes of valid keys; invalid bytes still become U+FFFD.
+		w.appendLine(e.at, kindInput, strings.ToValidUTF8(string(p), "\uFFFD"))
+	default:
+		w.appendLine(e.at, e.kind, strings.ToValidUTF8(e.text, "\uFFFD"))
+	}
+}
+
+func (w *writer) appendMarker(at time.Duration, label string) { w.appendLine(at, kindMarker, label) }
+
+func (w *writer) filtered(s string) string {
+	if w.filter == nil {
+		return s
+	}
+	return w.filter(s)
+}
+
+// appendLine adds [seconds, "kind", "data"] and a newline.
+func (w *writer) appendLine(at time.Duration, kind byte, data string) {
+	w.line = append(w.line, '[')
+	w.line = strconv.AppendFloat(w.line, at.Seconds(), 'f', 6, 64)
+	w.line = append(w.line, ", \""...)
+	w.line = append(w.line, kind)
+	w.line = append(w.line, "\", "...)
+	w.line = appendJSONString(w.line, data)
+	w.line = append(w.line, "]\n"...)
+}
+
+func size(n int64) string {
+	if n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// appendJSONString appends s, valid UTF-8, as a JSON string.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// utf8Stream decodes output read in pieces: a character split between two reads is
+// kept whole, and bytes that are not UTF-8 become U+FFFD.
+type utf8Stream struct {
+	carry []byte // the start of a character the last piece ended in (at most 3 bytes)
+	buf   []byte
+}
+
+func (d *utf8Stream) decode(p []byte) string {
+	if len(d.carry) > 0 {
+		d.buf = append(append(d.buf[:0], d.carry...), p...)
+		p = d.buf
+	}
+	cut := incompleteTail(p)
+	d.carry = append(d.carry[:0], p[cut:]...)
+	return strings.ToValidUTF8(string(p[:cut]), "\uFFFD")
+}
+
+// flush returns what is left of an incomplete character at the end of the output.
+func (d *utf8Stream) flush() string {
+	s := strings.ToValidUTF8(string(d.carry), "\uFFFD")
+	d.carry = d.carry[:0]
+	return s
+}
+
+// incompleteTail returns where a character that p ends in the middle of begins, or
+// len(p) when p ends on a character boundary (or in bytes no character can start).
+func incompleteTail(p []byte) int {
+	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
+		switch c := p[i]; {
+		case c < utf8.RuneSelf:
+			return len(p)
+		case utf8.RuneStart(c):
+			if utf8.FullRune(p[i:]) {
+				return len(p)
+			}
+			return i
+		}
+	}
+	return len(p)
+}
