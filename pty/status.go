@@ -29,6 +29,11 @@ func exitStatus(ps *os.ProcessState) ExitStatus {
 	if !ok {
 		return ExitStatus{Code: ps.ExitCode()}
 	}
+	return waitStatus(ws)
+}
+
+// waitStatus converts what wait4 reported.
+func waitStatus(ws syscall.WaitStatus) ExitStatus {
 	if ws.Signaled() {
 		return ExitStatus{Code: -1, Signal: SignalName(ws.Signal())}
 	}

@@ -108,14 +108,27 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 	run.Env = withEnv(run.Env, SessionEnv, id)
 	s, err := start(id, o, run, integrated, m.cfg)
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if err != nil {
 		delete(m.sessions, id)
+		m.mu.Unlock()
 		return nil, err
+	}
+	if m.closed {
+		// Shutdown ran while the program started: it has closed everything it
+		// found and may be waiting already, so this one is ours to end, and the
+		// wait group must not grow.
+		m.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := s.close(ctx, 0); err != nil {
+			m.cfg.Logger.Warn("close session started during shutdown", "session", id, "err", err)
+		}
+		return nil, ErrShuttingDown
 	}
 	m.sessions[id] = s
 	m.wg.Add(1)
 	go m.watchExit(s)
+	m.mu.Unlock()
 	return s, nil
 }
 
@@ -229,7 +242,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 			}()
 		}
 		wg.Wait()
-		pty.KillAdopted(SessionEnv + "=") // whatever escaped its session still ends with the server
+		pty.KillOrphans() // whatever escaped its session still ends with the server, whatever its environment
 		m.shells.remove()
 	})
 	m.wg.Wait()
