@@ -37,7 +37,9 @@ func TestOrphansReapedWhileSessionLives(t *testing.T) {
 	p, out := shell(t, `for i in $(seq 30); do (true &); done; echo ready; sleep 1000`)
 	out.waitFor(t, "ready")
 	eventually(t, 10*time.Second, func() bool { return len(zombieChildren(t)) == 0 },
-		func() string { return "zombie children while the session lives: " + strconv.Itoa(len(zombieChildren(t))) })
+		func() string {
+			return "zombie children while the session lives: " + strconv.Itoa(len(zombieChildren(t)))
+		})
 	if _, ok := p.Exit(); ok {
 		t.Fatal("the session's shell exited")
 	}

@@ -35,4 +35,3 @@ func sessionProcs(sid int) ([]proc, bool) {
 	}
 	return sessionMembers(all, sid, nil), true
 }
-

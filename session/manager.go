@@ -61,6 +61,28 @@ type Manager struct {
 	closeO sync.Once
 
 	shells integrationDir
+
+	hooksMu sync.Mutex
+	onRemove []func(id string)
+}
+
+// OnRemove registers f to be called with a session's id once it has been removed
+// from the registry: closed, reaped after being idle, or ended by Shutdown. What
+// callers keep per session (the tools' redaction state and remembered secrets) can
+// go with it.
+func (m *Manager) OnRemove(f func(id string)) {
+	m.hooksMu.Lock()
+	defer m.hooksMu.Unlock()
+	m.onRemove = append(m.onRemove, f)
+}
+
+func (m *Manager) removed(id string) {
+	m.hooksMu.Lock()
+	hooks := m.onRemove
+	m.hooksMu.Unlock()
+	for _, f := range hooks {
+		f(id)
+	}
 }
 
 // NewManager starts a registry and its idle reaper; Shutdown stops both.
@@ -213,6 +235,7 @@ func (m *Manager) Close(ctx context.Context, id string, sig syscall.Signal) (pty
 	}
 	delete(m.sessions, id)
 	m.mu.Unlock()
+	defer m.removed(id)
 	return s.close(ctx, sig)
 }
 
@@ -239,6 +262,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 				if _, err := s.close(ctx, 0); err != nil {
 					m.cfg.Logger.Warn("close session", "session", s.ID, "err", err)
 				}
+				m.removed(s.ID)
 			}()
 		}
 		wg.Wait()

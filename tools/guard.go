@@ -53,7 +53,8 @@ func (g *guards) get(id string, r *redact.Redactor) *guard {
 	return gd
 }
 
-// forget drops a closed session's guard.
+// forget drops a closed session's guard; the session manager calls it whenever a
+// session goes (Manager.OnRemove).
 func (g *guards) forget(id string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
