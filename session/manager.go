@@ -62,7 +62,7 @@ type Manager struct {
 
 	shells integrationDir
 
-	hooksMu sync.Mutex
+	hooksMu  sync.Mutex
 	onRemove []func(id string)
 }
 
