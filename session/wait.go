@@ -39,7 +39,10 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 	w.cand = &candidate{}
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	streamed := 0 // consecutive wakes by output
+	var checked time.Time
 	for {
+		checked = time.Now()
 		changed, st := s.state(w)
 		v := w.det.Check(st)
 		if v.Done {
@@ -68,8 +71,11 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		timer.Reset(next)
 		select {
 		case <-changed:
+			streamed++
 		case <-done:
+			streamed = 0
 		case <-timer.C:
+			streamed = 0
 		case <-ctx.Done():
 			return detect.Verdict{Reason: detect.Timeout, Detail: "cancelled"}
 		}
@@ -79,8 +85,35 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 			default:
 			}
 		}
+		if streamed > streamChecks {
+			// Output is streaming: every piece would cost a look at the kernel's
+			// process tables. Look at most every streamPace; the last piece, a
+			// prompt, is then seen at most that late.
+			if d := streamPace - time.Since(checked); d > 0 {
+				timer.Reset(min(d, time.Until(w.deadline)))
+				select {
+				case <-done:
+				case <-timer.C:
+				case <-ctx.Done():
+					return detect.Verdict{Reason: detect.Timeout, Detail: "cancelled"}
+				}
+				if !timer.Stop() {
+					select {
+					case <-timer.C:
+					default:
+					}
+				}
+			}
+		}
 	}
 }
+
+// A wait woken by output more than streamChecks times in a row is watching a
+// stream, and checks at most every streamPace from then on.
+const (
+	streamChecks = 16
+	streamPace   = 2 * time.Millisecond
+)
 
 // state assembles the detector's view and returns the channel that will be closed at
 // the next change, taken before the view so no change can slip between them.
@@ -148,14 +181,23 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		// Keys echo nothing, and a program that reads raw (vim, less, a REPL's line
 		// editor) echoes as it likes: that it took every byte is the evidence. In line
 		// mode the kernel echoes, and the echo shows the whole line reached the reader.
-		consumed := ws.keys
-		if !consumed && (s.marksLost(ws) || !s.markedShell(w.PID)) {
-			canonical, err := s.proc.Canonical()
-			consumed = (err == nil && !canonical) || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
+		// Judged only for a reader that could be the evidence: the echo is looked for
+		// in everything printed since the input, which under a stream of output is
+		// most of a check's cost.
+		consumed := func() bool {
+			if ws.keys || cand.echoed {
+				return true
+			}
+			if s.marksLost(ws) || !s.markedShell(w.PID) {
+				canonical, err := s.proc.Canonical()
+				cand.echoed = (err == nil && !canonical) || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
+				return cand.echoed
+			}
+			return false
 		}
 		if w.Reading && fresh && short && taken {
 			d.Pending, d.Polling = true, true
-		} else if w.Reading && fresh && taken && consumed {
+		} else if w.Reading && fresh && taken && consumed() {
 			now := time.Now()
 			same := cand.pid == w.PID && cand.wakeups == w.Wakeups && cand.written == written
 			confirm := confirmAfter
@@ -330,6 +372,9 @@ type candidate struct {
 	// is waking since the input.
 	firstPID     int
 	firstWakeups uint64
+	// echoed: the typed line was seen on the screen (or need not be); once seen,
+	// it is not looked for again.
+	echoed bool
 }
 
 func (s *Session) setPrompted() {

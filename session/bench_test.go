@@ -1,0 +1,40 @@
+package session
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkBulkOutput runs bulk output through a session (PTY → screen → detector →
+// reply cut), without MCP: `go test -bench BulkOutput -cpuprofile` shows where the
+// server's per-byte time goes.
+func BenchmarkBulkOutput(b *testing.B) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		b.Skip("bash not installed")
+	}
+	for _, tc := range []struct{ name, command, tail string }{
+		{"seq-200000", "seq 1 200000", "200000\n"},
+		{"seq-1000000", "seq 1 1000000", "1000000\n"},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := NewManager(Config{MaxSessions: 2, IdleTimeout: -1})
+			defer m.Shutdown(context.Background())
+			s, err := m.Create(CreateOptions{Command: "bash", Args: []string{"--norc", "--noprofile"},
+				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.Startup(context.Background(), 5*time.Second)
+			b.ResetTimer()
+			for range b.N {
+				r, err := s.Send(context.Background(), Input{Text: tc.command, AppendNewline: true, Timeout: time.Minute})
+				if err != nil || !r.Complete || !strings.Contains(r.Output, tc.tail) {
+					b.Fatalf("%s: %v complete %v", tc.command, err, r.Complete)
+				}
+			}
+		})
+	}
+}
