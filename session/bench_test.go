@@ -2,6 +2,9 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"testing"
@@ -15,7 +18,17 @@ func BenchmarkBulkOutput(b *testing.B) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		b.Skip("bash not installed")
 	}
+	file := filepath.Join(b.TempDir(), "coloured.txt")
+	var sb strings.Builder
+	for i := 0; sb.Len() < 5<<20; i++ {
+		fmt.Fprintf(&sb, "\x1b[1;3%dm%06d\x1b[0m \x1b[38;5;%dmsrc/pkg/file_%d.go\x1b[0m:%d: \x1b[31merror\x1b[0m: something went wrong\n",
+			i%8, i, i%256, i%97, i%1000)
+	}
+	if err := os.WriteFile(file, []byte(sb.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
 	for _, tc := range []struct{ name, command, tail string }{
+		{"cat-5MB-coloured", "cat " + file, "something went wrong\n"},
 		{"seq-200000", "seq 1 200000", "200000\n"},
 		{"seq-1000000", "seq 1 1000000", "1000000\n"},
 	} {
