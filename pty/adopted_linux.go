@@ -15,7 +15,7 @@ import (
 // other sessions were open. An entry ending in "=" matches every value.
 func KillAdopted(envEntry string) int {
 	var pids []proc
-	for _, pr := range collector.orphans() {
+	for _, pr := range collector.orphans(false) {
 		if pr.zombie {
 			continue
 		}

@@ -150,13 +150,23 @@ func (r *reaper) closed(p *Process) {
 }
 
 // orphans lists the live children of the server that are not leaders and are not
-// in its own session: what it adopted.
-func (r *reaper) orphans() []proc {
+// in its own session: what it adopted. The kernel hands an orphan to the main
+// thread of its subreaper (the first live thread of the group, and Go's main
+// thread never exits), so that thread's children are enough; all lists every
+// thread's, for KillOrphans, which must miss nothing.
+func (r *reaper) orphans(all bool) []proc {
 	self := selfSession()
+	kids, ok := []int(nil), false
+	if !all {
+		kids, ok = taskChildren(os.Getpid())
+	}
+	if !ok {
+		kids = ourChildren()
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var out []proc
-	for _, c := range ourChildren() {
+	for _, c := range kids {
 		if r.leaders[c] != nil {
 			continue
 		}
@@ -202,7 +212,7 @@ func (r *reaper) attribute(p *Process, o proc, known map[int]uint64) bool {
 // waits (bounded) for the reaper to collect them: at shutdown, whatever escaped
 // its session ends with the server, whatever its environment.
 func KillOrphans() int {
-	left := collector.orphans()
+	left := collector.orphans(true)
 	for _, o := range left {
 		_ = syscall.Kill(o.pid, syscall.SIGKILL)
 	}
@@ -259,17 +269,27 @@ func ourChildren() []int {
 		return nil
 	}
 	for _, t := range tasks {
-		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if k, err := strconv.Atoi(f); err == nil {
-				kids = append(kids, k)
-			}
+		if tid, err := strconv.Atoi(t.Name()); err == nil {
+			k, _ := taskChildren(tid)
+			kids = append(kids, k...)
 		}
 	}
 	return kids
+}
+
+// taskChildren lists the children one thread of the server forked or adopted.
+func taskChildren(tid int) ([]int, bool) {
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/children")
+	if err != nil {
+		return nil, false
+	}
+	var kids []int
+	for _, f := range strings.Fields(string(b)) {
+		if k, err := strconv.Atoi(f); err == nil {
+			kids = append(kids, k)
+		}
+	}
+	return kids, true
 }
 
 var (
@@ -316,7 +336,7 @@ func (p *Process) members(known map[int]uint64) ([]proc, bool) {
 			roots = append(roots, pid)
 		}
 	}
-	for _, o := range collector.orphans() {
+	for _, o := range collector.orphans(false) {
 		if collector.attribute(p, o, known) {
 			roots = append(roots, o.pid)
 		}
