@@ -24,13 +24,12 @@ import (
 // process starts with os/exec stay in the server's session and are left to their
 // own Wait.
 type reaper struct {
-	// mu is held by Start from fork to registration, so a leader that exits at once
-	// is never taken for an orphan, and by every reaping pass.
-	mu      sync.Mutex
-	leaders map[int]*Process
-	lives   []life // sessions' lifetimes, for attributing orphans (see attribute)
-	started bool
-	wake    chan os.Signal
+	mu       sync.Mutex
+	leaders  map[int]*Process
+	starting int    // Starts between fork and registration
+	lives    []life // sessions' lifetimes, for attributing orphans (see attribute)
+	started  bool
+	wake     chan os.Signal
 }
 
 // life is when a session's leader started and, once closed, when it was closed, in
@@ -48,24 +47,39 @@ var collector = &reaper{leaders: map[int]*Process{}}
 // launch forks p's program and registers its leader with the reaper, starting the
 // reaper on first use. The reaper goroutine lives as long as the process: it
 // exists for every child the server will ever have.
+//
+// The fork is not made under the reaper's lock (under load it has taken seconds,
+// and zombies would pile up behind it); instead, while a Start is in flight, a
+// zombie that leads its own session may be a leader not registered yet, and is
+// left alone until the Start has registered it.
 func (p *Process) launch() error {
 	r := collector
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	if !r.started {
 		r.started = true
 		r.wake = make(chan os.Signal, 1)
 		signal.Notify(r.wake, syscall.SIGCHLD)
 		go r.run()
 	}
-	if err := p.cmd.Start(); err != nil {
-		return err
+	r.starting++
+	r.mu.Unlock()
+
+	err := p.cmd.Start()
+
+	r.mu.Lock()
+	r.starting--
+	if err == nil {
+		p.pid = p.cmd.Process.Pid
+		r.leaders[p.pid] = p
+		st, _ := readStat(p.pid)
+		r.lives = append(r.lives, life{p: p, start: st.start})
 	}
-	p.pid = p.cmd.Process.Pid
-	r.leaders[p.pid] = p
-	st, _ := readStat(p.pid)
-	r.lives = append(r.lives, life{p: p, start: st.start})
-	return nil
+	r.mu.Unlock()
+	select { // look again at what was left alone meanwhile
+	case r.wake <- syscall.SIGCHLD:
+	default:
+	}
+	return err
 }
 
 // run reaps on every SIGCHLD.
@@ -86,8 +100,8 @@ func (r *reaper) pass() {
 			return
 		}
 		if !r.ownsLocked(pid, self) {
-			// A child of someone else's heads the list of exited children: look
-			// at ours one by one.
+			// A child of someone else's, or one left alone for now, heads the list
+			// of exited children: look at ours one by one.
 			for _, c := range ourChildren() {
 				if r.ownsLocked(c, self) {
 					r.collectLocked(c)
@@ -106,7 +120,10 @@ func (r *reaper) ownsLocked(pid, self int) bool {
 		return true
 	}
 	pr, ok := readStat(pid)
-	return ok && pr.sid != self
+	if !ok || pr.sid == self {
+		return false
+	}
+	return r.starting == 0 || pr.sid != pid // see launch
 }
 
 // collectLocked reaps pid if it has exited, handing a leader's status to its
