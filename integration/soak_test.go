@@ -160,7 +160,7 @@ func soakWorker(s *server, w int, end time.Time, st *soakState) {
 				st.wrongf("worker %d: python gave %q (complete %v, reason %v)", w, r.str("output"), r.boolean("is_complete"), r.S["reason"])
 			}
 		case 5:
-			s.send(id, "sleep 100", map[string]any{"timeout_ms": 50})
+			s.call("send_command", map[string]any{"session_id": id, "input": "sleep 100", "timeout_ms": 50})
 			if r := s.control(id, "ctrl+c"); !r.boolean("is_complete") {
 				st.wrongf("worker %d: ctrl+c did not complete: %s", w, r.Text)
 			}

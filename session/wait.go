@@ -184,16 +184,22 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		// Judged only for a reader that could be the evidence: the echo is looked for
 		// in everything printed since the input, which under a stream of output is
 		// most of a check's cost.
+		unmarked := false // the shell's marks are taken for lost: see lostMarksConfirm
 		consumed := func() bool {
-			if ws.keys || cand.echoed {
+			if ws.keys {
 				return true
 			}
-			if s.marksLost(ws) || !s.markedShell(w.PID) {
-				canonical, err := s.proc.Canonical()
-				cand.echoed = (err == nil && !canonical) || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
-				return cand.echoed
+			if s.markedShell(w.PID) {
+				if !s.marksLost(ws) {
+					return false
+				}
+				unmarked = true
 			}
-			return false
+			if canonical, err := s.proc.Canonical(); err == nil && !canonical {
+				return true
+			}
+			cand.echoed = cand.echoed || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
+			return cand.echoed
 		}
 		if w.Reading && fresh && short && taken {
 			d.Pending, d.Polling = true, true
@@ -203,6 +209,9 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			confirm := confirmAfter
 			if !s.proven(ws, w, written) {
 				confirm = unprovenAfter
+			}
+			if unmarked {
+				confirm = max(confirm, lostMarksConfirm)
 			}
 			if same && now.Sub(cand.at) >= confirm {
 				d.Ready = true
@@ -357,6 +366,15 @@ const startupMarkGrace = 3 * time.Second
 // load: python printing after a sleep was answered without its line at 1 ms).
 const confirmAfter = 3 * time.Millisecond
 
+// lostMarksConfirm is how long the integrated shell must stay blocked reading when
+// its marks are taken for lost. It is usually a long command that ran past
+// marksLostAfter, and the shell reads again as soon as it has printed its prompt:
+// the command's last output and the prompt may still be in the kernel's hands,
+// neither unread on our side nor on the screen, and the shell's own byte count
+// cannot tell (the command wrote them). Seen in a soak of 50 sessions on a loaded
+// host: seq 1 5000 answered at line 4837 with a confirmation of 3 ms.
+const lostMarksConfirm = 150 * time.Millisecond
+
 // unprovenAfter is how long a reader with no proof that it took the input (it woke,
 // or something was drawn, since the input) must stay blocked: long enough for the
 // kernel's worker to deliver the bytes, after which it wakes.
@@ -373,7 +391,7 @@ type candidate struct {
 	firstPID     int
 	firstWakeups uint64
 	// echoed: the typed line was seen on the screen (or need not be); once seen,
-	// it is not looked for again.
+	// it is not looked for again in this wait.
 	echoed bool
 }
 
