@@ -87,9 +87,11 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		}
 		if streamed > streamChecks {
 			// Output is streaming: every piece would cost a look at the kernel's
-			// process tables. Look at most every streamPace; the last piece, a
-			// prompt, is then seen at most that late.
-			if d := streamPace - time.Since(checked); d > 0 {
+			// process tables. Look at most every pace, a fiftieth of the time the
+			// command has run so far (within bounds); the last piece, a prompt, is
+			// then seen at most that late, 2% of the command's time.
+			pace := min(max(streamPace, time.Since(w.from.at)/50), maxStreamPace)
+			if d := pace - time.Since(checked); d > 0 {
 				timer.Reset(min(d, time.Until(w.deadline)))
 				select {
 				case <-done:
@@ -109,10 +111,11 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 }
 
 // A wait woken by output more than streamChecks times in a row is watching a
-// stream, and checks at most every streamPace from then on.
+// stream, and checks at most every streamPace to maxStreamPace from then on.
 const (
-	streamChecks = 16
-	streamPace   = 2 * time.Millisecond
+	streamChecks  = 16
+	streamPace    = 2 * time.Millisecond
+	maxStreamPace = 10 * time.Millisecond
 )
 
 // state assembles the detector's view and returns the channel that will be closed at
