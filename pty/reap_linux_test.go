@@ -4,7 +4,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -183,5 +182,4 @@ func TestCloseReadsNoProcessTable(t *testing.T) {
 	if left, _ := sessionProcs(p.Pid()); len(left) > 0 {
 		t.Errorf("processes left after Close: %+v", left)
 	}
-	_ = syscall.Getpid
 }

@@ -2,6 +2,11 @@
 
 package pty
 
+import (
+	"os"
+	"syscall"
+)
+
 // launch forks p's program and waits for the leader in a goroutine owned by p: it
 // exits when the leader has been reaped, which Close guarantees by killing the
 // session and waiting on p.done. Without child subreapers there are no orphans to
@@ -29,3 +34,15 @@ func (p *Process) members(known map[int]uint64) ([]proc, bool) { return nil, fal
 func (p *Process) reapOrphans() {}
 
 func (p *Process) closedSession() {}
+
+// exitStatus converts what exec.Cmd.Wait left behind.
+func exitStatus(ps *os.ProcessState) ExitStatus {
+	if ps == nil {
+		return ExitStatus{Code: -1}
+	}
+	ws, ok := ps.Sys().(syscall.WaitStatus)
+	if !ok {
+		return ExitStatus{Code: ps.ExitCode()}
+	}
+	return waitStatus(ws)
+}

@@ -1,7 +1,6 @@
 package pty
 
 import (
-	"os"
 	"strconv"
 	"syscall"
 )
@@ -18,18 +17,6 @@ func (e ExitStatus) String() string {
 		return "killed by " + e.Signal
 	}
 	return "exit code " + strconv.Itoa(e.Code)
-}
-
-// exitStatus converts what exec.Cmd.Wait left behind.
-func exitStatus(ps *os.ProcessState) ExitStatus {
-	if ps == nil {
-		return ExitStatus{Code: -1}
-	}
-	ws, ok := ps.Sys().(syscall.WaitStatus)
-	if !ok {
-		return ExitStatus{Code: ps.ExitCode()}
-	}
-	return waitStatus(ws)
 }
 
 // waitStatus converts what wait4 reported.
