@@ -64,7 +64,9 @@ type Server struct {
 func New(cfg Config, sessions *session.Manager) *Server {
 	cfg.defaults()
 	s := &Server{cfg: cfg, sessions: sessions}
-	sessions.OnRemove(s.guards.forget) // idle reaping included, not at the next create
+	if sessions != nil { // tests of rendering alone have none
+		sessions.OnRemove(s.guards.forget) // idle reaping included, not at the next create
+	}
 	return s
 }
 
