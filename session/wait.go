@@ -99,12 +99,7 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 				case <-ctx.Done():
 					return detect.Verdict{Reason: detect.Timeout, Detail: "cancelled"}
 				}
-				if !timer.Stop() {
-					select {
-					case <-timer.C:
-					default:
-					}
-				}
+				timer.Stop() // no stale tick can follow: go.mod's Go has synchronous timers
 			}
 		}
 	}
