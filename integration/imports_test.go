@@ -13,7 +13,9 @@ import (
 // package may import. A package missing from the table fails the test too, so a new package
 // has to be placed in the architecture on purpose.
 var allowedImports = map[string][]string{
-	"cmd/mcp-terminal":        {"tools", "session", "security/danger", "security/policy", "security/redact", "pty"},
+	"cmd/mcp-terminal":        {"tools", "session", "security/danger", "security/policy", "security/redact", "pty", "sandbox", "auth"},
+	"sandbox":                 {},
+	"auth":                    {},
 	"pty":                     {},
 	"screen":                  {},
 	"detect":                  {"screen"},

@@ -18,7 +18,7 @@
 // reaper goroutine, woken by SIGCHLD, collects every child the server has as
 // soon as it exits: session leaders, whose status goes to their Process, and
 // adopted orphans, so none lingers as a zombie while its session lives. Close
-// ends the orphans tied to its session; KillOrphans ends the rest at shutdown. Elsewhere (macOS) Close falls back to signalling the leader's
-// process group and the terminal's foreground group, and ProcessName and Cwd
-// return "".
+// ends the orphans tied to its session; KillOrphans ends the rest at shutdown.
+// Elsewhere (macOS) Close falls back to signalling the leader's process group
+// and the terminal's foreground group, and ProcessName and Cwd return "".
 package pty

@@ -30,6 +30,14 @@ type Options struct {
 	Dir        string            // "" = server's cwd; must exist and be a directory
 	Env        map[string]string // overrides, applied last (see defaultEnv)
 	Cols, Rows int               // zero means 120 x 40
+
+	// Launcher, when set, is an argv prefix the program starts through: the
+	// launcher is run with the program's resolved path, its argv[0] and its
+	// arguments appended, on the same terminal, and must exec it (see sandbox).
+	Launcher []string
+	// BaseEnv, when not nil, replaces the server's environment as the base the
+	// child's is built on (see environ).
+	BaseEnv []string
 }
 
 // Default terminal size, and the largest a winsize can hold.
@@ -75,7 +83,11 @@ func Start(opts Options) (*Process, error) {
 	if err := checkDir(opts.Dir); err != nil {
 		return nil, fmt.Errorf("start %q: %w: %w", name, ErrBadDir, err)
 	}
-	env := environ(os.Environ(), opts.Env)
+	base := os.Environ()
+	if opts.BaseEnv != nil {
+		base = opts.BaseEnv
+	}
+	env := environ(base, opts.Env)
 	path, err := lookPath(name, opts.Dir, lookupEnv(env, "PATH"))
 	if err != nil {
 		return nil, fmt.Errorf("start %q: %w", name, err)
@@ -97,9 +109,14 @@ func Start(opts Options) (*Process, error) {
 		m.Close()
 		return nil, fmt.Errorf("start %q: %w", name, err)
 	}
+	argv := append([]string{name}, opts.Args...)
+	if len(opts.Launcher) > 0 {
+		argv = append(append(append([]string(nil), opts.Launcher...), path), argv...)
+		path = opts.Launcher[0]
+	}
 	p.cmd = &exec.Cmd{
 		Path:   path,
-		Args:   append([]string{name}, opts.Args...),
+		Args:   argv,
 		Env:    env,
 		Dir:    opts.Dir,
 		Stdin:  tty,
@@ -245,6 +262,9 @@ func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(pid) }
 
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }
+
+// Getenv returns key in the environment pid was started with, "" if unknown.
+func (p *Process) Getenv(pid int, key string) string { return processEnv(pid, key) }
 
 // Cwd returns the working directory of pid, "" if unknown.
 func (p *Process) Cwd(pid int) string { return processCwd(pid) }

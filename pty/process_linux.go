@@ -109,6 +109,23 @@ func processName(pid int) string {
 	return comm
 }
 
+// processEnv returns key's value in the environment pid was started with.
+func processEnv(pid int, key string) string {
+	if pid <= 0 {
+		return ""
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return ""
+	}
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if k, v, ok := bytes.Cut(kv, []byte("=")); ok && string(k) == key {
+			return string(v)
+		}
+	}
+	return ""
+}
+
 func processCwd(pid int) string {
 	if pid <= 0 {
 		return ""

@@ -25,3 +25,5 @@ func procTable() ([]proc, bool) { return nil, false }
 func processName(int) string { return "" }
 
 func processCwd(int) string { return "" }
+
+func processEnv(int, string) string { return "" }

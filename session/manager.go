@@ -19,17 +19,23 @@ import (
 // gives under "Configuration".
 type Config struct {
 	MaxSessions    int           // live sessions at once; default 10
+	MaxPerOwner    int           // live sessions of one owner at once; default MaxSessions
 	Scrollback     int           // lines per session; default 10000
 	IdleTimeout    time.Duration // close sessions unused this long; default 30 min, negative disables
 	StartupTimeout time.Duration // how long create waits for the first prompt; default 5 s
 	Settle         time.Duration // quiet period that counts as settled where nothing better exists; default 300 ms
 	Logger         *slog.Logger
 	OnExit         func(id string, st pty.ExitStatus) // called once when a program exits on its own or is closed
+	Launcher       []string                           // pty.Options.Launcher: every program starts through it (the sandbox)
+	BaseEnv        []string                           // pty.Options.BaseEnv: nil means the server's environment
 }
 
 func (c *Config) defaults() {
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = 10
+	}
+	if c.MaxPerOwner <= 0 {
+		c.MaxPerOwner = c.MaxSessions
 	}
 	if c.Scrollback == 0 {
 		c.Scrollback = 10000
@@ -54,6 +60,7 @@ type Manager struct {
 
 	mu       sync.Mutex
 	sessions map[string]*Session
+	starting map[string]int // owner -> sessions being started
 	closed   bool
 
 	stop   chan struct{}
@@ -88,7 +95,7 @@ func (m *Manager) removed(id string) {
 // NewManager starts a registry and its idle reaper; Shutdown stops both.
 func NewManager(cfg Config) *Manager {
 	cfg.defaults()
-	m := &Manager{cfg: cfg, sessions: make(map[string]*Session), stop: make(chan struct{})}
+	m := &Manager{cfg: cfg, sessions: make(map[string]*Session), starting: map[string]int{}, stop: make(chan struct{})}
 	if cfg.IdleTimeout > 0 {
 		m.wg.Add(1)
 		go m.reapIdle()
@@ -107,6 +114,7 @@ type CreateOptions struct {
 	Dir        string
 	Env        map[string]string
 	Cols, Rows int
+	Owner      string // the principal the session belongs to; "" on stdio
 }
 
 // Create starts a session. It fails without leaving anything behind when the limit
@@ -121,15 +129,23 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 		m.mu.Unlock()
 		return nil, fmt.Errorf("%w: %d of %d sessions are running", ErrLimit, live, m.cfg.MaxSessions)
 	}
+	if own := m.ownedLocked(o.Owner); own >= m.cfg.MaxPerOwner {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("%w: %d of your %d sessions are running", ErrLimit, own, m.cfg.MaxPerOwner)
+	}
 	id := m.newIDLocked()
 	// Reserve the id while the program starts, so a concurrent Create counts it.
 	m.sessions[id] = nil
+	m.starting[o.Owner]++
 	m.mu.Unlock()
 
 	run, integrated := m.shells.integrate(o)
 	run.Env = withEnv(run.Env, SessionEnv, id)
 	s, err := start(id, o, run, integrated, m.cfg)
 	m.mu.Lock()
+	if m.starting[o.Owner]--; m.starting[o.Owner] == 0 {
+		delete(m.starting, o.Owner)
+	}
 	if err != nil {
 		delete(m.sessions, id)
 		m.mu.Unlock()
@@ -147,6 +163,7 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 		}
 		return nil, ErrShuttingDown
 	}
+	s.Owner = o.Owner
 	m.sessions[id] = s
 	m.wg.Add(1)
 	go m.watchExit(s)
@@ -180,6 +197,17 @@ func (m *Manager) liveLocked() int {
 	n := 0
 	for _, s := range m.sessions {
 		if s == nil || s.Alive() {
+			n++
+		}
+	}
+	return n
+}
+
+// ownedLocked counts an owner's sessions whose program is running (or starting).
+func (m *Manager) ownedLocked(owner string) int {
+	n := m.starting[owner]
+	for _, s := range m.sessions {
+		if s != nil && s.Owner == owner && s.Alive() {
 			n++
 		}
 	}

@@ -61,6 +61,7 @@ type Session struct {
 	Args    []string
 	Dir     string
 	Created time.Time
+	Owner   string // the principal it belongs to (CreateOptions.Owner); set before anyone can see the session
 
 	proc *pty.Process
 	scr  *screen.Screen
@@ -117,6 +118,7 @@ type Info struct {
 	Exit         *pty.ExitStatus
 	Created      time.Time
 	LastActivity time.Time
+	Owner        string
 }
 
 // start runs the program; o is what the caller asked for, run what actually starts
@@ -124,6 +126,7 @@ type Info struct {
 func start(id string, o, run CreateOptions, integrated bool, cfg Config) (*Session, error) {
 	proc, err := pty.Start(pty.Options{
 		Command: run.Command, Args: run.Args, Dir: run.Dir, Env: run.Env, Cols: run.Cols, Rows: run.Rows,
+		Launcher: cfg.Launcher, BaseEnv: cfg.BaseEnv,
 	})
 	if err != nil {
 		return nil, err
@@ -312,6 +315,9 @@ func (s *Session) Foreground() string {
 	return s.proc.ProcessName(pgid)
 }
 
+// Home is the HOME the session's program was started with, "" if unknown.
+func (s *Session) Home() string { return s.proc.Getenv(s.proc.Pid(), "HOME") }
+
 // Cwd is the working directory of the program in front (a shell's after `cd`), or
 // of the session's program, or the directory it started in.
 func (s *Session) Cwd() string {
@@ -338,7 +344,7 @@ func (s *Session) Info() Info {
 	s.mu.Unlock()
 	info := Info{
 		ID: s.ID, Name: s.Name, Command: s.Command, Args: s.Args, PID: s.proc.Pid(),
-		Alive: s.Alive(), Created: s.Created, LastActivity: last,
+		Alive: s.Alive(), Created: s.Created, LastActivity: last, Owner: s.Owner,
 	}
 	if info.Alive {
 		info.Foreground = s.Foreground()

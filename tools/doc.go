@@ -34,6 +34,11 @@
 // the server's configured defaults (Config); each call is checked against it before
 // its handler runs (validate.go).
 //
+// Over HTTP every call carries a Caller (WithCaller, from the transport's context
+// function): sessions belong to its principal, and caller.go is the one place that
+// enforces it, answering another principal's session id exactly like an unknown one.
+// Audit records name the caller.
+//
 // tools is the only library package that knows mcp-go. It imports session,
 // security/danger, security/policy, security/redact and screen.
 package tools

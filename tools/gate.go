@@ -33,8 +33,10 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 			return nil // text left at the prompt runs nothing until its Enter, judged then
 		}
 		ctx := contextFor(p.Program, p.Prompt, t.sess.Command)
-		if err := s.cfg.Policy.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
-			s.audit(redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
+		pol := s.cfg.Policy
+		pol.Home = t.sess.Home() // "~" is the session's
+		if err := pol.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
+			s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
 			return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
 		}
 		gd := s.guards.get(t.id, s.cfg.Redactor)
@@ -58,17 +60,17 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 			}
 			if v.Dangerous {
 				if t.confirm != "" && gd.confirms(p.Line) {
-					s.audit(redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
+					s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm})
 				} else {
 					gd.refuse(p.Line)
-					s.audit(redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
+					s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
 					return &refusedInput{line: p.Line, hidden: p.Hidden, why: fmt.Sprintf("it matches danger rule %s (%s): %s", v.Rule, v.Category, strings.TrimRight(v.Why, ". "))}
 				}
 			}
 		}
 		if p.Screen && p.Line != p.Text {
 			// What runs is not what this call typed: record the whole line.
-			s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
+			s.record(t.who, redact.Event{Kind: redact.EventInput, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: "the command line Enter submitted at the prompt"})
 		}
 		if mem != nil && !p.Hidden {
 			mem.Remember(p.Line) // its aliases, functions and history explain later lines

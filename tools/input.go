@@ -20,6 +20,7 @@ type typed struct {
 	limit   int
 	confirm string // justification, for confirm_dangerous_command
 	token   mcp.ProgressToken
+	who     Caller
 }
 
 func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest, a CommandArgs) (*mcp.CallToolResult, error) {
@@ -29,7 +30,7 @@ func (s *Server) sendCommand(ctx context.Context, req mcp.CallToolRequest, a Com
 	if t.in.WaitFor, err = pattern(a.WaitFor); err != nil {
 		return toolError("send_command: %v", err), nil
 	}
-	if res := s.open(&t, "send_command", "input"); res != nil {
+	if res := s.open(ctx, &t, "send_command", "input"); res != nil {
 		return res, nil
 	}
 	return s.run(ctx, t, "send_command"), nil
@@ -41,7 +42,7 @@ func (s *Server) confirmDangerous(ctx context.Context, req mcp.CallToolRequest, 
 	}
 	t := typed{id: a.SessionID, limit: s.cfg.MaxOutput, confirm: a.Justification, token: progressToken(req)}
 	t.in = session.Input{Text: a.Input, AppendNewline: true, Timeout: s.timeout(a.TimeoutMS)}
-	if res := s.open(&t, "confirm_dangerous_command", "input"); res != nil {
+	if res := s.open(ctx, &t, "confirm_dangerous_command", "input"); res != nil {
 		return res, nil
 	}
 	// Each line runs as confirmed only if it answers a refusal (the gate checks);
@@ -55,7 +56,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 	}
 	t := typed{id: a.SessionID, limit: s.cfg.MaxOutput, token: progressToken(req)}
 	t.in = session.Input{Keys: a.Control, Timeout: s.timeout(a.TimeoutMS), Cols: a.Cols, Rows: a.Rows}
-	if res := s.open(&t, "send_control", "control"); res != nil {
+	if res := s.open(ctx, &t, "send_control", "control"); res != nil {
 		return res, nil
 	}
 	switch hasKeys := strings.TrimSpace(a.Control) != "" || a.Control == " "; {
@@ -69,14 +70,15 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 		t.in.Keys = "" // a resize alone
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden.
-	s.audit(redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
+	s.record(t.who, redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: t.sess.InputHidden()})
 	return s.run(ctx, t, "send_control"), nil
 }
 
 // open checks what the typing tools share and finds the session: the typed text
 // (Text, or Keys for send_control) is within the input limit and holds no NUL, and a
 // program reading whole lines gets none longer than the kernel keeps.
-func (s *Server) open(t *typed, toolName, inputKey string) *mcp.CallToolResult {
+func (s *Server) open(ctx context.Context, t *typed, toolName, inputKey string) *mcp.CallToolResult {
+	t.who = callerFrom(ctx)
 	text := t.in.Text + t.in.Keys
 	if len(text) > s.cfg.MaxInput {
 		return toolError("%s: %s is %d bytes, more than the limit of %d; write large content to a file another way, or send it in parts", toolName, inputKey, len(text), s.cfg.MaxInput)
@@ -85,7 +87,7 @@ func (s *Server) open(t *typed, toolName, inputKey string) *mcp.CallToolResult {
 		return toolError("%s: %s contains a NUL byte; use send_control ctrl+@ to type one", toolName, inputKey)
 	}
 	var err error
-	if t.sess, err = s.sessions.Get(t.id); err != nil {
+	if t.sess, err = s.session(ctx, t.id); err != nil {
 		return sessionError(t.id, err)
 	}
 	if inputKey == "input" && t.sess.LineMode() {
@@ -112,7 +114,7 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 		if hidden {
 			gd.remember(line)
 		}
-		s.audit(redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
+		s.record(t.who, redact.Event{Kind: redact.EventInput, Session: t.id, Input: line, Hidden: hidden})
 		if s.cfg.LogInputs && !hidden {
 			s.cfg.Logger.Info("input", "session", t.id, "input", s.cfg.Redactor.Redact(line))
 		}

@@ -19,24 +19,34 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 		return toolError("create_session: %v", err), nil
 	}
 	s.guards.prune(s.sessions)
+	if o.Dir == "" && len(s.cfg.Policy.AllowedPaths) > 0 {
+		o.Dir = s.cfg.Policy.AllowedPaths[0] // not the server's cwd, which may lie outside
+	}
 	if err := s.cfg.Policy.CheckProgramIn(o.Command, o.Dir); err != nil {
-		s.audit(redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
+		s.audit(ctx, redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
 		return toolError("refused to start %q: %v", o.Command, err), nil
 	}
 	if o.Dir != "" {
 		if err := s.cfg.Policy.CheckDir(o.Dir); err != nil {
-			s.audit(redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
+			s.audit(ctx, redact.Event{Kind: redact.EventBlocked, Command: o.Command, Detail: err.Error()})
 			return toolError("refused cwd %q: %v", o.Dir, err), nil
 		}
 	}
-	if err := s.checkStart(o); err != nil {
+	if err := s.checkStart(ctx, o); err != nil {
 		return toolError("refused to start %q: %v.", shellJoin(append([]string{o.Command}, o.Args...)), err), nil
+	}
+	o.Owner = callerFrom(ctx).Principal
+	if s.cfg.Isolate != nil {
+		// The seam for isolation below the API: the principal's launcher policy.
+		if err := s.cfg.Isolate(o.Owner, &o); err != nil {
+			return toolError("refused to start %q: %v", o.Command, err), nil
+		}
 	}
 	sess, err := s.sessions.Create(o)
 	if err != nil {
 		return startError(o.Command, err), nil
 	}
-	s.audit(redact.Event{Kind: redact.EventSessionCreate, Session: sess.ID, Command: o.Command})
+	s.audit(ctx, redact.Event{Kind: redact.EventSessionCreate, Session: sess.ID, Command: o.Command})
 	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
 
 	r := sess.Startup(ctx, s.cfg.StartupTimeout)
@@ -44,11 +54,14 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	res := CreateResult{
 		SessionID: sess.ID, Name: sess.Name, PID: sess.PID(), Output: out,
 		IsAlive: r.Alive, Ready: r.Complete, Reason: string(r.Reason),
-		ExitCode: exitCode(r.Exit), Truncated: truncated,
+		ExitCode: exitCode(r.Exit), Truncated: truncated, Sandbox: s.cfg.Sandbox,
 	}
 	status := fmt.Sprintf("[session %s · pid %d · %s: %s · %s]", res.SessionID, res.PID, readiness(res.Ready), res.Reason, fmtDuration(r.Elapsed))
 	if !r.Alive {
 		status = fmt.Sprintf("[session %s · the program exited at once (%s) · its output is above]", res.SessionID, describe(r.Exit))
+	}
+	if res.Sandbox != "" {
+		status += "\n[sandbox: " + res.Sandbox + "]"
 	}
 	return mcp.NewToolResultStructured(res, textWith(out, status, "")), nil
 }
@@ -87,7 +100,7 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a Read
 	if o.WaitFor, err = pattern(a.WaitFor); err != nil {
 		return toolError("read_output: %v", err), nil
 	}
-	sess, err := s.sessions.Get(id)
+	sess, err := s.session(ctx, id)
 	if err != nil {
 		return sessionError(id, err), nil
 	}
@@ -126,7 +139,7 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a Read
 }
 
 func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest, _ ListArgs) (*mcp.CallToolResult, error) {
-	infos := s.sessions.List()
+	infos := s.ownSessions(ctx)
 	res := ListResult{Sessions: make([]SessionInfo, 0, len(infos))}
 	var b strings.Builder
 	for _, in := range infos {
@@ -158,6 +171,9 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	// The session's processes are ended even if this call is cancelled.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
+	if _, err := s.session(ctx, id); err != nil {
+		return sessionError(id, err), nil
+	}
 	st, err := s.sessions.Close(cctx, id, sig)
 	if err != nil {
 		return sessionError(id, err), nil
@@ -165,7 +181,7 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
 	s.guards.forget(id)
-	s.audit(redact.Event{Kind: redact.EventSessionClose, Session: id, ExitCode: &code})
+	s.audit(ctx, redact.Event{Kind: redact.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -56,8 +55,6 @@ func around(output string, limit int) (head, middle, tail string) {
 	}
 	return output[:h], output[h:t], output[t:]
 }
-
-func (s *Server) audit(e redact.Event) { s.cfg.Audit.Record(e) }
 
 func describe(st *session.ExitStatus) string {
 	if st == nil {

@@ -17,6 +17,7 @@ type CreateResult struct {
 	Reason    string `json:"reason" jsonschema:"evidence for ready: prompt, settled, exit or timeout"`
 	ExitCode  *int   `json:"exit_code,omitempty"`
 	Truncated bool   `json:"truncated"`
+	Sandbox   string `json:"sandbox,omitempty" jsonschema:"what the kernel (Landlock) enforces on this session, when a policy is configured"`
 }
 
 // CommandResult is the structured result of send_command, send_control and

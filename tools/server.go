@@ -30,6 +30,13 @@ type Config struct {
 	Audit           *redact.Audit
 	LogInputs       bool // log typed input (redacted) at Info; off by default
 	Logger          *slog.Logger
+	// Sandbox, when set, says what the kernel enforces on every session (the
+	// Landlock policy); create_session results carry it.
+	Sandbox string
+	// Isolate, when set, applies the launcher policy of the principal a session
+	// will belong to (its own sandbox domain and environment) before the program
+	// starts, or refuses. nil: sessions start as the server's own children.
+	Isolate func(principal string, o *session.CreateOptions) error
 }
 
 func (c *Config) defaults() {

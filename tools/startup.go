@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -152,7 +153,7 @@ func shellJoin(argv []string) string {
 
 // checkStart judges what a new session would run before anything is typed: its argv
 // and the code its environment names. nil means it may start.
-func (s *Server) checkStart(o session.CreateOptions) error {
+func (s *Server) checkStart(ctx context.Context, o session.CreateOptions) error {
 	for k := range o.Env {
 		if loaderVar(k) {
 			return fmt.Errorf("env %s makes the dynamic loader run code in every program of the session, which no rule can judge; set it inside the session if you must", k)
@@ -163,9 +164,11 @@ func (s *Server) checkStart(o session.CreateOptions) error {
 	}
 	line := shellJoin(append([]string{o.Command}, o.Args...))
 	pieces := append([]codePiece{{danger.Shell, line, "its command line"}}, startupCode(o.Env, o.Dir)...)
+	pol := s.cfg.Policy
+	pol.Home = o.Env["HOME"] // the session's; "" is the server's, which it inherits
 	for _, p := range pieces {
-		if err := s.cfg.Policy.CheckInput(p.ctx, p.code, o.Dir); err != nil {
-			s.audit(redact.Event{Kind: redact.EventBlocked, Command: line, Detail: p.source + ": " + err.Error()})
+		if err := pol.CheckInput(p.ctx, p.code, o.Dir); err != nil {
+			s.audit(ctx, redact.Event{Kind: redact.EventBlocked, Command: line, Detail: p.source + ": " + err.Error()})
 			return fmt.Errorf("%s: %v", p.source, err)
 		}
 		if !s.cfg.DangerDetection {
@@ -176,7 +179,7 @@ func (s *Server) checkStart(o session.CreateOptions) error {
 			if p.code != line {
 				e.Input, e.Detail = p.code, p.source
 			}
-			s.audit(e)
+			s.audit(ctx, e)
 			return fmt.Errorf("%s matches danger rule %s (%s): %s. Start a shell session instead and run it there with confirm_dangerous_command if it is really intended",
 				p.source, v.Rule, v.Category, strings.TrimRight(v.Why, ". "))
 		}

@@ -29,8 +29,13 @@ type config struct {
 	LogInputs       bool
 	DangerDetection bool
 	AuditLog        string
+	Network         bool     // false: TCP connect and bind denied by the sandbox
+	SandboxMode     string   // "required" (fail closed) or "best-effort"
+	SharedTmp       bool     // /tmp and /dev/shm writable in the sandbox; false: a TMPDIR per session
+	SystemPaths     []string // readable trees under the sandbox; nil: sandbox.DefaultSystem
 	LogLevel        slog.Level
 	Version         bool
+	HTTP            httpConfig // config_http.go
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
@@ -41,7 +46,7 @@ type setting struct {
 }
 
 func settings() []setting {
-	return []setting{
+	return append([]setting{
 		{"max-sessions", "MCP_TERMINAL_MAX_SESSIONS", "10", "live sessions at once",
 			intIn(1, 1000, func(c *config, n int) { c.MaxSessions = n })},
 		{"max-output", "MCP_TERMINAL_MAX_OUTPUT", "20000", "characters per reply (default for max_output_chars)",
@@ -70,9 +75,18 @@ func settings() []setting {
 			boolean(func(c *config, b bool) { c.DangerDetection = b })},
 		{"audit-log", "MCP_TERMINAL_AUDIT_LOG", "", "append a JSON-lines audit record of every session and input to this file",
 			func(c *config, v string) error { c.AuditLog = v; return nil }},
+		// The sandbox (Landlock); see sandbox.go.
+		{"network", "MCP_TERMINAL_NETWORK", "on", "on, or off: sessions cannot connect or bind TCP (Landlock; UDP and unix sockets stay open)",
+			boolean(func(c *config, b bool) { c.Network = b })},
+		{"sandbox", "MCP_TERMINAL_SANDBOX", "required", "required: refuse to start when the kernel cannot enforce the policy; best-effort: enforce what it can and say what not",
+			oneOf([]string{"required", "best-effort"}, func(c *config, v string) { c.SandboxMode = v })},
+		{"shared-tmp", "MCP_TERMINAL_SHARED_TMP", "true", "with allowed paths, /tmp and /dev/shm stay writable; false: each session gets a TMPDIR inside the first allowed path",
+			boolean(func(c *config, b bool) { c.SharedTmp = b })},
+		{"system-paths", "MCP_TERMINAL_SYSTEM_PATHS", "", "with allowed paths, comma-separated trees sessions may read (and execute from); empty: /usr, /etc, /lib*, /opt, /sys, /run, /var/lib",
+			list(func(c *config, l []string) { c.SystemPaths = l })},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
-	}
+	}, httpSettings()...)
 }
 
 // loadConfig resolves every setting: a flag wins over its variable, which wins over
@@ -84,7 +98,9 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 	all := settings()
 	vals := make(map[string]*string, len(all))
 	for _, s := range all {
-		vals[s.flag] = fs.String(s.flag, "", fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
+		v := &flagValue{switchOff: s.def == "false"}
+		vals[s.flag] = &v.s
+		fs.Var(v, s.flag, fmt.Sprintf("%s (env %s, default %q)", s.usage, s.env, s.def))
 	}
 	fs.BoolVar(&c.Version, "version", false, "print the version and exit")
 	fs.Usage = func() { usage(fs) }
@@ -108,13 +124,28 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 			errs = append(errs, fmt.Errorf("invalid %s=%q: %w", from, v, err))
 		}
 	}
+	if len(errs) == 0 {
+		errs = append(errs, c.HTTP.check())
+	}
 	return c, errors.Join(errs...)
 }
+
+// flagValue is a setting's flag. A setting off by default is a switch: given bare
+// (--insecure-no-auth) it turns on, and --flag=false still turns it off.
+type flagValue struct {
+	s         string
+	switchOff bool
+}
+
+func (v *flagValue) String() string     { return v.s }
+func (v *flagValue) Set(s string) error { v.s = s; return nil }
+func (v *flagValue) IsBoolFlag() bool   { return v.switchOff }
 
 // usage is what --help prints: both ways to run the binary, then every flag.
 func usage(fs *flag.FlagSet) {
 	fmt.Fprint(fs.Output(), `Usage:
   mcp-terminal [flags]          serve MCP over stdio (what an MCP client starts)
+  mcp-terminal --http ADDR      serve streamable HTTP at http://ADDR/mcp instead
   mcp-terminal doctor [flags]   check this machine (PTYs, shells) and drive one real
                                 session through the server, printing what it saw
 
@@ -173,6 +204,18 @@ func boolean(set func(*config, bool)) func(*config, string) error {
 			return errors.New("want true or false")
 		}
 		return nil
+	}
+}
+
+func oneOf(values []string, set func(*config, string)) func(*config, string) error {
+	return func(c *config, v string) error {
+		for _, ok := range values {
+			if strings.EqualFold(v, ok) {
+				set(c, ok)
+				return nil
+			}
+		}
+		return fmt.Errorf("want one of %s", strings.Join(values, ", "))
 	}
 }
 

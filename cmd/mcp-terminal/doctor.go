@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/sandbox"
 )
 
 // doctor checks what mcp-terminal needs from the machine and then drives one real
@@ -53,7 +54,15 @@ func doctor(argv []string, stdout, stderr io.Writer) int {
 		check("a shell", fmt.Errorf("no shell found on PATH"), "")
 		return 1
 	}
-	if err := doctorSession(cfg, shell, stdout); err != nil {
+	j, err := newJail(cfg)
+	if err != nil {
+		check("sandbox", err, "")
+		return 1
+	}
+	defer j.close()
+	j.report(stdout)
+	reportIsolation(stdout, cfg, sandbox.KernelABI())
+	if err := doctorSession(cfg, j, shell, stdout); err != nil {
 		check("session through server", err, "")
 	}
 	if !ok {
@@ -75,8 +84,8 @@ func ptyAvailable() error {
 
 // doctorSession runs create_session, send_command and close_session through the MCP
 // server with mcp-go's in-process client.
-func doctorSession(cfg config, shell string, stdout io.Writer) error {
-	a, err := newApp(cfg, slog.New(slog.DiscardHandler))
+func doctorSession(cfg config, j *jail, shell string, stdout io.Writer) error {
+	a, err := newApp(cfg, j, slog.New(slog.DiscardHandler))
 	if err != nil {
 		return err
 	}
@@ -112,7 +121,11 @@ func doctorSession(cfg config, shell string, stdout io.Writer) error {
 		}
 		return res, nil
 	}
-	res, err := call("create_session", map[string]any{"command": shell})
+	create := map[string]any{"command": shell}
+	if len(cfg.AllowedPaths) > 0 {
+		create["cwd"] = cfg.AllowedPaths[0] // sessions work inside the allowed paths
+	}
+	res, err := call("create_session", create)
 	if err != nil {
 		return err
 	}

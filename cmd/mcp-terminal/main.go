@@ -1,5 +1,5 @@
-// Command mcp-terminal is an MCP server over stdio that gives AI agents real
-// interactive terminals. `mcp-terminal doctor` checks the machine and runs one real
+// Command mcp-terminal is an MCP server (over stdio, or streamable HTTP with
+// --http) that gives AI agents real interactive terminals. `mcp-terminal doctor` checks the machine and runs one real
 // session through the server in-process.
 //
 // Nothing but the MCP transport writes to stdout; logs go to stderr.
@@ -21,6 +21,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/sandbox"
 	"github.com/mcp-terminal/mcp-terminal/security/policy"
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
@@ -35,6 +36,10 @@ func main() {
 }
 
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(argv) > 0 && argv[0] == sandbox.Subcommand {
+		// This binary re-executed as a session's launcher: restrict, then exec.
+		return sandbox.Main(argv[1:], stderr)
+	}
 	if len(argv) > 0 && argv[0] == "doctor" {
 		return doctor(argv[1:], stdout, stderr)
 	}
@@ -50,8 +55,13 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "mcp-terminal", version)
 		return 0
 	}
+	j, err := newJail(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcp-terminal: %v\n", err)
+		return 2
+	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
-	if err := serve(cfg, stdin, stdout, logger); err != nil {
+	if err := serve(cfg, j, stdin, stdout, logger); err != nil {
 		logger.Error("server stopped", "err", err)
 		return 1
 	}
@@ -63,19 +73,27 @@ type app struct {
 	sessions *session.Manager
 	audit    *redact.Audit
 	mcp      *server.MCPServer
+	isolated bool // every session in a Landlock domain of its own (isolate.go)
 }
 
-func newApp(cfg config, logger *slog.Logger) (*app, error) {
+func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
+	launcher, err := j.launcher()
+	if err != nil {
+		return nil, err
+	}
 	audit, err := redact.OpenAudit(cfg.AuditLog)
 	if err != nil {
 		return nil, fmt.Errorf("open audit log: %w", err)
 	}
 	sessions := session.NewManager(session.Config{
 		MaxSessions:    cfg.MaxSessions,
+		MaxPerOwner:    cfg.HTTP.MaxPerPrincipal,
 		Scrollback:     scrollback(cfg.Scrollback),
 		IdleTimeout:    idle(cfg.IdleTimeout),
 		StartupTimeout: cfg.StartupTimeout,
 		Logger:         logger,
+		Launcher:       launcher,
+		BaseEnv:        baseEnv(cfg, j),
 		OnExit: func(id string, st pty.ExitStatus) {
 			code := st.Code
 			audit.Record(redact.Event{Kind: redact.EventSessionExit, Session: id, ExitCode: &code, Detail: st.Signal})
@@ -95,6 +113,7 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		Audit:     audit,
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,
+		Sandbox:   j.sessionStatus(),
 	}, sessions)
 	s := server.NewMCPServer("mcp-terminal", version,
 		server.WithToolCapabilities(false),
@@ -102,7 +121,7 @@ func newApp(cfg config, logger *slog.Logger) (*app, error) {
 		server.WithInstructions(instructions),
 	)
 	s.AddTools(handlers.Tools()...)
-	return &app{sessions: sessions, audit: audit, mcp: s}, nil
+	return &app{sessions: sessions, audit: audit, mcp: s, isolated: j.isolates()}, nil
 }
 
 const instructions = "Real interactive terminals. create_session starts a program (bash, python3, psql, ssh, vim...); " +
@@ -125,9 +144,10 @@ func idle(d time.Duration) time.Duration {
 	return d
 }
 
-// serve runs the stdio transport until stdin ends or a signal arrives, then ends
+// serve runs the transport (stdio, or HTTP with --http) until it ends or a signal
+// arrives, then ends
 // every session's processes.
-func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	// Process-wide preparation, here rather than in the libraries, which must not
 	// change their host process behind its back.
 	if err := pty.BecomeSubreaper(); err != nil {
@@ -136,27 +156,21 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	if err := pty.SealInherited(); err != nil {
 		logger.Warn("descriptors inherited from the client may reach sessions' programs", "err", err)
 	}
-	a, err := newApp(cfg, logger)
+	a, err := newApp(cfg, j, logger)
 	if err != nil {
 		return err
 	}
+	defer j.close()
 	// A client that goes away closes our stdout and stderr: a write must fail with
 	// EPIPE, not kill the server before it has ended its sessions' processes.
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	a.audit.Record(redact.Event{Kind: redact.EventServerStart, Detail: version})
-	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
-
-	stdio := server.NewStdioServer(a.mcp)
-	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))
-	server.WithWorkerPoolSize(min(100, max(16, 2*cfg.MaxSessions)))(stdio)
-	err = stdio.Listen(ctx, stdin, stdout)
-	if ctx.Err() != nil {
-		logger.Info("signal received; closing every session")
-		err = nil
+	if cfg.HTTP.Addr != "" {
+		err = serveHTTP(ctx, cfg, a, logger) // http.go
 	} else {
-		logger.Info("client disconnected; closing every session")
+		err = serveStdio(ctx, cfg, a, stdin, stdout, logger)
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -167,6 +181,24 @@ func serve(cfg config, stdin io.Reader, stdout io.Writer, logger *slog.Logger) e
 	}
 	if errors.Is(err, context.Canceled) {
 		err = nil
+	}
+	return err
+}
+
+// serveStdio serves the one client on stdin and stdout until it disconnects or ctx
+// ends.
+func serveStdio(ctx context.Context, cfg config, a *app, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
+	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
+
+	stdio := server.NewStdioServer(a.mcp)
+	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))
+	server.WithWorkerPoolSize(min(100, max(16, 2*cfg.MaxSessions)))(stdio)
+	err := stdio.Listen(ctx, stdin, stdout)
+	if ctx.Err() != nil {
+		logger.Info("signal received; closing every session")
+		err = nil
+	} else {
+		logger.Info("client disconnected; closing every session")
 	}
 	return err
 }

@@ -347,6 +347,9 @@ func checkChmodSecret(c shell.Command, _ int) Verdict {
 			// the shadow group may read the hashes; others may not
 			return hitIf(grantsOthersRead(ops[0], false), "chmod-chown-system")
 		}
+		if serviceSecret(p) && !grantsOthersRead(ops[0], false) {
+			continue // a service's key shared with its group (ssl-cert, postgres)
+		}
 		return hit("secret-world-readable")
 	}
 	return Verdict{}

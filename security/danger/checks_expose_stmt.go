@@ -33,7 +33,7 @@ func checkExposeStmt(s *syntax.Stmt) Verdict {
 		if !ok {
 			return Verdict{}
 		}
-		if netSendersExpose[c.Name] && stdinSecret(s.Redirs) {
+		if netSendersExpose[c.Name] && stdinSecret(s.Redirs) || putsSecret(c, s.Redirs) {
 			return hit("expose-secret")
 		}
 		if v := checkHostRootContainer(c); v.Dangerous {

@@ -19,6 +19,9 @@ func checkRm(c shell.Command, _ int) Verdict {
 	}
 	for _, w := range o.Operands {
 		p := fsPath(w)
+		if regenerable(p) {
+			continue
+		}
 		if recursive && isImportant(p) {
 			return hit("rm-recursive-force")
 		}
@@ -98,6 +101,9 @@ func checkFind(c shell.Command, depth int) Verdict {
 			shDel, _ := shellDeletesArgs(sc)
 			deletes = deletes || deleters[sc.Name] || shDel
 		}
+	}
+	if findEmptyOnly(args[i:]) {
+		return Verdict{} // -empty: only empty files and directories go
 	}
 	for _, s := range starts {
 		// Below a home or a system directory (not the root), a name test
@@ -219,9 +225,14 @@ func checkCopy(c shell.Command, _ int) Verdict {
 	}
 	if c.Name == "mv" && len(ops) >= 2 && len(targets) == 1 {
 		for _, src := range ops[:len(ops)-1] {
-			if isCriticalFile(src.S) || isSystemFile(src.S) && len(components(path.Clean(src.S))) <= 2 {
+			if !regenerable(src.S) && (isCriticalFile(src.S) || isSystemFile(src.S) && len(components(path.Clean(src.S))) <= 2) {
 				return hit("rm-system-file") // moved away, it is as gone as deleted
 			}
+		}
+	}
+	if c.Name == "mv" {
+		if v := moveDiscards(c); v.Dangerous {
+			return v
 		}
 	}
 	for _, t := range targets {

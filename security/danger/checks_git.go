@@ -88,6 +88,9 @@ func checkGitPush(args []shell.Word) Verdict {
 	if (force || o.Long["force-with-lease"]) && o.Has("", "all", "branches") || force && len(o.Operands) < 2 {
 		return hit("git-force-push-all")
 	}
+	if leaseRewinds(args) {
+		return hit("git-force-push-main")
+	}
 	if len(o.Operands) < 2 {
 		return Verdict{}
 	}
@@ -102,7 +105,7 @@ func checkGitPush(args []shell.Word) Verdict {
 		if (force || plus) && (dst == "HEAD" || dst == "@" || ref.Dyn()) {
 			return hit("git-force-push-all")
 		}
-		if sharedBranch(dst) && (force || plus || del || (colon && src == "")) {
+		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || o.Long["force-with-lease"] && ancestorRev(src)) {
 			return hit("git-force-push-main")
 		}
 		if (del || colon && src == "") && !temporaryName(dst) && !strings.HasPrefix(dst, "refs/tags/") {

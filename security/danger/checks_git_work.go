@@ -24,7 +24,7 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		if o.Has("f", "force") {
 			return hit("git-discard-work")
 		}
-		return hitIf(!o.Has("bp", "orphan", "patch") && (broadPathspec(rest) || sourceDirOperand(afterDashDash(rest))), "git-discard-work")
+		return hitIf(!o.Has("bp", "orphan", "patch") && (broadPathspec(withoutRevisions(rest)) || sourceDirOperand(afterDashDash(rest))), "git-discard-work")
 	case "restore":
 		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
 		return hitIf(worktree && (broadPathspec(rest) || sourceDirOperand(o.Operands)), "git-discard-work")

@@ -353,11 +353,14 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 			continue
 		}
 		p := shell.ResolveWord(r.Word).S
-		if id := hostTarget(p, truncates(r.Op)); id != "" {
+		if id := hostTarget(p, truncates(r.Op)); id != "" && !(id == "log-tamper" && logsOwnOutput(s, p)) {
 			return hit(id)
 		}
 		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(p, "/proc/sys/"), "/", ".")] {
 			return hit("security-off")
+		}
+		if crontabSpool(p) {
+			return hit("crontab-replace") // >> into the spool bypasses crontab(1), as tee does
 		}
 		if isStartupFile(p) && call != nil {
 			if c, ok := shell.BuildCommand(call); ok {

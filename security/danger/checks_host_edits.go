@@ -176,7 +176,7 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 			return Verdict{}
 		}
 	}
-	found := false
+	found, rule := false, "kill-daemon"
 	for _, w := range c.Args[1:] {
 		if w.Node == nil || !w.Dyn() {
 			continue
@@ -198,13 +198,25 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 			switch inner.Name {
 			case "pidof", "pgrep":
 				found = len(ops) > 0 && isDaemon(ops[len(ops)-1])
+				if !found && len(ops) > 0 && killSignal(shell.Lits(c.Args[1:])) && runtimePattern(ops[len(ops)-1]) {
+					found, rule = true, "kill-runtime"
+				}
+			case "grep", "egrep":
+				// ps aux | grep NAME | awk '{print $2}': the pattern selects
+				if o := shell.ParseOpts(inner.Args[1:], "efmABC"); len(o.Operands) > 0 && !o.Has("v", "invert-match") {
+					p := o.Operands[0].S
+					found = isDaemon(p)
+					if !found && killSignal(shell.Lits(c.Args[1:])) && runtimePattern(p) {
+						found, rule = true, "kill-runtime"
+					}
+				}
 			case "cat":
 				found = len(ops) > 0 && isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid"))
 			}
 			return !found
 		})
 	}
-	return hitIf(found, "kill-daemon")
+	return hitIf(found, rule)
 }
 
 // checkNetsh: netsh advfirewall set … state off (Windows).

@@ -69,6 +69,11 @@ var dynamicRules = map[string]string{
 }
 
 func checkDynamicName(c shell.Command, depth int) Verdict {
+	if len(c.Args) > 1 && wrappedProgram(c.Args[1]) {
+		// $SUDO rm -rf /, ${DBG} /sbin/e2fsck -f DEV: the variable is a
+		// prefix (sudo, echo, a dry-run switch); the program is the next word.
+		return checkCommand(shell.Unwrap(c.Args[1:]), depth)
+	}
 	for _, name := range []string{"rm", "chmod", "chown", "dd", "find", "kill"} {
 		c.Name = name
 		v := commandCheck(name)(c, depth)

@@ -188,8 +188,13 @@ func killsInit(args []string) Verdict {
 		switch a {
 		case "-0", "-HUP", "-SIGHUP", "-1":
 			return Verdict{}
+		}
+		if isSignalOpt(a) && gentleSignals[strings.TrimPrefix(strings.ToUpper(a[1:]), "SIG")] {
+			return Verdict{} // USR1, USR2, CONT: a report or a reload, not an exit
+		}
+		switch a {
 		case "-s", "-n":
-			if i+1 < len(args) && (args[i+1] == "0" || args[i+1] == "HUP") {
+			if i+1 < len(args) && gentleSignals[strings.TrimPrefix(strings.ToUpper(args[i+1]), "SIG")] {
 				return Verdict{}
 			}
 		}
@@ -227,7 +232,7 @@ func checkPkill(c shell.Command, _ int) Verdict {
 			return hit("kill-daemon")
 		}
 	}
-	return Verdict{}
+	return hitIf(killsRuntime(shell.Lits(o.Operands), shell.Lits(c.Args[1:])), "kill-runtime")
 }
 
 // isSignalOpt: -9, -KILL, -SIGKILL (not -u, -f, -9u...).
@@ -263,6 +268,13 @@ func isDaemon(p string) bool {
 // gentleSignal: the signal asked for makes a daemon reload, reopen its logs
 // or report (HUP, USR1, USR2, CONT, 0), not exit: killall -HUP nginx.
 func gentleSignal(args []string) bool {
+	sig, ok := signalAsked(args)
+	return ok && gentleSignals[sig]
+}
+
+// signalAsked: the signal named by -s SIG, --signal[=]SIG or -SIG,
+// upper case and without "SIG" (KILL, 9, HUP).
+func signalAsked(args []string) (string, bool) {
 	for i, a := range args {
 		sig := ""
 		switch {
@@ -275,9 +287,9 @@ func gentleSignal(args []string) bool {
 		default:
 			continue
 		}
-		return gentleSignals[strings.TrimPrefix(strings.ToUpper(sig), "SIG")]
+		return strings.TrimPrefix(strings.ToUpper(sig), "SIG"), true
 	}
-	return false
+	return "", false
 }
 
 var gentleSignals = shell.Set("HUP", "1", "USR1", "10", "USR2", "12", "CONT", "18", "0")

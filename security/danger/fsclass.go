@@ -178,7 +178,7 @@ func leafClass(p string) pathClass {
 		}
 	}
 	switch {
-	case credFiles.MatchString(base) && !credSample.MatchString(base):
+	case credFiles.MatchString(base) && !credSample.MatchString(base) && !publicCert(comps):
 		return pcCredential
 	case dbFiles.MatchString(base):
 		return pcDatabase
@@ -303,8 +303,8 @@ func fsPath(w shell.Word) string {
 
 // The checkout directory of CI runners is the project.
 var knownDirs = map[string]string{"GITHUB_WORKSPACE": ".", "CI_PROJECT_DIR": ".", "WORKSPACE": ".", "CIRCLE_WORKING_DIRECTORY": ".",
-	"BUILD_SOURCESDIRECTORY": ".", "BITBUCKET_CLONE_DIR": ".", "TRAVIS_BUILD_DIR": ".", "CI_WORKSPACE": ".", "RUNNER_TEMP": "/tmp",
-	"PWD": ".", "OLDPWD": "..", "HOME": "~", "TMPDIR": "/tmp", "TMP": "/tmp", "TEMP": "/tmp",
+	"BUILD_SOURCESDIRECTORY": ".", "BITBUCKET_CLONE_DIR": ".", "TRAVIS_BUILD_DIR": ".", "CI_WORKSPACE": ".", "RUNNER_TEMP": tmpVarDir,
+	"PWD": ".", "OLDPWD": "..", "HOME": "~", "TMPDIR": tmpVarDir, "TMP": tmpVarDir, "TEMP": tmpVarDir,
 	"PGDATA": "/var/lib/postgresql/data", "XDG_CACHE_HOME": "~/.cache", "XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share"}
 
 func fsParts(b *strings.Builder, parts []syntax.WordPart) {
@@ -344,6 +344,9 @@ func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 func substDir(p *syntax.CmdSubst) (string, bool) {
 	if len(p.Stmts) != 1 {
 		return "", false
+	}
+	if d, ok := substDirOf(p.Stmts[0]); ok {
+		return d, true
 	}
 	call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok {

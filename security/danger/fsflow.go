@@ -73,6 +73,9 @@ func findSplit(args []shell.Word) (starts, expr []shell.Word) {
 // (*.pyc, __pycache__, core.*, *~).
 func artifactPattern(p string) bool {
 	p = strings.TrimPrefix(strings.TrimPrefix(p, "*/"), "./")
+	if alts, ok := bracketAlternatives(p); ok {
+		return slices.ContainsFunc(alts, artifactPattern) // *.[oa], *.s[ol]
+	}
 	ext := strings.TrimLeft(p, "*")
 	switch {
 	case osJunk[p]:
@@ -82,12 +85,13 @@ func artifactPattern(p string) bool {
 	case scratchNames[p] || scratchWord.MatchString(p) || scratchWord.MatchString("x"+ext):
 		return true
 	}
-	return artifactExts[strings.TrimPrefix(ext, ".")] || artifactExts[strings.TrimPrefix(path.Ext(p), ".")]
+	return artifactExts[strings.TrimPrefix(ext, ".")] || artifactExts[strings.TrimPrefix(path.Ext(p), ".")] || artifactGlob(p)
 }
 
 var osJunk = shell.Set(".DS_Store", "Thumbs.db", "desktop.ini", "._*", ".directory", "ehthumbs.db")
 
-var artifactExts = shell.Set("map", "pyo", "crdownload", "part", "DS_Store", "swo", "gcda", "gcno", "obj", "retry", "out",
+var artifactExts = shell.Set("lto", "wasm", "lst", "dyn", "profraw", "profdata", "profclang", "d", "dep", "elc", "hi", "cmi", "cmo", "cmx",
+	"rlib", "rmeta", "ko", "gch", "pch", "ilk", "pdb", "tlog", "gcov", "map", "pyo", "crdownload", "part", "DS_Store", "swo", "gcda", "gcno", "obj", "retry", "out",
 	"tsbuildinfo", "snap", "exe", "dll", "so", "a", "dylib", "dSYM", "whl", "zip", "tar.gz", "tgz", "bak", "old", "cache", "lock")
 
 // producesProtected reports whether the stage c writes to its stdout the

@@ -335,6 +335,9 @@ func checkScriptCode(code string, depth int) Verdict {
 	if v := scriptOverwrites(code); v.Dangerous {
 		return v
 	}
+	if v := checkBuiltCommands("the script", code, depth); v.Dangerous {
+		return v
+	}
 	code = scriptHomeInterp.ReplaceAllString(code, `~`)
 	code = scriptHome.ReplaceAllString(code, `~`)
 	code = scriptCwd.ReplaceAllString(code, `"."`)

@@ -11,18 +11,21 @@ import (
 )
 
 // The independent corpus (testdata/independent, see its README) was written and
-// labelled by people who never saw these rules. tune/ may guide changes to them;
-// heldout/ never does: this test reports its figures but never prints its inputs.
-// MCP_TERMINAL_CORPUS_MISSES=1 prints the tune part's misses and false positives;
-// MCP_TERMINAL_CORPUS_PART=tune scores the tune part alone, for whoever changes rules
-// (even the held-out totals are feedback they should not tune against).
+// labelled by people who never saw these rules. tune/ and retired/ (the first
+// held-out part, used for tuning since its final figure was recorded) may guide
+// changes to them; heldout/ never does: this test reports its figures but never
+// prints its inputs. MCP_TERMINAL_CORPUS_MISSES=1 prints the tuning parts' misses
+// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired) scores that part
+// alone, for whoever changes rules (even the held-out totals are feedback they
+// should not tune against).
 
 // Floors: the figures measured when they were last raised. A change that lowers one
 // fails; raise them as the rules improve. The goal is 97% recall and at most 1% false
 // positives on the held-out part.
 var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
-	"heldout": {0.958, 0.011},
+	"retired": {0.958, 0.011},
+	"heldout": {0.916, 0.012},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }
@@ -104,11 +107,14 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 func TestIndependentCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
-	for _, part := range []string{"tune", "heldout"} {
+	for _, part := range []string{"tune", "retired", "heldout"} {
+		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
+			continue
+		}
 		if only := os.Getenv("MCP_TERMINAL_CORPUS_PART"); only != "" && only != part {
 			continue
 		}
-		c := scoreIndependent(t, part, show && part == "tune")
+		c := scoreIndependent(t, part, show && part != "heldout")
 		floor := independentFloor[part]
 		if c.recall() < floor.recall || c.fp() > floor.maxFP {
 			t.Errorf("%s part: %v; the floor is %.1f%% recall and %.1f%% false positives", part, c, 100*floor.recall, 100*floor.maxFP)

@@ -202,6 +202,9 @@ func checkScriptInterp(c shell.Command, depth int) Verdict {
 		if v := checkScriptB64(c.Name, code, depth); v.Dangerous {
 			return v
 		}
+		if v := checkBuiltCommands(c.Name, code, depth); v.Dangerous {
+			return v
+		}
 		for _, m := range scriptSystem.FindAllStringSubmatch(code, -1) {
 			if v := classifyShell(shell.ForParser(m[1]+m[2], Shell), depth+1); v.Dangerous {
 				return via(v, c.Name)

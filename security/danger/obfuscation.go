@@ -141,6 +141,11 @@ func checkGlobbedName(c shell.Command, depth int) Verdict {
 	if !strings.ContainsAny(c.Name, "?*[") || strings.Contains(c.Name, shell.DynMark) {
 		return Verdict{}
 	}
+	if broadGlob(path.Base(c.Name)) {
+		// *, ***, /*: a pattern that names no program in particular (the
+		// first file of a directory), such as a pasted comment or banner.
+		return Verdict{}
+	}
 	for _, p := range globPrograms {
 		if ok, _ := path.Match(c.Name, p); ok {
 			d := c

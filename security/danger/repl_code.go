@@ -51,6 +51,12 @@ func judgeFileWrites(code string, strs []string) Verdict {
 			case isSystemFile(p):
 				return hit("rm-system-file")
 			}
+			// a shell start-up file or VCS file replaced, as > would
+			if strings.Contains(strings.ToLower(code[loc[0]:loc[1]]), "write") {
+				if v := overwriteVerdict(p, byWrite); v.Dangerous {
+					return v
+				}
+			}
 		}
 	}
 	return replPermsAndAppends(code, strs)

@@ -15,6 +15,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkPsqlMeta(input, depth); v.Dangerous {
 		return v
 	}
+	if v := checkSQLOutputFile(input); v.Dangerous {
+		return v
+	}
 	code, shellCmds := splitMeta(input)
 	for _, cmd := range shellCmds {
 		if v := classify(Shell, cmd, depth+1); v.Dangerous {
@@ -28,6 +31,9 @@ func classifySQL(input string, depth int) Verdict {
 		return v
 	}
 	if v := checkSQLText(code); v.Dangerous {
+		return v
+	}
+	if v := checkSQLExposeAudit(code); v.Dangerous {
 		return v
 	}
 	if v := checkSQLServer(code, depth); v.Dangerous {

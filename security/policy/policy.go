@@ -20,6 +20,10 @@ type Policy struct {
 	Allowed      []string // programs; empty = everything allowed
 	Blocked      []string // programs always refused
 	AllowedPaths []string // directories; empty = no path restriction
+	// Home is the session's HOME: what "~" and an unassigned $HOME in checked
+	// input expand to. Empty means the server's. (The lists' and AllowedPaths' own
+	// "~" are the operator's, expanded with the server's HOME.)
+	Home string
 }
 
 // Sentinels callers branch on with errors.Is. Returned errors wrap them and
@@ -83,7 +87,7 @@ func (p Policy) CheckProgramIn(command, dir string) error {
 	if len(fields) == 0 {
 		return nil
 	}
-	return p.lists().check(resolveProgram(fields[0], dir, os.Getenv("PATH")), false)
+	return p.lists().check(resolveProgram(fields[0], dir, os.Getenv("PATH"), p.Home), false)
 }
 
 // CheckDir checks create_session's working directory against AllowedPaths.
@@ -91,7 +95,7 @@ func (p Policy) CheckDir(dir string) error {
 	if len(p.AllowedPaths) == 0 {
 		return nil
 	}
-	return p.checkPath(absDir(expandHome(dir)), dir)
+	return p.checkPath(absDir(expandHome(dir, p.Home)), dir)
 }
 
 // CheckInput checks every simple command typed into a Shell (or Unknown)
@@ -133,7 +137,7 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 	if err != nil || depth > shell.MaxDepth {
 		return p.checkTokens(l, input, cwds)
 	}
-	env := newShellEnv(f)
+	env := newShellEnv(f, p.Home)
 	ic := &inputCheck{p: p, l: l, env: env, pathEnv: env.pathEnv(), depth: depth}
 	ic.cwds, ic.cwdUnknown = cwdCandidates(f, env, cwds)
 	if ic.cwdUnknown && len(p.AllowedPaths) > 0 {
@@ -172,7 +176,7 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 			}
 		}
 		for _, cwd := range ic.cwds {
-			if err := ic.l.check(resolveProgram(typed, cwd, ic.pathEnv), true); err != nil {
+			if err := ic.l.check(resolveProgram(typed, cwd, ic.pathEnv, ic.env.home), true); err != nil {
 				return err
 			}
 		}
@@ -229,7 +233,7 @@ var tokenSplit = regexp.MustCompile("[;&|()`\n]+")
 // every segment between shell operators is checked as a program, and every
 // word as a possible path.
 func (p Policy) checkTokens(l lists, input string, cwds []string) error {
-	ic := &inputCheck{p: p, l: l, env: &shellEnv{vals: map[string][]string{}, unknown: map[string]bool{}}, pathEnv: os.Getenv("PATH"), cwds: cwds}
+	ic := &inputCheck{p: p, l: l, env: &shellEnv{vals: map[string][]string{}, unknown: map[string]bool{}, home: p.Home}, pathEnv: os.Getenv("PATH"), cwds: cwds}
 	for _, seg := range tokenSplit.Split(input, -1) {
 		fields := strings.Fields(seg)
 		first := 0
@@ -242,7 +246,7 @@ func (p Policy) checkTokens(l lists, input string, cwds []string) error {
 				f = shell.DynMark
 			}
 			if i == first && f != "" {
-				if err := ic.l.check(resolveProgram(f, cwds[0], ic.pathEnv), true); err != nil {
+				if err := ic.l.check(resolveProgram(f, cwds[0], ic.pathEnv, ic.env.home), true); err != nil {
 					return err
 				}
 			}

@@ -16,14 +16,15 @@ import (
 type shellEnv struct {
 	vals    map[string][]string
 	unknown map[string]bool
+	home    string // the session's HOME; "" means the server's
 }
 
 // maxCandidates bounds the values one word may expand to; beyond it the word
 // is treated as unknown.
 const maxCandidates = 64
 
-func newShellEnv(f syntax.Node) *shellEnv {
-	e := &shellEnv{vals: map[string][]string{}, unknown: map[string]bool{}}
+func newShellEnv(f syntax.Node, home string) *shellEnv {
+	e := &shellEnv{vals: map[string][]string{}, unknown: map[string]bool{}, home: home}
 	add := func(name string, vals []string) {
 		for _, v := range vals {
 			if strings.Contains(v, shell.DynMark) {
@@ -140,6 +141,9 @@ func (e *shellEnv) param(p *syntax.ParamExp) []string {
 		return []string{shell.DynMark}
 	case e.vals[name] != nil:
 		return e.vals[name]
+	}
+	if name == "HOME" && e.home != "" {
+		return []string{e.home}
 	}
 	if v, ok := os.LookupEnv(name); ok {
 		return []string{v}

@@ -48,7 +48,7 @@ func (ic *inputCheck) checkArg(arg string, exempt bool) error {
 	if shell.URLLike.MatchString(arg) || shell.RemoteLike.MatchString(arg) || strings.HasPrefix(arg, "-") {
 		return nil
 	}
-	p := expandHome(arg)
+	p := expandHome(arg, ic.env.home)
 	if filepath.IsAbs(p) {
 		return ic.p.checkPath(p, arg)
 	}
@@ -98,7 +98,7 @@ func (p Policy) checkPath(abs, shown string) error {
 func (p Policy) checkOnePath(abs, shown string) error {
 	real := realPath(abs)
 	for _, a := range p.AllowedPaths {
-		base := absDir(expandHome(a))
+		base := absDir(expandHome(a, ""))
 		if within(realPath(base), real) || within(base, real) {
 			return nil
 		}
@@ -153,13 +153,16 @@ func realPath(p string) string {
 	return cur
 }
 
-func expandHome(p string) string {
+// expandHome expands a leading "~" with home, or the server's HOME when home is "".
+func expandHome(p, home string) string {
 	if p != "~" && !strings.HasPrefix(p, "~/") {
 		return p
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return p
+	if home == "" {
+		var err error
+		if home, err = os.UserHomeDir(); err != nil {
+			return p
+		}
 	}
 	return filepath.Join(home, p[1:])
 }
@@ -247,11 +250,11 @@ func cdTargets(args []*syntax.Word, env *shellEnv) []string {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return []string{expandHome("~")}
+		return []string{expandHome("~", env.home)}
 	}
 	vals := env.expand(args[0])
 	for i, v := range vals {
-		vals[i] = expandHome(v)
+		vals[i] = expandHome(v, env.home)
 	}
 	return vals
 }

@@ -227,3 +227,22 @@ func TestCheckInputPaths(t *testing.T) {
 		t.Errorf("zero Policy CheckDir = %v", err)
 	}
 }
+
+// TestHomeIsTheSessions: "~" and $HOME in typed input name the session's HOME, not
+// the server's.
+func TestHomeIsTheSessions(t *testing.T) {
+	work, other := t.TempDir(), t.TempDir()
+	inside := Policy{AllowedPaths: []string{work}, Home: work}
+	outside := Policy{AllowedPaths: []string{work}, Home: other}
+	for _, in := range []string{"cat ~/notes", "cat $HOME/notes", "cd ~ && ls", "ls ~"} {
+		if err := inside.CheckInput(danger.Shell, in, work); err != nil {
+			t.Errorf("%q with HOME inside the allowed path: %v", in, err)
+		}
+		if err := outside.CheckInput(danger.Shell, in, work); !errors.Is(err, ErrPathNotAllowed) {
+			t.Errorf("%q with HOME outside the allowed path = %v, want ErrPathNotAllowed", in, err)
+		}
+	}
+	if err := outside.CheckDir("~"); !errors.Is(err, ErrPathNotAllowed) {
+		t.Errorf("CheckDir(~) with HOME outside = %v", err)
+	}
+}

@@ -38,13 +38,13 @@ type program struct {
 
 // resolveProgram finds the file arg runs: relative paths against cwd (the
 // server's own directory when cwd is empty), bare names on pathEnv.
-func resolveProgram(arg, cwd, pathEnv string) program {
+func resolveProgram(arg, cwd, pathEnv, home string) program {
 	p := program{name: shell.ProgName(arg), typed: arg}
 	switch {
 	case strings.Contains(arg, shell.DynMark):
 		return p
 	case strings.Contains(arg, "/"):
-		abs := expandHome(arg)
+		abs := expandHome(arg, home)
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(absDir(cwd), abs)
 		}
@@ -108,7 +108,7 @@ type listEntry struct {
 func resolveEntry(e string) listEntry {
 	e = strings.TrimSpace(e)
 	if strings.Contains(e, "/") {
-		abs := absDir(expandHome(e))
+		abs := absDir(expandHome(e, ""))
 		f := realFile(abs)
 		if f == "" {
 			f = abs // a path that does not exist yet still names that path

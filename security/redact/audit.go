@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -24,6 +25,7 @@ const (
 	EventRefused       EventKind = "refused"        // input matched a danger rule and was not sent
 	EventConfirmed     EventKind = "confirmed"      // refused input was confirmed with a justification
 	EventBlocked       EventKind = "blocked"        // the policy (allow and block lists, paths) refused a program or input
+	EventAuthFailed    EventKind = "auth_failed"    // an HTTP request's credentials were refused; Detail says why
 )
 
 // Event is one audit record, written as one JSON object per line.
@@ -38,6 +40,16 @@ type Event struct {
 	Justification string    `json:"justification,omitempty"`
 	ExitCode      *int      `json:"exit_code,omitempty"`
 	Detail        string    `json:"detail,omitempty"`
+	Principal     string    `json:"principal,omitempty"`   // who called, over HTTP: the token's name or the JWT's sub
+	RemoteAddr    string    `json:"remote_addr,omitempty"` // the address the call came from, over HTTP
+	Claims        *Claims   `json:"claims,omitempty"`      // the caller's non-secret JWT claims
+}
+
+// Claims are the non-secret claims of the access token a call was made with.
+type Claims struct {
+	Issuer   string   `json:"iss,omitempty"`
+	ClientID string   `json:"client_id,omitempty"`
+	Scopes   []string `json:"scopes,omitempty"`
 }
 
 // Audit appends Events to a file. A nil *Audit records nothing, so callers
@@ -51,16 +63,36 @@ type Audit struct {
 
 var errAuditClosed = errors.New("audit log closed")
 
+// ErrAuditLink: the audit log path is a symbolic link, a hard link or not a
+// regular file.
+var ErrAuditLink = errors.New("the audit log must be a regular file, not a link")
+
+// linkCount is the number of hard links to fi's file, 1 where unknown.
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
+
 // OpenAudit opens path for appending, creating it with mode 0600 and
 // tightening an existing file to 0600. An empty path means no audit log and
-// returns (nil, nil).
+// returns (nil, nil). It refuses a path that is a symbolic link or a file with
+// other hard links, which would send the records (and the chmod) to another file.
 func OpenAudit(path string) (*Audit, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("open audit log %q: %w", path, ErrAuditLink)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open audit log %q: %w", path, err)
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || linkCount(fi) > 1 {
+		f.Close()
+		return nil, fmt.Errorf("open audit log %q: not a regular file with one link: %w", path, ErrAuditLink)
 	}
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()

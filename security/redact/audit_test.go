@@ -3,6 +3,7 @@ package redact
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +179,35 @@ func TestEventKindsOnDisk(t *testing.T) {
 		if got, exp := string(line), `{"time":"2025-01-02T03:04:05Z","event":"`+name+`","session_id":"abcd1234"}`; got != exp {
 			t.Errorf("%s is written as %s, want %s", name, got, exp)
 		}
+	}
+}
+
+// TestAuditRefusesLinks: records sent through a symlink or a hard link would land
+// in (and chmod) whatever file the link names.
+func TestAuditRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	if err := os.WriteFile(target, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sym := filepath.Join(dir, "sym.log")
+	if err := os.Symlink(target, sym); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.log")
+	if err := os.Link(target, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{sym, hard, dir} {
+		a, err := OpenAudit(p)
+		if err == nil {
+			a.Close()
+			t.Errorf("OpenAudit(%s) accepted a link or a non-file", p)
+		} else if p != dir && !errors.Is(err, ErrAuditLink) {
+			t.Errorf("OpenAudit(%s) = %v, want ErrAuditLink", p, err)
+		}
+	}
+	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target was chmodded to %v", fi.Mode().Perm())
 	}
 }

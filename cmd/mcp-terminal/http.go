@@ -1,0 +1,259 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcp-terminal/mcp-terminal/auth"
+	"github.com/mcp-terminal/mcp-terminal/security/redact"
+	"github.com/mcp-terminal/mcp-terminal/tools"
+)
+
+// Limits of the HTTP transport.
+const (
+	drainTimeout      = 10 * time.Second // SIGTERM: in-flight calls finish or are cancelled within this
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	minBodyLimit      = 1 << 20
+	authFailures      = 10 // failed attempts per source address per authWindow
+	authWindow        = time.Minute
+	maxCallTime       = 10 * time.Minute // the largest timeout_ms a call may give
+)
+
+// errRefused marks a configuration the HTTP transport will not serve.
+var errRefused = errors.New("refusing to serve")
+
+// serveHTTP serves streamable HTTP at /mcp until ctx ends, then stops accepting,
+// lets in-flight calls finish for up to drainTimeout and cancels the rest.
+// Sessions belong to principals, not to connections: they outlive both.
+func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) error {
+	h := cfg.HTTP
+	guard, principals, err := newGuard(ctx, h, a.audit, logger)
+	if err != nil {
+		return err
+	}
+	if err := checkExposure(h, principals, a.isolated); err != nil {
+		return err
+	}
+	handler := newHTTPHandler(cfg, a, guard, logger)
+
+	ln, err := net.Listen("tcp", h.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", h.Addr, err)
+	}
+	base, cancelCalls := context.WithCancel(context.Background())
+	defer cancelCalls()
+	srv := &http.Server{
+		Handler:           handler.mux,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		// A call may wait up to the largest timeout_ms; its reply must still get out.
+		WriteTimeout: maxCallTime + time.Minute,
+		IdleTimeout:  idleTimeout,
+		BaseContext:  func(net.Listener) context.Context { return base },
+		ErrorLog:     log.New(stderr(logger), "http: ", 0),
+	}
+	scheme := "http"
+	if h.TLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(h.TLSCert, h.TLSKey)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("load TLS certificate: %w", err)
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+		ln, scheme = tls.NewListener(ln, srv.TLSConfig), "https"
+	}
+	handler.mcp = server.NewStreamableHTTPServer(a.mcp, append(handler.options, server.WithStreamableHTTPServer(srv))...)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }() // returns once Shutdown or Close is called
+	logger.Info("mcp-terminal serving streamable HTTP", "url", scheme+"://"+ln.Addr().String()+"/mcp",
+		"version", version, "pid", os.Getpid(), "auth", authKinds(h), "principals", len(principals))
+
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("signal received; draining HTTP calls", "timeout", drainTimeout)
+	drain, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	if err := handler.mcp.Shutdown(drain); err != nil {
+		logger.Warn("in-flight calls did not finish in time; cancelling them", "err", err)
+	}
+	cancelCalls()
+	srv.Close()
+	<-served
+	return nil
+}
+
+// httpHandler is the routing in front of the MCP server: /healthz, the RFC 9728
+// metadata, and /mcp behind the origin check, the body limit and the guard.
+type httpHandler struct {
+	mux     *http.ServeMux
+	mcp     *server.StreamableHTTPServer
+	options []server.StreamableHTTPOption
+}
+
+func newHTTPHandler(cfg config, a *app, guard *auth.Guard, logger *slog.Logger) *httpHandler {
+	h := &httpHandler{mux: http.NewServeMux()}
+	h.options = []server.StreamableHTTPOption{
+		server.WithStreamableHTTPLogger(logger),
+		server.WithHTTPContextFunc(callerContext),
+	}
+	if len(cfg.HTTP.AllowedOrigins) > 0 {
+		h.options = append(h.options, server.WithStreamableHTTPCORS(
+			server.WithCORSAllowedOrigins(cfg.HTTP.AllowedOrigins...),
+			server.WithCORSAllowedHeaders("Authorization", "Content-Type", "Mcp-Session-Id", "Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID"),
+			server.WithCORSExposedHeaders("Mcp-Session-Id", "WWW-Authenticate"),
+		))
+	}
+	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "ok")
+	})
+	var mcpEndpoint http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.mcp.ServeHTTP(w, r) })
+	if guard != nil {
+		meta := auth.Metadata{PublicURL: cfg.HTTP.PublicURL, Scope: cfg.HTTP.Scope}
+		if cfg.HTTP.Issuer != "" {
+			meta.Issuers = []string{cfg.HTTP.Issuer}
+		}
+		h.mux.Handle(auth.MetadataPath, meta)
+		h.mux.Handle(auth.MetadataPath+"/mcp", meta)
+		mcpEndpoint = guard.Wrap(mcpEndpoint)
+	}
+	limit := int64(max(minBodyLimit, 8*cfg.MaxInput))
+	h.mux.Handle("/mcp", checkOrigin(cfg.HTTP.AllowedOrigins, capBody(limit, mcpEndpoint)))
+	return h
+}
+
+// callerContext hands the authenticated principal to the tools (mcp-go's HTTP
+// context function, run for every call in both protocol eras).
+func callerContext(ctx context.Context, r *http.Request) context.Context {
+	c := tools.Caller{RemoteAddr: r.RemoteAddr}
+	if p, ok := auth.FromContext(r.Context()); ok {
+		c.Principal = p.Name
+		if p.Method == "jwt" {
+			c.Claims = &redact.Claims{Issuer: p.Issuer, ClientID: p.ClientID, Scopes: p.Scopes}
+		}
+	}
+	return tools.WithCaller(ctx, c)
+}
+
+// checkOrigin refuses a browser request from an origin not allowed (403); requests
+// without an Origin (every non-browser client) pass.
+func checkOrigin(allowed []string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if o := r.Header.Get("Origin"); o != "" && !slices.ContainsFunc(allowed, func(a string) bool {
+			return strings.EqualFold(strings.TrimRight(a, "/"), o)
+		}) {
+			http.Error(w, "origin not allowed", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// capBody refuses a request body over limit bytes with 413.
+func capBody(limit int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > limit {
+			http.Error(w, fmt.Sprintf("request body over %d bytes", limit), http.StatusRequestEntityTooLarge)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// newGuard builds the authentication the settings ask for (nil for none) and
+// returns the static principals' names; an issuer counts as many principals.
+func newGuard(ctx context.Context, h httpConfig, audit *redact.Audit, logger *slog.Logger) (*auth.Guard, []string, error) {
+	if !h.authenticated() {
+		return nil, nil, nil
+	}
+	g := &auth.Guard{Scope: h.Scope, PublicURL: h.PublicURL, Limit: auth.NewLimiter(authFailures, authWindow)}
+	g.Failed = func(r *http.Request, source, reason string) {
+		audit.Record(redact.Event{Kind: redact.EventAuthFailed, RemoteAddr: r.RemoteAddr, Detail: reason})
+		logger.Warn("authentication failed", "source", source, "reason", reason)
+	}
+	var principals []string
+	if h.TokensFile != "" {
+		t, err := auth.LoadTokens(h.TokensFile)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", errRefused, err)
+		}
+		g.Tokens, principals = t, t.Principals()
+	}
+	if h.Issuer != "" || h.JWKSURL != "" {
+		dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		j, err := auth.NewJWT(dctx, auth.JWTConfig{Issuer: h.Issuer, JWKSURL: h.JWKSURL, Audience: h.PublicURL, Scope: h.Scope})
+		if err != nil {
+			return nil, nil, err
+		}
+		if h.Issuer == "" {
+			logger.Warn("no --oauth-issuer: JWTs' iss is not checked, only their signature, audience, lifetime and scope")
+		}
+		g.JWT = j
+		// An issuer vouches for any number of subjects: count it as several.
+		principals = append(principals, "every subject of "+cmp.Or(h.Issuer, h.JWKSURL), "...")
+	}
+	return g, principals, nil
+}
+
+// checkExposure refuses what would hand out shells carelessly: a non-loopback
+// address without authentication, and several principals whose sessions would
+// share this Unix user with nothing below the API to keep them apart (isolated:
+// each session runs in a Landlock domain of its own, isolate.go).
+func checkExposure(h httpConfig, principals []string, isolated bool) error {
+	host, _, _ := net.SplitHostPort(h.Addr)
+	if !h.authenticated() && !loopback(host) && !h.InsecureNoAuth {
+		return fmt.Errorf("%w on %s without authentication: give --auth-tokens-file or --oauth-issuer, bind 127.0.0.1, "+
+			"or pass --insecure-no-auth (MCP_TERMINAL_INSECURE_NO_AUTH) if every client that can reach it may run anything as this user", errRefused, h.Addr)
+	}
+	if len(principals) > 1 && !isolated && !h.AllowSharedUser {
+		return fmt.Errorf("%w %d principals (%s): their sessions would all run as this Unix user, so each could signal, trace or read "+
+			"the others' processes and terminals, and %s. Run one server per Unix user (see README, threat model), or pass --allow-shared-user "+
+			"(MCP_TERMINAL_ALLOW_SHARED_USER) if the principals trust each other", errRefused, len(principals), strings.Join(principals, ", "), whyNotIsolated(h))
+	}
+	return nil
+}
+
+// loopback says whether host names only this machine. An empty host (":8080")
+// means every interface.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
+
+func authKinds(h httpConfig) string {
+	var k []string
+	if h.TokensFile != "" {
+		k = append(k, "tokens")
+	}
+	if h.Issuer != "" || h.JWKSURL != "" {
+		k = append(k, "jwt")
+	}
+	if len(k) == 0 {
+		return "none"
+	}
+	return strings.Join(k, "+")
+}

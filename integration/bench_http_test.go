@@ -1,0 +1,113 @@
+package integration
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// BenchmarkHTTPLoad is the HTTP transport under load: 50 clients, each on its own
+// connection and its own bash session, make 20 send_command calls at once (with a
+// static token checked on every request). It reports the latency of one call
+// (p50, p99), the calls that failed, the server's CPU time per call and its peak
+// resident memory.
+func BenchmarkHTTPLoad(b *testing.B) {
+	const clients, calls = 50, 20
+	if _, err := os.Stat("/bin/bash"); err != nil {
+		b.Skip("bash is not installed")
+	}
+	for range b.N {
+		b.StopTimer()
+		h := startHTTP(b, []string{"--auth-tokens-file", benchTokens(b), "--max-sessions", "60"})
+		conns := make([]*server, clients)
+		ids := make([]string, clients)
+		for i := range conns {
+			conns[i] = h.connect(b, aliceToken, modernEra)
+			ids[i] = conns[i].bash(nil)
+		}
+		var (
+			mu     sync.Mutex
+			lat    []time.Duration
+			errors int
+			wg     sync.WaitGroup
+		)
+		cpu0 := cpuTime(b, h.cmd.Process.Pid)
+		b.StartTimer()
+		for i, s := range conns {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := range calls {
+					began := time.Now()
+					res, err := s.c.CallTool(s.ctx, toolRequest("send_command", map[string]any{"session_id": ids[i], "input": fmt.Sprintf("echo c%d-%d", i, j)}))
+					d := time.Since(began)
+					ok := err == nil && !res.IsError && strings.Contains(text(res), fmt.Sprintf("c%d-%d", i, j))
+					mu.Lock()
+					lat = append(lat, d)
+					if !ok {
+						errors++
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		b.StopTimer()
+		report(b, lat)
+		b.ReportMetric(float64(errors), "errors")
+		b.ReportMetric(float64((cpuTime(b, h.cmd.Process.Pid)-cpu0).Microseconds())/1000/float64(clients*calls), "server-cpu-ms/call")
+		b.ReportMetric(float64(peakRSS(b, h.cmd.Process.Pid))/1024, "server-peak-RSS-MB")
+		h.stop()
+	}
+}
+
+func text(res *mcp.CallToolResult) string {
+	var s string
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			s += tc.Text
+		}
+	}
+	return s
+}
+
+// peakRSS is a process's peak resident set (VmHWM), in KiB.
+func peakRSS(b *testing.B, pid int) int {
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+			return n
+		}
+	}
+	return 0
+}
+
+// cpuTime is the user and system time a process has used (clock ticks of 10 ms).
+func cpuTime(b *testing.B, pid int) time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+2:]))
+	utime, _ := strconv.Atoi(f[11])
+	stime, _ := strconv.Atoi(f[12])
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+func benchTokens(b *testing.B) string {
+	path := b.TempDir() + "/tokens"
+	if err := os.WriteFile(path, []byte("alice "+aliceToken+"\n"), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}

@@ -1,0 +1,336 @@
+package integration
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+)
+
+// The HTTP transport serves both protocol eras on /mcp; terminal sessions belong to
+// the principal, not to the MCP session or the connection.
+
+const (
+	aliceToken = "alice-token-0123456789abcdef"
+	bobToken   = "bob-token-0123456789abcdef01"
+)
+
+func TestHTTPBothErasDriveBash(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)})
+	for _, era := range []string{modernEra, legacyEra} {
+		t.Run(era, func(t *testing.T) {
+			s := h.connect(t, aliceToken, era)
+			id := s.bash(nil)
+			r := s.send(id, "echo $((6*7)) from-$BASH_VERSINFO", nil)
+			complete(t, r, "")
+			if !strings.Contains(r.str("output"), "42 from-") {
+				t.Fatalf("output %q", r.str("output"))
+			}
+			// A new connection (and, in the legacy era, a new MCP session once the
+			// first has ended) finds the session still there: it belongs to alice.
+			s.close()
+			again := h.connect(t, aliceToken, era)
+			if !listed(again, id) {
+				t.Fatalf("session %s gone after reconnecting", id)
+			}
+			r = again.send(id, "echo still-$((1+1))", nil)
+			if !strings.Contains(r.str("output"), "still-2") {
+				t.Fatalf("after reconnect: %q", r.str("output"))
+			}
+			again.must("close_session", map[string]any{"session_id": id}, nil)
+		})
+	}
+}
+
+// listed reports whether list_sessions shows id.
+func listed(s *server, id string) bool {
+	r := s.must("list_sessions", map[string]any{}, nil)
+	list, _ := r.S["sessions"].([]any)
+	for _, e := range list {
+		if m, _ := e.(map[string]any); m["session_id"] == id {
+			return true
+		}
+	}
+	return false
+}
+
+func TestHTTPPrincipalsCannotReachEachOthersSessions(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken),
+		"--allow-shared-user", "--max-sessions-per-principal", "1"})
+	alice := h.connect(t, aliceToken, modernEra)
+	bob := h.connect(t, bobToken, legacyEra)
+	id := alice.bash(nil)
+
+	// Every tool answers bob about alice's session exactly as about an id that
+	// never existed: same error, nothing typed, nothing closed.
+	const unknown = "0badf00d"
+	calls := map[string]map[string]any{
+		"send_command":              {"input": "echo bob-was-here"},
+		"send_control":              {"control": "ctrl+c"},
+		"read_output":               {},
+		"confirm_dangerous_command": {"input": "echo bob-was-here", "justification": "trying to reach a session of alice"},
+		"close_session":             {},
+	}
+	for tool, args := range calls {
+		try := func(sid string) string {
+			a := map[string]any{"session_id": sid}
+			for k, v := range args {
+				a[k] = v
+			}
+			r := bob.call(tool, a)
+			if !r.IsError {
+				t.Fatalf("%s on %s by bob succeeded: %q", tool, sid, r.Text)
+			}
+			return strings.ReplaceAll(r.Text, sid, "ID")
+		}
+		if got, want := try(id), try(unknown); got != want {
+			t.Errorf("%s: bob told apart alice's session from an unknown one:\n%q\n%q", tool, got, want)
+		}
+	}
+	if listed(bob, id) {
+		t.Error("bob's list_sessions shows alice's session")
+	}
+	r := alice.send(id, "echo alive-$((2+3))", nil)
+	if !strings.Contains(r.str("output"), "alive-5") || strings.Contains(r.str("output"), "bob-was-here") {
+		t.Fatalf("alice's session after bob's attempts: %q", r.str("output"))
+	}
+
+	// The per-principal limit is per principal: alice is at hers, bob is not.
+	if r := alice.call("create_session", map[string]any{"command": "bash"}); !r.IsError || !strings.Contains(r.Text, "limit") {
+		t.Fatalf("alice's second session: %v %q", r.IsError, r.Text)
+	}
+	bob.bash(nil)
+}
+
+func TestHTTPRefusesUnsafeConfigurations(t *testing.T) {
+	t.Parallel()
+	loose := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(loose, []byte("alice "+aliceToken+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		env  []string
+		want string
+	}{
+		{"every interface without auth", []string{"--http", "0.0.0.0:0"}, nil, "without authentication"},
+		{"empty host without auth", nil, []string{"MCP_TERMINAL_HTTP=:0"}, "--insecure-no-auth"},
+		{"two principals on one Unix user, not isolated", []string{"--http", "127.0.0.1:0", "--isolation", "off", "--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken)}, nil, "--allow-shared-user"},
+		{"tokens file others can read", []string{"--http", "127.0.0.1:0", "--auth-tokens-file", loose}, nil, "chmod 600"},
+		{"issuer without public URL", []string{"--http", "127.0.0.1:0", "--oauth-issuer", "https://issuer.example"}, nil, "--public-url"},
+		{"certificate without key", []string{"--http", "127.0.0.1:0", "--tls-cert", loose}, nil, "--tls-key"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if out := failStart(t, tt.args, tt.env...); !strings.Contains(out, tt.want) {
+				t.Fatalf("refusal does not say %q:\n%s", tt.want, out)
+			}
+		})
+	}
+	// The explicit override serves every interface without auth.
+	startHTTP(t, []string{"--http", "0.0.0.0:0", "--insecure-no-auth"})
+}
+
+func TestHTTPStaticTokenAuth(t *testing.T) {
+	t.Parallel()
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken), "--audit-log", audit})
+
+	resp, _ := h.post(t, nil, "")
+	www := resp.Header.Get("WWW-Authenticate")
+	if resp.StatusCode != 401 || !strings.HasPrefix(www, "Bearer ") ||
+		!strings.Contains(www, `resource_metadata="`+h.base+`/.well-known/oauth-protected-resource/mcp"`) ||
+		!strings.Contains(www, `scope="terminal"`) || strings.Contains(www, "error=") {
+		t.Fatalf("no token: %d %q", resp.StatusCode, www)
+	}
+	wrong := "alice-token-0123456789abcdeX"
+	resp, _ = h.post(t, map[string]string{"Authorization": "Bearer " + wrong}, "")
+	if www := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 401 || !strings.Contains(www, `error="invalid_token"`) {
+		t.Fatalf("wrong token: %d %q", resp.StatusCode, www)
+	}
+	if resp, _ = h.post(t, map[string]string{"Authorization": "Bearer " + aliceToken}, ""); resp.StatusCode != 200 {
+		t.Fatalf("right token: %d", resp.StatusCode)
+	}
+	// /healthz and the metadata answer without a token.
+	var meta map[string]any
+	getJSON(t, h.base+"/.well-known/oauth-protected-resource/mcp", &meta)
+	if meta["resource"] != h.url || fmt.Sprint(meta["scopes_supported"]) != "[terminal]" || fmt.Sprint(meta["bearer_methods_supported"]) != "[header]" {
+		t.Fatalf("metadata %v", meta)
+	}
+	if body := get(t, h.base+"/healthz", 200); body != "ok\n" {
+		t.Fatalf("/healthz says %q", body)
+	}
+
+	// A source that keeps failing is turned away, even with the right token, and
+	// every failure is audited with its source but never the token.
+	for i := 0; i < 12; i++ {
+		resp, _ = h.post(t, map[string]string{"Authorization": "Bearer " + wrong}, "")
+	}
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("after 13 failures: %d", resp.StatusCode)
+	}
+	if resp, _ = h.post(t, map[string]string{"Authorization": "Bearer " + aliceToken}, ""); resp.StatusCode != 429 {
+		t.Fatalf("right token from a blocked source: %d", resp.StatusCode)
+	}
+	h.stop()
+	log, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(log), wrong) || strings.Contains(string(log), aliceToken) {
+		t.Fatal("a token reached the audit log")
+	}
+	if n := strings.Count(string(log), `"event":"auth_failed"`); n < 10 || !strings.Contains(string(log), `"remote_addr":"127.0.0.1:`) {
+		t.Fatalf("%d auth_failed records, or without remote_addr:\n%s", n, log)
+	}
+}
+
+func TestHTTPAuditNamesThePrincipal(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken), "--audit-log", audit})
+	s := h.connect(t, aliceToken, legacyEra)
+	id := s.bash(nil)
+	s.send(id, "echo audited", nil)
+	h.stop()
+	log, _ := os.ReadFile(audit)
+	for _, line := range strings.Split(strings.TrimSpace(string(log)), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		switch e["event"] {
+		case "session_create", "input":
+			if e["principal"] != "alice" || !strings.HasPrefix(fmt.Sprint(e["remote_addr"]), "127.0.0.1:") {
+				t.Errorf("record without principal or remote_addr: %s", line)
+			}
+		}
+	}
+}
+
+func TestHTTPOriginHostAndBodyChecks(t *testing.T) {
+	t.Parallel()
+	h := startHTTP(t, []string{"--allowed-origins", "https://app.example"})
+	if resp, _ := h.post(t, map[string]string{"Origin": "https://evil.example"}, ""); resp.StatusCode != 403 {
+		t.Errorf("foreign origin: %d", resp.StatusCode)
+	}
+	if resp, _ := h.post(t, map[string]string{"Origin": "https://app.example"}, ""); resp.StatusCode != 200 {
+		t.Errorf("allowed origin: %d", resp.StatusCode)
+	}
+	// DNS rebinding: a loopback connection naming another host.
+	if resp, _ := h.post(t, map[string]string{"Host": "evil.example:80"}, ""); resp.StatusCode != 403 {
+		t.Errorf("rebound Host: %d", resp.StatusCode)
+	}
+	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<20) + `"}}`
+	if resp, _ := h.post(t, nil, big); resp.StatusCode != 413 {
+		t.Errorf("2 MiB body: %d", resp.StatusCode)
+	}
+}
+
+// SIGTERM stops accepting, cancels a call still running after the drain period and
+// ends every session's processes.
+func TestHTTPSigtermDrains(t *testing.T) {
+	t.Parallel()
+	need(t, "bash", "sleep")
+	h := startHTTP(t, nil)
+	s := h.connect(t, "", modernEra)
+	id := s.bash(nil)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		req := map[string]any{"session_id": id, "input": "sleep 120", "timeout_ms": 120000}
+		_, _ = s.c.CallTool(s.ctx, toolRequest("send_command", req)) // cancelled by the server
+	}()
+	waitForProcesses(t, s, 2)
+	began := time.Now()
+	h.stop()
+	if d := time.Since(began); d > 15*time.Second {
+		t.Errorf("server took %s to stop after SIGTERM", d)
+	}
+	wg.Wait()
+	if left := markedProcesses(h.mark); len(left) > 0 {
+		t.Fatalf("processes outlived the server: %v", left)
+	}
+}
+
+// With a certificate the server speaks HTTPS only.
+func TestHTTPServesTLS(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	certPEM, keyPEM := selfSigned(t)
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(cert, certPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(key, keyPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := startHTTP(t, []string{"--tls-cert", cert, "--tls-key", key})
+	if !strings.HasPrefix(h.url, "https://127.0.0.1:") {
+		t.Fatalf("serving %s", h.url)
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(certPEM)
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	s := h.connect(t, "", legacyEra, transport.WithHTTPBasicClient(hc))
+	id := s.bash(nil)
+	if r := s.send(id, "echo over-$((40+3))", nil); !strings.Contains(r.str("output"), "over-43") {
+		t.Fatalf("over TLS: %q", r.str("output"))
+	}
+	// Plain HTTP to the TLS port gets nowhere.
+	if resp, err := http.Get(strings.Replace(h.base, "https:", "http:", 1) + "/healthz"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Fatal("plain HTTP answered on the TLS port")
+		}
+	}
+}
+
+// selfSigned returns a certificate and key for 127.0.0.1, PEM encoded.
+func selfSigned(t *testing.T) (certPEM, keyPEM []byte) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mcp-terminal test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder})
+}

@@ -1,0 +1,66 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+)
+
+// SQL that exposes or hides: the server reading a key, credential or
+// password file from its own filesystem into a query result (pg_read_file,
+// LOAD_FILE, COPY FROM a file, LOAD DATA INFILE), and settings that stop
+// the server recording what is done (log_statement none, general_log OFF,
+// sql_log_bin 0, pgaudit.log none, a server audit turned off).
+
+var (
+	sqlFileRead = regexp.MustCompile(`(?i)\b(?:pg_read_file|pg_read_binary_file|load_file|lo_import|pg_stat_file)\s*\(\s*'([^']*)'` +
+		`|\bCOPY\s+[\w."]+(?:\s*\([^)]*\))?\s+FROM\s+'([^']*)'` +
+		`|\bLOAD\s+DATA\s+(?:LOW_PRIORITY\s+|CONCURRENT\s+)?(?:LOCAL\s+)?INFILE\s+'([^']*)'` +
+		`|\bLOAD\s+XML\s+(?:LOCAL\s+)?INFILE\s+'([^']*)'`)
+	// sqlAuditOff: a logging or audit setting turned off, set to record
+	// nothing, or a server audit stopped or dropped.
+	sqlAuditOff = regexp.MustCompile(`(?i)\bSET\s+(?:GLOBAL\s+|SESSION\s+|PERSIST\s+|@@(?:global\.|session\.)?)?` +
+		`(?:log_statement|pgaudit\.log|pgaudit\.log_level|log_destination|general_log|sql_log_bin|audit_log_policy|audit_log_disable|log_output|server_audit_logging|logging_collector|log_connections|log_disconnections)` +
+		`\s*(?:=|\bTO\b)\s*'?(?:none|off|0|false|'')'?` +
+		`|\bALTER\s+SERVER\s+AUDIT\b[^;]*\bSTATE\s*=\s*OFF|\bDROP\s+(?:SERVER|DATABASE)\s+AUDIT\b|\bUNINSTALL\s+PLUGIN\s+(?:audit_log|server_audit)\b|\bDROP\s+EXTENSION\s+(?:IF\s+EXISTS\s+)?pgaudit\b`)
+)
+
+// checkSQLExposeAudit: a secret file read into the database, or auditing
+// switched off.
+func checkSQLExposeAudit(code string) Verdict {
+	for _, m := range sqlFileRead.FindAllStringSubmatch(code, -1) {
+		for _, p := range m[1:] {
+			if p != "" && (secretPath(p) || sqlSystemSecret.MatchString(p)) {
+				return hit("sql-read-secret")
+			}
+		}
+	}
+	if m := sqlAuditOff.FindString(code); m != "" {
+		// log_destination '' and sql_log_bin 0 are off; so is general_log 0
+		if !strings.Contains(strings.ToLower(m), "log_destination") || strings.HasSuffix(m, "''") {
+			return hit("sql-audit-off")
+		}
+	}
+	return Verdict{}
+}
+
+// sqlSystemSecret: system files that hold secrets or identify the host's
+// keys, beyond what secretPath knows.
+var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_|ssl/private/|master\.passwd|mysql/debian\.cnf)|proc/(?:self|\d+)/environ|root/)|/\.my\.cnf$`)
+
+// sqlOutputMeta: client commands that send query output to a file,
+// replacing it (sqlite3 .output/.once, psql \o, mysql tee).
+var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once)|\\o|\\out)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+
+// checkSQLOutputFile judges an output file as the shell's > onto it.
+func checkSQLOutputFile(input string) Verdict {
+	for _, m := range sqlOutputMeta.FindAllStringSubmatch(input, -1) {
+		p := strings.Trim(m[1], `'"`)
+		if v := checkWriteTarget(p); v.Dangerous {
+			return v
+		}
+		if v := overwriteVerdict(p, byWrite); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
