@@ -14,7 +14,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
 SHELL       := bash
 .SHELLFLAGS := -eu -o pipefail -c
 
-.PHONY: build test test-long lint readme-check bench fuzz ci clean run doctor
+.PHONY: build test test-long lint readme-check bench bench-scale soak fuzz ci clean run doctor
 
 build:
 	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
@@ -56,7 +56,18 @@ readme-check:
 
 # Benchmarks: unit hot paths and end-to-end figures through the built binary.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s ./screen/ ./detect/ ./security/... ./session/ ./integration/
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 2s -timeout 60m ./screen/ ./detect/ ./security/... ./session/ ./integration/
+
+# Scale figures alone (issue 12): bulk output against the raw PTY in one run
+# (x-raw), and a thousand idle sessions (memory, threads, echo, create, close-all).
+bench-scale:
+	$(GO) test -run '^$$' -bench 'Throughput|ThousandSessions' -benchtime 3x -timeout 60m ./integration/
+
+# 50 sessions of mixed work for 30 minutes: RSS, threads and zombies must stay flat.
+# SOAK=3m for a short run.
+SOAK ?= 30m
+soak:
+	$(GO) test -count=1 -v -run '^TestSoak$$' -timeout 90m ./integration/ -soak=$(SOAK)
 
 # A short run of every fuzz target (seed corpora run in `make test` already).
 FUZZTIME ?= 30s

@@ -5,24 +5,18 @@ import (
 	"os"
 	"strconv"
 	"syscall"
-	"time"
 )
 
 // KillAdopted kills and reaps the processes this process adopted as child
 // subreaper (see BecomeSubreaper) whose environment holds envEntry, e.g.
-// "MCP_TERMINAL_SESSION=1a2b3c4d", and returns how many there were. A program that
-// escapes its session with setsid and a double fork is beyond Close's reach; it
-// still lands here, still carries the environment it was started with, and so can
-// still be ended. An entry ending in "=" matches every value.
+// "MCP_TERMINAL_SESSION=1a2b3c4d", and returns how many there were. Close already
+// ends the orphans it can tie to its session (see reaper.attribute); a marker the
+// program kept in its environment is one tie more, for a daemon that escaped while
+// other sessions were open. An entry ending in "=" matches every value.
 func KillAdopted(envEntry string) int {
-	self := os.Getpid()
-	var pids []int
-	procs, ok := procTable()
-	if !ok {
-		return 0
-	}
-	for _, pr := range procs {
-		if pr.ppid != self || pr.zombie {
+	var pids []proc
+	for _, pr := range collector.orphans(false) {
+		if pr.zombie {
 			continue
 		}
 		env, err := os.ReadFile("/proc/" + strconv.Itoa(pr.pid) + "/environ")
@@ -30,18 +24,10 @@ func KillAdopted(envEntry string) int {
 			continue
 		}
 		if syscall.Kill(pr.pid, syscall.SIGKILL) == nil {
-			pids = append(pids, pr.pid)
+			pids = append(pids, pr)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for _, pid := range pids {
-		for time.Now().Before(deadline) {
-			if reap(pid) {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}
+	waitReaped(pids)
 	return len(pids)
 }
 

@@ -28,6 +28,7 @@ const (
 func (p *Process) Close(ctx context.Context) error {
 	p.closeOnce.Do(func() {
 		p.closeErr = p.terminate(ctx)
+		p.closedSession()
 		p.masterClosed.Store(true)
 		if err := p.master.Close(); err != nil && p.closeErr == nil {
 			p.closeErr = fmt.Errorf("close pty: %w", err)
@@ -91,19 +92,21 @@ func newSignalled() *signalled {
 // and reports whether anything still needs to die or to be reaped. known
 // carries the processes found by earlier sweeps, so one that left the session
 // (setsid) and was then orphaned is still killed and reaped. Without a process
-// table (macOS) it signals the leader's group and the foreground group.
+// tree to walk (macOS) it signals the leader's group and the foreground group.
 func (p *Process) sweep(known map[int]uint64, sent *signalled, sigs ...syscall.Signal) bool {
-	all, ok := procTable()
+	p.reapOrphans()
+	members, ok := p.members(known)
 	if !ok {
 		return p.sweepGroups(sent, sigs)
 	}
 	self, ourGroup := os.Getpid(), syscall.Getpgrp()
 	alive := p.leaderAlive()
-	for _, pr := range sessionMembers(all, p.pid, known) {
+	for _, pr := range members {
 		if pr.zombie {
 			// A zombie whose parent is not us is reaped by that parent (a member,
-			// alive and so counted) or by init. The leader is exec.Cmd.Wait's.
-			if pr.ppid == self && pr.pid != p.pid && !reap(pr.pid) {
+			// alive and so counted) or by init; ours by the reaper, just now, or
+			// it is still counted. The leader's is reaped for its Process.
+			if pr.ppid == self && pr.pid != p.pid {
 				alive = true
 			}
 			continue
@@ -152,50 +155,8 @@ func (p *Process) leaderAlive() bool {
 	}
 }
 
-// sessionMembers picks from the process table the processes whose session id
-// is sid, those in known (same pid and start time), and all their descendants
-// (setsid cmd & leaves the session but keeps its parent). It adds them to known.
-func sessionMembers(all []proc, sid int, known map[int]uint64) []proc {
-	byPid := make(map[int]proc, len(all))
-	kids := map[int][]int{}
-	var roots []int
-	for _, pr := range all {
-		byPid[pr.pid] = pr
-		kids[pr.ppid] = append(kids[pr.ppid], pr.pid)
-		if start, ok := known[pr.pid]; pr.sid == sid || ok && start == pr.start {
-			roots = append(roots, pr.pid)
-		}
-	}
-	var members []proc
-	walkTree(roots, len(all), func(pid int) ([]int, bool) { return kids[pid], true }, func(pid int) {
-		pr := byPid[pid]
-		members = append(members, pr)
-		if known != nil {
-			known[pid] = pr.start
-		}
-	})
-	return members
-}
-
-// sessionProcs lists the processes of the session sid and their descendants.
-func sessionProcs(sid int) ([]proc, bool) {
-	all, ok := procTable()
-	if !ok {
-		return nil, false
-	}
-	return sessionMembers(all, sid, nil), true
-}
-
 func kill(pid int, sigs []syscall.Signal) {
 	for _, sig := range sigs {
 		_ = syscall.Kill(pid, sig) // ESRCH: already gone, which is the point
 	}
-}
-
-// reap collects the exit status of pid, a child of ours that has exited, and
-// reports whether it is gone (ECHILD: someone else reaped it).
-func reap(pid int) bool {
-	var ws syscall.WaitStatus
-	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-	return got == pid || err == syscall.ECHILD
 }

@@ -13,9 +13,12 @@
 // startup rather than Start on first use: BecomeSubreaper, and SealInherited, which
 // keeps descriptors the host inherited from reaching the sessions' programs.
 //
-// Linux is the primary platform: there /proc is used to find every process of
-// a session and BecomeSubreaper makes orphans come back to the server so they
-// can be reaped. Elsewhere (macOS) Close falls back to signalling the leader's
-// process group and the terminal's foreground group, and ProcessName and Cwd
-// return "".
+// Linux is the primary platform: there /proc is used to walk every process of
+// a session and BecomeSubreaper makes orphans come back to the server. One
+// reaper goroutine, woken by SIGCHLD, collects every child the server has as
+// soon as it exits: session leaders, whose status goes to their Process, and
+// adopted orphans, so none lingers as a zombie while its session lives. Close
+// ends the orphans tied to its session; KillOrphans ends the rest at shutdown.
+// Elsewhere (macOS) Close falls back to signalling the leader's process group
+// and the terminal's foreground group, and ProcessName and Cwd return "".
 package pty

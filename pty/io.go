@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -13,10 +15,44 @@ import (
 // read (Linux reports EIO only then). A background job that still holds the
 // terminal keeps Read blocking after the leader exited: watch Done for the exit.
 // After Close, Read returns ErrClosed (or io.EOF).
+//
+// Read takes everything the terminal holds, up to len(b), not just one piece: a
+// program printing fast leaves several pieces waiting (the kernel passes them on a
+// few KiB at a time), and each Read costs the caller a pass over its screen and a
+// wake-up of its waiters.
 func (p *Process) Read(b []byte) (int, error) {
-	n, err := p.master.Read(b)
+	rc, err := p.master.SyscallConn()
 	if err != nil {
-		return n, p.ioError(err)
+		return 0, p.ioError(err)
+	}
+	n := 0
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		for n < len(b) {
+			m, e := syscall.Read(int(fd), b[n:])
+			switch {
+			case m > 0:
+				n += m
+			case e == syscall.EINTR:
+			case e == syscall.EAGAIN:
+				return n > 0 // nothing yet: wait in the poller, unless we have something
+			case e == nil:
+				rerr = io.EOF
+				return true
+			default:
+				if n == 0 { // an error after data is reported by the next Read
+					rerr = e
+				}
+				return true
+			}
+		}
+		return true
+	})
+	if err == nil {
+		err = rerr
+	}
+	if err != nil && n == 0 {
+		return 0, p.ioError(err)
 	}
 	return n, nil
 }

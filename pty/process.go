@@ -125,18 +125,10 @@ func Start(opts Options) (*Process, error) {
 		// Ctty 0 is the child's stdin, the slave.
 		SysProcAttr: &syscall.SysProcAttr{Setsid: true, Setctty: true},
 	}
-	if err := p.cmd.Start(); err != nil {
+	if err := p.launch(); err != nil {
 		m.Close()
 		return nil, startError(name, err)
 	}
-	p.pid = p.cmd.Process.Pid
-	// The wait goroutine is owned by p: it exits when the leader has been reaped,
-	// which Close guarantees by killing the session and waiting on p.done.
-	go func() {
-		_ = p.cmd.Wait() // the status is in ProcessState; stdio are files, no copying
-		p.status = exitStatus(p.cmd.ProcessState)
-		close(p.done)
-	}()
 	return p, nil
 }
 

@@ -1,7 +1,6 @@
 package pty
 
 import (
-	"os"
 	"strconv"
 	"syscall"
 )
@@ -20,15 +19,8 @@ func (e ExitStatus) String() string {
 	return "exit code " + strconv.Itoa(e.Code)
 }
 
-// exitStatus converts what exec.Cmd.Wait left behind.
-func exitStatus(ps *os.ProcessState) ExitStatus {
-	if ps == nil {
-		return ExitStatus{Code: -1}
-	}
-	ws, ok := ps.Sys().(syscall.WaitStatus)
-	if !ok {
-		return ExitStatus{Code: ps.ExitCode()}
-	}
+// waitStatus converts what wait4 reported.
+func waitStatus(ws syscall.WaitStatus) ExitStatus {
 	if ws.Signaled() {
 		return ExitStatus{Code: -1, Signal: SignalName(ws.Signal())}
 	}

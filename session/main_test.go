@@ -14,7 +14,7 @@ import (
 // socket would make a program waiting for input look like a proxy.
 //
 // Tests that start sessions are not parallel: Manager.Shutdown ends every child of
-// this process that carries a session mark (pty.KillAdopted with SessionEnv), so one
+// this process a session left behind (pty.KillOrphans), so one
 // test's cleanup would kill another's programs. The leak and failing-terminal tests
 // count or scan what the whole process holds as well.
 func TestMain(m *testing.M) {

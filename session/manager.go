@@ -71,6 +71,28 @@ type Manager struct {
 	closeO sync.Once
 
 	shells integrationDir
+
+	hooksMu  sync.Mutex
+	onRemove []func(id string)
+}
+
+// OnRemove registers f to be called with a session's id once it has been removed
+// from the registry: closed, reaped after being idle, or ended by Shutdown. What
+// callers keep per session (the tools' redaction state and remembered secrets) can
+// go with it.
+func (m *Manager) OnRemove(f func(id string)) {
+	m.hooksMu.Lock()
+	defer m.hooksMu.Unlock()
+	m.onRemove = append(m.onRemove, f)
+}
+
+func (m *Manager) removed(id string) {
+	m.hooksMu.Lock()
+	hooks := m.onRemove
+	m.hooksMu.Unlock()
+	for _, f := range hooks {
+		f(id)
+	}
 }
 
 // NewManager starts a registry and its idle reaper; Shutdown stops both.
@@ -124,18 +146,31 @@ func (m *Manager) Create(o CreateOptions) (*Session, error) {
 	run.Env = withEnv(run.Env, SessionEnv, id)
 	s, err := start(id, o, run, integrated, m.cfg)
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.starting[o.Owner]--; m.starting[o.Owner] == 0 {
 		delete(m.starting, o.Owner)
 	}
 	if err != nil {
 		delete(m.sessions, id)
+		m.mu.Unlock()
 		return nil, err
+	}
+	if m.closed {
+		// Shutdown ran while the program started: it has closed everything it
+		// found and may be waiting already, so this one is ours to end, and the
+		// wait group must not grow.
+		m.mu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := s.close(ctx, 0); err != nil {
+			m.cfg.Logger.Warn("close session started during shutdown", "session", id, "err", err)
+		}
+		return nil, ErrShuttingDown
 	}
 	s.Owner = o.Owner
 	m.sessions[id] = s
 	m.wg.Add(1)
 	go m.watchExit(s)
+	m.mu.Unlock()
 	return s, nil
 }
 
@@ -231,6 +266,7 @@ func (m *Manager) Close(ctx context.Context, id string, sig syscall.Signal) (pty
 	}
 	delete(m.sessions, id)
 	m.mu.Unlock()
+	defer m.removed(id)
 	return s.close(ctx, sig)
 }
 
@@ -257,10 +293,11 @@ func (m *Manager) Shutdown(ctx context.Context) {
 				if _, err := s.close(ctx, 0); err != nil {
 					m.cfg.Logger.Warn("close session", "session", s.ID, "err", err)
 				}
+				m.removed(s.ID)
 			}()
 		}
 		wg.Wait()
-		pty.KillAdopted(SessionEnv + "=") // whatever escaped its session still ends with the server
+		pty.KillOrphans() // whatever escaped its session still ends with the server, whatever its environment
 		m.shells.remove()
 	})
 	m.wg.Wait()

@@ -100,6 +100,11 @@ type Session struct {
 	readDone chan struct{} // closed when readLoop returns
 
 	tap Tap // the recording, or nil; set before readLoop starts and never changed
+
+	replyMu  sync.Mutex
+	replies  []byte         // terminal query replies not written yet
+	replying bool           // the replier goroutine is running
+	replier  sync.WaitGroup // the replier, started by reply when there is something to send
 }
 
 // Info describes a session for list_sessions.
@@ -183,13 +188,47 @@ func (s *Session) readLoop() {
 	}
 }
 
-// reply answers a terminal query. A program that asks is reading, so this is quick;
-// the bound keeps a misbehaving one from stalling the output path.
+// reply queues the answer to a terminal query for the replier. The read loop never
+// writes itself: the input writer may be blocked on a program that is itself
+// blocked writing output, which only the read loop can drain.
 func (s *Session) reply(b []byte) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	if _, err := s.proc.Write(ctx, b); err != nil {
-		s.log.Debug("terminal reply not delivered", "err", err)
+	s.replyMu.Lock()
+	defer s.replyMu.Unlock()
+	if len(s.replies)+len(b) > maxReplies {
+		s.log.Debug("terminal replies dropped: the program is not reading them", "bytes", len(b))
+		return
+	}
+	s.replies = append(s.replies, b...)
+	if !s.replying {
+		s.replying = true
+		s.replier.Add(1)
+		go s.sendReplies()
+	}
+}
+
+// maxReplies bounds the replies waiting for a program that does not read them.
+const maxReplies = 64 << 10
+
+// sendReplies writes queued replies until the queue is empty, then exits; close
+// waits for it. A program that asks is reading, so this is quick; the bound keeps a
+// misbehaving one from holding the replier for ever.
+func (s *Session) sendReplies() {
+	defer s.replier.Done()
+	for {
+		s.replyMu.Lock()
+		b := s.replies
+		s.replies = nil
+		if len(b) == 0 {
+			s.replying = false
+			s.replyMu.Unlock()
+			return
+		}
+		s.replyMu.Unlock()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		if _, err := s.proc.Write(ctx, b); err != nil {
+			s.log.Debug("terminal reply not delivered", "err", err)
+		}
+		cancel()
 	}
 }
 
@@ -356,6 +395,7 @@ func (s *Session) close(ctx context.Context, sig syscall.Signal) (pty.ExitStatus
 	case <-s.readDone:
 	case <-ctx.Done():
 	}
+	s.replier.Wait() // its write fails at once on the closed terminal
 	st, _ := s.proc.Exit()
 	return st, err
 }

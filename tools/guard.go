@@ -65,7 +65,8 @@ func (g *guards) lookup(id string) *guard {
 	return g.m[id]
 }
 
-// forget drops a closed session's guard.
+// forget drops a closed session's guard; the session manager calls it whenever a
+// session goes (Manager.OnRemove).
 func (g *guards) forget(id string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()

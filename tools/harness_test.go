@@ -52,7 +52,7 @@ func newHarnessWith(t *testing.T, cfg Config, scfg session.Config) *harness {
 }
 
 // managers are shut down once every test has finished: Manager.Shutdown also kills
-// every process of this test binary that any session started (pty.KillAdopted), so
+// every process of this test binary that any session left behind (pty.KillOrphans), so
 // a test that shut its manager down would end the sessions of tests running beside it.
 var managers struct {
 	sync.Mutex

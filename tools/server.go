@@ -82,7 +82,11 @@ type Server struct {
 // New returns the handlers over a session manager.
 func New(cfg Config, sessions *session.Manager) *Server {
 	cfg.defaults()
-	return &Server{cfg: cfg, sessions: sessions}
+	s := &Server{cfg: cfg, sessions: sessions}
+	if sessions != nil { // tests of rendering alone have none
+		sessions.OnRemove(s.guards.forget) // idle reaping included, not at the next create
+	}
+	return s
 }
 
 // Tools lists every tool with its handler, in one place. Each tool's input schema is

@@ -1,0 +1,187 @@
+package integration
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var (
+	long = flag.Bool("long", false, "run the long forms of tests: a 30-minute soak")
+	soak = flag.Duration("soak", 0, "run the soak for this long (-long: 30m)")
+)
+
+// serverChildren counts the server's children and, among them, zombies.
+func serverChildren(pid int) (children, zombies int) {
+	entries, _ := os.ReadDir("/proc")
+	parent := strconv.Itoa(pid)
+	for _, e := range entries {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 && f[1] == parent {
+			children++
+			if f[0] == "Z" {
+				zombies++
+			}
+		}
+	}
+	return children, zombies
+}
+
+// soakSample is the server's state at one moment of the soak.
+type soakSample struct {
+	at                time.Duration
+	rssKB, threads    int
+	children, zombies int
+	calls             int64
+}
+
+// TestSoak runs 50 sessions doing mixed work (commands, bulk output, REPLs,
+// abandoned background processes, interrupts, sessions closed and replaced)
+// against one server for -soak (30 minutes with -long; skipped otherwise), sampling
+// the server's RSS, threads, children and zombies every ten seconds. It fails when
+// the last third of the samples is not flat against the first: RSS up by more than
+// half, more OS threads than a dozen above, zombies piling up.
+func TestSoak(t *testing.T) {
+	d := *soak
+	if d == 0 && *long {
+		d = 30 * time.Minute
+	}
+	if d == 0 {
+		t.Skip("a soak: run with -long (30 minutes) or -soak DURATION")
+	}
+	const n = 50
+	s := startServerTB(t, "MCP_TERMINAL_MAX_SESSIONS=60")
+	ctx, cancel := context.WithTimeout(context.Background(), d+5*time.Minute)
+	defer cancel()
+	s.ctx = ctx
+	pid := s.cmd.Process.Pid
+	began := time.Now()
+	end := began.Add(d)
+
+	st := &soakState{t: t}
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() { soakWorker(s, w, end, st) })
+	}
+	var samples []soakSample
+	tick := time.NewTicker(soakTick)
+	defer tick.Stop()
+	for time.Now().Before(end) {
+		<-tick.C
+		c, z := serverChildren(pid)
+		st.mu.Lock()
+		done := st.calls
+		st.mu.Unlock()
+		sm := soakSample{at: time.Since(began).Round(time.Second), rssKB: procStatus(t, pid, "VmRSS"),
+			threads: procStatus(t, pid, "Threads"), children: c, zombies: z, calls: done}
+		samples = append(samples, sm)
+		t.Logf("%v rss %d MiB threads %d children %d zombies %d calls %d",
+			sm.at, sm.rssKB>>10, sm.threads, sm.children, sm.zombies, sm.calls)
+	}
+	wg.Wait()
+	if len(samples) < 3 {
+		t.Fatalf("only %d samples", len(samples))
+	}
+	third := max(len(samples)/3, 1)
+	first, last := peak(samples[:third]), peak(samples[len(samples)-third:])
+	if last.rssKB > first.rssKB*3/2 {
+		t.Errorf("RSS grew: %d MiB early, %d MiB late", first.rssKB>>10, last.rssKB>>10)
+	}
+	if last.threads > first.threads+12 {
+		t.Errorf("threads grew: %d early, %d late", first.threads, last.threads)
+	}
+	if last.zombies > 10 || last.zombies > first.zombies+5 {
+		t.Errorf("zombies piled up: %d early, %d late", first.zombies, last.zombies)
+	}
+	if st.wrong > 0 {
+		t.Errorf("%d of %d calls had a wrong result (the first ones are logged above)", st.wrong, st.calls)
+	}
+}
+
+// soakState is what the workers share: calls made, and results that were wrong,
+// counted rather than stopping the soak, so it still measures the whole run.
+type soakState struct {
+	t            *testing.T
+	mu           sync.Mutex
+	calls, wrong int64
+}
+
+func (st *soakState) call() { st.mu.Lock(); st.calls++; st.mu.Unlock() }
+
+func (st *soakState) wrongf(format string, args ...any) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.wrong++
+	if st.wrong <= 10 {
+		st.t.Logf(format, args...)
+	}
+}
+
+// peak is the highest of each figure over samples.
+func peak(samples []soakSample) soakSample {
+	var p soakSample
+	for _, sm := range samples {
+		p.rssKB, p.threads = max(p.rssKB, sm.rssKB), max(p.threads, sm.threads)
+		p.children, p.zombies = max(p.children, sm.children), max(p.zombies, sm.zombies)
+	}
+	return p
+}
+
+// soakWorker drives one session until end, replacing it now and then.
+func soakWorker(s *server, w int, end time.Time, st *soakState) {
+	id := s.bash(nil)
+	for i := 0; time.Now().Before(end); i++ {
+		switch i % 8 {
+		case 0, 4:
+			want := fmt.Sprintf("w%d-%d", w, i)
+			if r := s.send(id, "echo "+want, nil); r.str("output") != want+"\n$ " {
+				st.wrongf("worker %d: echo gave %q", w, r.str("output"))
+			}
+		case 1:
+			if r := s.send(id, "seq 1 5000", map[string]any{"max_output_chars": 500, "timeout_ms": 60000}); !strings.HasSuffix(r.str("output"), "5000\n$ ") {
+				st.wrongf("worker %d: seq gave %q (complete %v, reason %v, detail %v)", w, lastN(r.str("output"), 40),
+					r.boolean("is_complete"), r.S["reason"], r.S["detail"])
+			}
+		case 2:
+			s.send(id, "for i in 1 2 3 4 5; do (sleep 0.$i &); done; (true &); echo spawned", nil)
+		case 3:
+			if r := s.send(id, `python3 -c 'print(sum(range(1000)))'`, map[string]any{"timeout_ms": 30000}); !strings.HasPrefix(r.str("output"), "499500") {
+				st.wrongf("worker %d: python gave %q (complete %v, reason %v)", w, r.str("output"), r.boolean("is_complete"), r.S["reason"])
+			}
+		case 5:
+			s.call("send_command", map[string]any{"session_id": id, "input": "sleep 100", "timeout_ms": 50})
+			if r := s.control(id, "ctrl+c"); !r.boolean("is_complete") {
+				st.wrongf("worker %d: ctrl+c did not complete: %s", w, r.Text)
+			}
+		case 6:
+			s.call("read_output", map[string]any{"session_id": id, "full_screen": true})
+			s.call("list_sessions", map[string]any{})
+		case 7:
+			if i%24 == 7 { // churn: replace the session
+				s.call("close_session", map[string]any{"session_id": id})
+				id = s.bash(nil)
+			}
+		}
+		st.call()
+	}
+	s.call("close_session", map[string]any{"session_id": id})
+}
+
+// soakTick is how often the soak samples the server (SOAK_TICK overrides it).
+var soakTick = func() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("SOAK_TICK")); err == nil {
+		return d
+	}
+	return 10 * time.Second
+}()
