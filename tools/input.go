@@ -90,6 +90,9 @@ func (s *Server) open(ctx context.Context, t *typed, toolName, inputKey string) 
 	if t.sess, err = s.session(ctx, t.id); err != nil {
 		return sessionError(t.id, err)
 	}
+	if h := t.sess.Holder(); h != "" {
+		return sessionError(t.id, session.ErrHeld)
+	}
 	if inputKey == "input" && t.sess.LineMode() {
 		for i, line := range strings.Split(t.in.Text, "\n") {
 			if len(line) > session.MaxLine {
