@@ -36,6 +36,7 @@ type config struct {
 	LogLevel        slog.Level
 	Version         bool
 	HTTP            httpConfig // config_http.go
+	Web             string     // web.go: the live view's loopback address in stdio mode
 }
 
 // setting is one configuration knob: its flag, its variable, its default and how to
@@ -86,7 +87,7 @@ func settings() []setting {
 			list(func(c *config, l []string) { c.SystemPaths = l })},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
-	}, httpSettings()...)
+	}, append(httpSettings(), webSettings()...)...)
 }
 
 // loadConfig resolves every setting: a flag wins over its variable, which wins over
@@ -125,7 +126,7 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 		}
 	}
 	if len(errs) == 0 {
-		errs = append(errs, c.HTTP.check())
+		errs = append(errs, c.HTTP.check(), c.checkWeb())
 	}
 	return c, errors.Join(errs...)
 }

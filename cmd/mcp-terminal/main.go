@@ -26,6 +26,7 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 	"github.com/mcp-terminal/mcp-terminal/tools"
+	"github.com/mcp-terminal/mcp-terminal/web"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -73,6 +74,8 @@ type app struct {
 	sessions *session.Manager
 	audit    *redact.Audit
 	mcp      *server.MCPServer
+	tools    *tools.Server
+	web      *web.Server // the live view, once it listens (web.go)
 }
 
 func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
@@ -99,6 +102,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
 		},
 	})
+	a := &app{sessions: sessions, audit: audit}
 	handlers := tools.New(tools.Config{
 		MaxOutput:       cfg.MaxOutput,
 		DefaultTimeout:  cfg.DefaultTimeout,
@@ -113,6 +117,12 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,
 		Sandbox:   j.sessionStatus(),
+		WatchURL: func(id string) string {
+			if a.web == nil {
+				return ""
+			}
+			return a.web.WatchURL(id)
+		},
 	}, sessions)
 	s := server.NewMCPServer("mcp-terminal", version,
 		server.WithToolCapabilities(false),
@@ -120,7 +130,8 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		server.WithInstructions(instructions),
 	)
 	s.AddTools(handlers.Tools()...)
-	return &app{sessions: sessions, audit: audit, mcp: s}, nil
+	a.mcp, a.tools = s, handlers
+	return a, nil
 }
 
 const instructions = "Real interactive terminals. create_session starts a program (bash, python3, psql, ssh, vim...); " +
@@ -188,6 +199,13 @@ func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.
 // ends.
 func serveStdio(ctx context.Context, cfg config, a *app, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
+	if cfg.Web != "" {
+		stopWeb, err := serveWeb(cfg, a, logger) // web.go
+		if err != nil {
+			return err
+		}
+		defer stopWeb()
+	}
 
 	stdio := server.NewStdioServer(a.mcp)
 	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))
