@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -91,9 +92,41 @@ func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending
 		s.notePieces(b)
 		return nil, write(b)
 	}
+	if i := bytes.IndexAny(b, submitKeys); i > 0 {
+		// A person's keys come a few at a time, and the echo of earlier ones may still
+		// be on its way: the line is judged once the screen has settled.
+		s.notePieces(b[:i])
+		if err := write(b[:i]); err != nil {
+			return nil, err
+		}
+		s.quiet(ctx, personQuiet, echoSettle)
+		b = b[i:]
+	}
 	ref, err := s.gateKeys(ctx, b, gate, write, func() {})
 	if ref != nil && !ref.Cleared && ref.Line != "" && write(clearLine) == nil {
 		ref.Cleared = true
 	}
 	return ref, err
+}
+
+// personQuiet is how long the screen must not change before a person's line is read
+// back from it.
+const personQuiet = 15 * time.Millisecond
+
+// quiet waits until no output arrived for d, at most limit.
+func (s *Session) quiet(ctx context.Context, d, limit time.Duration) {
+	deadline := time.Now().Add(limit)
+	last, since := s.scr.Status().Written, time.Now()
+	for time.Now().Before(deadline) && time.Since(since) < d {
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		if w := s.scr.Status().Written; w != last {
+			last, since = w, time.Now()
+		}
+	}
 }

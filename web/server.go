@@ -102,7 +102,7 @@ func (s *Server) Handler() http.Handler {
 		h := w.Header()
 		h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
 		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer") // a watch URL's token must not leak to links
+		h.Set("Referrer-Policy", "same-origin") // a watch URL's token must not leak to other sites
 		h.Set("Cache-Control", "no-store")
 		s.mux.ServeHTTP(w, r)
 	})
@@ -210,8 +210,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 // already; this also covers browsers that send it anyway.
 func sameOrigin(r *http.Request) bool {
 	o := r.Header.Get("Origin")
-	if o == "" {
-		return r.Header.Get("Sec-Fetch-Site") == "" || r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	if o == "" || o == "null" { // null: the browser hides the origin (a referrer policy)
+		site := r.Header.Get("Sec-Fetch-Site")
+		return site == "same-origin" || (o == "" && site == "")
 	}
 	i := strings.Index(o, "://")
 	return i > 0 && strings.EqualFold(o[i+3:], r.Host)

@@ -16,6 +16,7 @@
   const maxScrollback = 10000;
   let holding = false;
   let refusedLine = "";
+  let last = null; // the last frame, redrawn when this page takes or gives back control
 
   const entities = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
   const esc = (s) => s.replace(/[&<>"]/g, (c) => entities[c]);
@@ -39,6 +40,7 @@
     const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 4;
     if (f.append && f.append.length) {
       sb.insertAdjacentHTML("beforeend", f.append.map(rowHTML).join(""));
+      f.append = null; // drawn once, even when the frame is drawn again
       while (sb.childElementCount > maxScrollback) sb.firstElementChild.remove();
     }
     scr.innerHTML = f.rows.map(rowHTML).join("");
@@ -57,7 +59,7 @@
 
   function connect() {
     const es = new EventSource(data.events);
-    es.onmessage = (e) => draw(JSON.parse(e.data));
+    es.onmessage = (e) => { const f = JSON.parse(e.data); if (!f.gone) last = f; draw(f); };
     es.onerror = () => { status.textContent = "disconnected; retrying…"; };
   }
 
@@ -129,7 +131,12 @@
   });
 
   if (take) {
-    take.onclick = async () => { if (await post("take")) { holding = true; term.focus(); take.hidden = true; give.hidden = false; } };
+    take.onclick = async () => {
+      if (!(await post("take"))) return;
+      holding = true;
+      term.focus();
+      if (last) { last.holder = last.holder || "you"; draw(last); }
+    };
     give.onclick = async () => { holding = false; await post("give"); };
   }
   confirmBtn.onclick = async () => { refusedBox.hidden = true; await post("confirm", { line: refusedLine }); };
