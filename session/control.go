@@ -92,14 +92,16 @@ func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending
 		s.notePieces(b)
 		return nil, write(b)
 	}
-	if i := bytes.IndexAny(b, submitKeys); i > 0 {
+	if i := bytes.IndexAny(b, submitKeys); i >= 0 {
 		// A person's keys come a few at a time, and the echo of earlier ones may still
-		// be on its way: the line is judged once the screen has settled.
-		s.notePieces(b[:i])
-		if err := write(b[:i]); err != nil {
-			return nil, err
+		// be on its way: the line is judged once the screen shows it.
+		if i > 0 {
+			s.notePieces(b[:i])
+			if err := write(b[:i]); err != nil {
+				return nil, err
+			}
 		}
-		s.quiet(ctx, personQuiet, echoSettle)
+		s.awaitEcho(ctx)
 		b = b[i:]
 	}
 	ref, err := s.gateKeys(ctx, b, gate, write, func() {})
@@ -112,6 +114,28 @@ func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending
 // personQuiet is how long the screen must not change before a person's line is read
 // back from it.
 const personQuiet = 15 * time.Millisecond
+
+// personEcho bounds awaitEcho: a line edited with keys the screen shows differently
+// (a tab completed it, an arrow recalled history) costs this once, at Enter.
+const personEcho = 500 * time.Millisecond
+
+// awaitEcho waits until an integrated shell's prompt shows what was typed since the
+// last Enter, or at most personEcho, and then until the screen is quiet.
+func (s *Session) awaitEcho(ctx context.Context) {
+	deadline := time.Now().Add(personEcho)
+	for s.integrated && time.Now().Before(deadline) && ctx.Err() == nil {
+		if cur, ok := s.promptLine(); ok && cur == s.typedPieces {
+			break
+		}
+		t := time.NewTimer(time.Millisecond)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+	s.quiet(ctx, personQuiet, echoSettle)
+}
 
 // quiet waits until no output arrived for d, at most limit.
 func (s *Session) quiet(ctx context.Context, d, limit time.Duration) {

@@ -11,7 +11,7 @@ import (
 // the scrollback rows the page has not had yet.
 type frame struct {
 	Cols    int     `json:"cols"`
-	Rows    [][]run `json:"rows"`              // visible rows, top to bottom
+	Rows    [][]run `json:"rows"`             // visible rows, top to bottom
 	Append  [][]run `json:"append,omitempty"` // rows that scrolled off since the last frame
 	Cursor  [3]int  `json:"cursor"`           // row, col, visible (1) or not (0)
 	Title   string  `json:"title"`
