@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"bufio"
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -110,4 +112,26 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 		t.Fatalf("give back: %d", st)
 	}
 	complete(t, alice.send(id, "echo agent-again", nil), "")
+
+	// A person who closes the page gives the keyboard back: the agent is not locked out.
+	ctx, cancel := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, "GET", h.base+"/ui/s/"+id+"/events", nil)
+	resp, err := a.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil { // the first frame: the page is open
+		t.Fatal(err)
+	}
+	if st, _, _ := a.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusOK {
+		t.Fatalf("take again: %d", st)
+	}
+	if r := alice.call("send_command", map[string]any{"session_id": id, "input": "echo agent"}); !r.IsError {
+		t.Fatalf("agent typed while a person holds the session: %q", r.Text)
+	}
+	cancel()
+	resp.Body.Close()
+	eventually(t, 10*time.Second, "the keyboard to come back when the page closed", func() bool {
+		return !alice.call("send_command", map[string]any{"session_id": id, "input": "echo agent-after-close"}).IsError
+	})
 }

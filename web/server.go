@@ -51,6 +51,7 @@ type Server struct {
 
 	mu      sync.Mutex
 	signins map[string]signin // cookie value -> who signed in
+	pages   map[string]int    // session id + principal -> open control pages
 }
 
 type signin struct {
@@ -73,7 +74,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, key: randomBytes(32), mux: http.NewServeMux(), done: make(chan struct{}), signins: map[string]signin{}}
+	s := &Server{cfg: cfg, key: randomBytes(32), mux: http.NewServeMux(), done: make(chan struct{}), signins: map[string]signin{}, pages: map[string]int{}}
 	p := cfg.Prefix
 	s.mux.HandleFunc("GET "+p+"{$}", s.list)
 	s.mux.HandleFunc("GET "+p+"assets/{file}", s.asset)

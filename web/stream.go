@@ -16,7 +16,7 @@ const heartbeat = 15 * time.Second
 // frame per round trip of building and writing one, not one per write. The stream
 // ends when the page goes away, the session is closed or the server stops.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	sess, _, acc := s.access(r)
+	sess, who, acc := s.access(r)
 	if acc == noAccess {
 		http.NotFound(w, r)
 		return
@@ -30,6 +30,9 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
 	rc := http.NewResponseController(w)
+	if acc == control {
+		defer s.opened(sess.ID, who)()
+	}
 	v := &viewer{sess: sess, control: acc == control}
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
@@ -64,6 +67,33 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-s.done:
 			return
+		}
+	}
+}
+
+// opened counts a control page of principal on a session; the returned func, called
+// when the page goes away, gives the keyboard back once the principal's last page on
+// that session is gone: a person who closed the tab must not lock the agent out.
+func (s *Server) opened(id, principal string) (closed func()) {
+	key := id + "\x00" + principal
+	s.mu.Lock()
+	s.pages[key]++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.pages[key]--
+		last := s.pages[key] == 0
+		if last {
+			delete(s.pages, key)
+		}
+		s.mu.Unlock()
+		sess, err := s.cfg.Sessions.Get(id)
+		if !last || err != nil || sess.Holder() != holderName(principal) {
+			return
+		}
+		sess.GiveBack(holderName(principal))
+		if s.cfg.Audit != nil {
+			s.cfg.Audit(false, id, principal)
 		}
 	}
 }
