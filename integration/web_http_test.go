@@ -112,6 +112,9 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 		t.Fatalf("give back: %d", st)
 	}
 	complete(t, alice.send(id, "echo agent-again", nil), "")
+	// The view shows no more than the agent's results: secrets are redacted there too.
+	secret := "ghp_" + strings.Repeat("aB3x", 9)
+	alice.send(id, "echo "+strings.Replace(secret, "_", "''_", 1), nil) // the typed line holds no token
 
 	// A person who closes the page gives the keyboard back: the agent is not locked out.
 	ctx, cancel := context.WithCancel(t.Context())
@@ -120,8 +123,12 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil { // the first frame: the page is open
+	first, err := bufio.NewReader(resp.Body).ReadString('\n') // the first frame: the page is open
+	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Contains(first, secret) || !strings.Contains(first, "[REDACTED") {
+		t.Errorf("the live view shows a secret the agent's results redact: %s", first)
 	}
 	if st, _, _ := a.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusOK {
 		t.Fatalf("take again: %d", st)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/screen"
 	"github.com/mcp-terminal/mcp-terminal/session"
@@ -32,6 +33,7 @@ const scrollbackCap = 10000
 // viewer is one page's state: which scrollback rows it has.
 type viewer struct {
 	sess    *session.Session
+	redact  func(string) string // nil: none
 	control bool
 	sent    int64 // absolute line of the first row not yet sent as scrollback
 	started bool
@@ -51,7 +53,7 @@ func (v *viewer) next() frame {
 	f := frame{Cols: g.Cols, Title: v.sess.Title(), Alive: v.sess.Alive(), Holder: v.sess.Holder(), Control: v.control}
 	for i, row := range g.Rows[:g.Scrollback] {
 		if g.First+int64(i) >= v.sent {
-			f.Append = append(f.Append, runs(row, -1))
+			f.Append = append(f.Append, v.redacted(runs(row, -1)))
 		}
 	}
 	v.sent = g.First + int64(g.Scrollback)
@@ -60,13 +62,29 @@ func (v *viewer) next() frame {
 		if y == g.Cursor.Row && g.CursorVisible {
 			col = g.Cursor.Col
 		}
-		f.Rows = append(f.Rows, runs(row, col))
+		f.Rows = append(f.Rows, v.redacted(runs(row, col)))
 	}
 	f.Cursor = [3]int{g.Cursor.Row, g.Cursor.Col, 0}
 	if g.CursorVisible {
 		f.Cursor[2] = 1
 	}
 	return f
+}
+
+// redacted is a row with its secrets replaced: one plain run when there were any.
+func (v *viewer) redacted(row []run) []run {
+	if v.redact == nil || len(row) == 0 {
+		return row
+	}
+	var b strings.Builder
+	for _, r := range row {
+		b.WriteString(r[0])
+	}
+	text := b.String()
+	if out := v.redact(text); out != text {
+		return []run{{out, "", "", ""}}
+	}
+	return row
 }
 
 // runs groups a row's cells by how they are drawn; cursor, when not negative, is

@@ -35,6 +35,9 @@ type Config struct {
 	Explain func(*session.Refusal) (line, why string, confirmable bool)
 	// Audit records a person taking (take) or giving back a session's keyboard.
 	Audit func(take bool, sessionID, principal string)
+	// Redact, when set, replaces secrets in a row's text (tokens, keys): a row it
+	// changes is drawn plain. The view must show no more than the agent's results.
+	Redact func(string) string
 	// LoopbackOnly refuses requests whose Host is not a loopback name (DNS
 	// rebinding), for a listener on a loopback address.
 	LoopbackOnly bool

@@ -33,7 +33,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if acc == control {
 		defer s.opened(sess.ID, who)()
 	}
-	v := &viewer{sess: sess, control: acc == control}
+	v := &viewer{sess: sess, control: acc == control, redact: s.cfg.Redact}
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
 	var last []byte
@@ -54,6 +54,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-changed:
 		case <-tick.C:
+			_ = rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
 			if _, err := s.cfg.Sessions.Get(sess.ID); err != nil {
 				fmt.Fprint(w, "data: {\"gone\":true}\n\n")
 				fl.Flush()

@@ -76,6 +76,7 @@ type app struct {
 	mcp      *server.MCPServer
 	tools    *tools.Server
 	web      *web.Server // the live view, once it listens (web.go)
+	redactor *redact.Redactor
 }
 
 func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
@@ -102,7 +103,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
 		},
 	})
-	a := &app{sessions: sessions, audit: audit}
+	a := &app{sessions: sessions, audit: audit, redactor: redact.NewRedactor(cfg.RedactSecrets)}
 	handlers := tools.New(tools.Config{
 		MaxOutput:       cfg.MaxOutput,
 		DefaultTimeout:  cfg.DefaultTimeout,
@@ -112,7 +113,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Policy: policy.Policy{
 			Allowed: cfg.AllowedCommands, Blocked: cfg.BlockedCommands, AllowedPaths: cfg.AllowedPaths,
 		},
-		Redactor:  redact.NewRedactor(cfg.RedactSecrets),
+		Redactor:  a.redactor,
 		Audit:     audit,
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,

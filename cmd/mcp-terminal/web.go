@@ -81,6 +81,7 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			return a.tools.PersonGate(s, principal, confirmed)
 		},
 		Explain: tools.PersonRefusal,
+		Redact:  a.redactor.Redact,
 		Audit: func(take bool, id, principal string) {
 			kind := redact.EventGiveBack
 			if take {
