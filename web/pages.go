@@ -36,31 +36,20 @@ type sessionPage struct {
 	Control bool
 }
 
-func (s *Server) render(w http.ResponseWriter, data any) {
+// render writes a page with status.
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	name := map[string]string{"web.loginPage": "login.html", "web.listPage": "list.html", "web.sessionPage": "session.html"}[typeName(data)]
+	w.WriteHeader(status)
 	if err := pages.ExecuteTemplate(w, name, data); err != nil {
 		s.cfg.Logger.Warn("render page", "page", name, "err", err)
 	}
-}
-
-func typeName(v any) string {
-	switch v.(type) {
-	case loginPage:
-		return "web.loginPage"
-	case listPage:
-		return "web.listPage"
-	case sessionPage:
-		return "web.sessionPage"
-	}
-	return ""
 }
 
 // list is the signed-in principal's sessions, or the sign-in form.
 func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	who, ok := s.principal(r)
 	if !ok {
-		s.render(w, loginPage{Prefix: s.cfg.Prefix})
+		s.render(w, http.StatusOK, "login.html", loginPage{Prefix: s.cfg.Prefix})
 		return
 	}
 	p := listPage{Prefix: s.cfg.Prefix, Principal: who}
@@ -69,15 +58,14 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 			p.Sessions = append(p.Sessions, in)
 		}
 	}
-	s.render(w, p)
+	s.render(w, http.StatusOK, "list.html", p)
 }
 
 // page is one session's live view.
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	sess, _, acc := s.access(r)
 	if acc == noAccess {
-		w.WriteHeader(http.StatusNotFound)
-		s.render(w, loginPage{Prefix: s.cfg.Prefix})
+		s.render(w, http.StatusNotFound, "login.html", loginPage{Prefix: s.cfg.Prefix})
 		return
 	}
 	events := s.cfg.Prefix + "s/" + sess.ID + "/events"
@@ -85,7 +73,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		events += "?view=" + s.viewToken(sess.ID)
 	}
 	cmd := strings.Join(append([]string{sess.Command}, sess.Args...), " ")
-	s.render(w, sessionPage{Prefix: s.cfg.Prefix, ID: sess.ID, Name: sess.Name, Command: cmd, Events: events, Control: acc == control})
+	s.render(w, http.StatusOK, "session.html", sessionPage{Prefix: s.cfg.Prefix, ID: sess.ID, Name: sess.Name, Command: cmd, Events: events, Control: acc == control})
 }
 
 // asset serves the script and the style sheet.

@@ -177,8 +177,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		who, ok = s.cfg.Login(token, r.RemoteAddr)
 	}
 	if !ok {
-		w.WriteHeader(http.StatusUnauthorized)
-		s.render(w, loginPage{Prefix: s.cfg.Prefix, Failed: true})
+		s.render(w, http.StatusUnauthorized, "login.html", loginPage{Prefix: s.cfg.Prefix, Failed: true})
 		return
 	}
 	value := base64.RawURLEncoding.EncodeToString(randomBytes(32))
