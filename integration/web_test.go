@@ -103,6 +103,19 @@ func waitJS(expr string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error { _, err := poll(ctx, t); return err })
 }
 
+// press clicks a button of the page. The page follows its output (it scrolls to the
+// bottom as frames arrive), so a click at coordinates taken a moment earlier could
+// land elsewhere; the button's own click does not move.
+func press(id string) chromedp.Action[chromedp.Void] {
+	click := chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const b = document.getElementById(%q); if (!b || b.hidden) return false; b.click(); return true; })()`, id))
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if ok, err := click(ctx, t); err != nil || !ok {
+			return fmt.Errorf("press %s: the button is not there (%v)", id, err)
+		}
+		return nil
+	})
+}
+
 func screenHas(text string) chromedp.Action[chromedp.Void] {
 	return waitJS(fmt.Sprintf(`document.getElementById("screen").textContent.includes(%q)`, text))
 }
@@ -189,6 +202,13 @@ func TestWebWatchTakeOverGiveBack(t *testing.T) {
 	}
 	screenshot(t, ctx, "watch.png")
 
+	// Lines scrolled off the 20-row screen are in the page's scrollback, in order.
+	w.send(id, "seq 101 160", nil)
+	run(t, ctx, "scrolled output", screenHas("160"))
+	if sb := eval[string](t, ctx, `[...document.querySelectorAll("#sb .row")].map(r => r.textContent).join(",")`); !strings.Contains(sb, "101,102,103") {
+		t.Errorf("scrollback rows: %q, want 101,102,103 among them", sb)
+	}
+
 	// The view token cannot take control, and the page offers no button.
 	takeButtons := eval[int](t, ctx, `document.querySelectorAll("#take").length`)
 	if takeButtons != 0 {
@@ -212,8 +232,14 @@ func TestWebWatchTakeOverGiveBack(t *testing.T) {
 	// Signed in with the control token: the list, then take control.
 	run(t, ctx, "sign in", chromedp.Navigate(w.base+"/"), chromedp.SendKeys(chromedp.CSS("#token"), w.token),
 		chromedp.Click(chromedp.CSS("#signin")), chromedp.WaitVisible(chromedp.CSS(`#sessions a[href$="`+id+`"]`)))
-	run(t, ctx, "take control", chromedp.Navigate(w.base+"/s/"+id), chromedp.WaitVisible(chromedp.CSS("#take")), chromedp.Click(chromedp.CSS("#take")),
-		waitJS(`document.getElementById("status").textContent.includes("you have control")`))
+	run(t, ctx, "control page", chromedp.Navigate(w.base+"/s/"+id), chromedp.WaitVisible(chromedp.CSS("#take")))
+	tctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	err = chromedp.Do(tctx, press("take"), waitJS(`document.getElementById("status").textContent.includes("you have control")`))
+	cancel()
+	if err != nil {
+		t.Fatalf("take control: %v; the page says %q, %q", err, eval[string](t, ctx, `document.getElementById("status").textContent`),
+			eval[string](t, ctx, `document.getElementById("refused").hidden + " " + document.getElementById("refused-text").textContent`))
+	}
 
 	// Meanwhile the agent may read, not type or close.
 	for _, c := range []struct {
@@ -250,14 +276,14 @@ func TestWebWatchTakeOverGiveBack(t *testing.T) {
 		t.Fatalf("the refused line ran: %v", err)
 	}
 	screenshot(t, ctx, "refused.png")
-	run(t, ctx, "confirm", chromedp.Click(chromedp.CSS("#confirm")))
+	run(t, ctx, "confirm", press("confirm"))
 	eventually(t, 10*time.Second, "the confirmed line to run", func() bool {
 		_, err := os.Stat(filepath.Join(work, "a.txt"))
 		return os.IsNotExist(err)
 	})
 
 	// Give back: the agent types again.
-	run(t, ctx, "give back", chromedp.Click(chromedp.CSS("#give")), waitJS(`document.getElementById("status").textContent.includes("agent has control")`))
+	run(t, ctx, "give back", press("give"), waitJS(`document.getElementById("status").textContent.includes("agent has control")`))
 	complete(t, w.send(id, "echo back", nil), "")
 	run(t, ctx, "agent again", screenHas("back"))
 
