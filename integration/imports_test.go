@@ -13,7 +13,7 @@ import (
 // package may import. A package missing from the table fails the test too, so a new package
 // has to be placed in the architecture on purpose.
 var allowedImports = map[string][]string{
-	"cmd/mcp-terminal":        {"tools", "session", "security/danger", "security/policy", "security/redact", "pty", "sandbox", "auth", "record"},
+	"cmd/mcp-terminal":        {"tools", "session", "security/danger", "security/policy", "security/redact", "pty", "sandbox", "auth", "record", "web"},
 	"record":                  {},
 	"sandbox":                 {},
 	"auth":                    {},
@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 	"security/internal/shell": {},
 	"session":                 {"pty", "screen", "detect"},
 	"tools":                   {"session", "security/danger", "security/policy", "security/redact", "screen"},
+	"web":                     {"session", "screen"},
 	"integration":             {},
 }
 

@@ -77,6 +77,7 @@ type Session struct {
 	lastUse  time.Time     // last call, for the idle timeout
 	eof      bool          // the read loop saw the end of output
 	prompted bool          // a known prompt has been seen: settling is not evidence
+	holder   string        // the person holding the keyboard (control.go); "" when the agent has it
 
 	settleDur time.Duration     // quiet period that counts as settled where allowed
 	gaps      [16]time.Duration // recent pauses in the output shorter than maxSettle

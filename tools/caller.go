@@ -15,6 +15,7 @@ type Caller struct {
 	Principal  string // sessions belong to it
 	RemoteAddr string
 	Claims     *redact.Claims // non-secret claims of a JWT; nil for a static token
+	Actor      string         // who typed, for the audit log: "" (the agent) or "web" (a person in the live view)
 }
 
 type callerKey struct{}
@@ -63,5 +64,8 @@ func (s *Server) audit(ctx context.Context, e redact.Event) { s.record(callerFro
 // record records e as made by c, where the call's context is out of reach.
 func (s *Server) record(c Caller, e redact.Event) {
 	e.Principal, e.RemoteAddr, e.Claims = c.Principal, c.RemoteAddr, c.Claims
+	if e.Actor = c.Actor; e.Actor == "" && e.Session != "" {
+		e.Actor = "agent"
+	}
 	s.cfg.Audit.Record(e)
 }

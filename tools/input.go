@@ -107,6 +107,9 @@ func (s *Server) open(ctx context.Context, t *typed, toolName, inputKey string) 
 	if t.sess, err = s.session(ctx, t.id); err != nil {
 		return sessionError(t.id, err)
 	}
+	if h := t.sess.Holder(); h != "" {
+		return sessionError(t.id, session.ErrHeld)
+	}
 	if since, ok := s.guards.get(t.id, s.cfg.Redactor).askedFor(); ok {
 		return busyAsking(toolName, t.id, since, s.cfg.ConfirmTimeout)
 	}

@@ -55,6 +55,7 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 		SessionID: sess.ID, Name: sess.Name, PID: sess.PID(), Output: out,
 		IsAlive: r.Alive, Ready: r.Complete, Reason: string(r.Reason),
 		ExitCode: exitCode(r.Exit), Truncated: truncated, Sandbox: s.cfg.Sandbox,
+		WatchURL: s.watchURL(sess.ID),
 	}
 	status := fmt.Sprintf("[session %s · pid %d · %s: %s · %s]", res.SessionID, res.PID, readiness(res.Ready), res.Reason, fmtDuration(r.Elapsed))
 	if !r.Alive {
@@ -62,6 +63,9 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	}
 	if res.Sandbox != "" {
 		status += "\n[sandbox: " + res.Sandbox + "]"
+	}
+	if res.WatchURL != "" {
+		status += "\n[watch live (view only): " + res.WatchURL + "]"
 	}
 	return mcp.NewToolResultStructured(res, textWith(out, status, "")), nil
 }
@@ -147,6 +151,7 @@ func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest, _ Li
 			SessionID: in.ID, Name: in.Name, Command: in.Command, Args: in.Args, PID: in.PID,
 			Cwd: in.Cwd, Foreground: in.Foreground, IsAlive: in.Alive, ExitCode: exitCode(in.Exit),
 			CreatedAt: in.Created.UTC().Format(time.RFC3339), LastActivity: in.LastActivity.UTC().Format(time.RFC3339),
+			WatchURL: s.watchURL(in.ID),
 		}
 		res.Sessions = append(res.Sessions, si)
 		state := "running " + si.Foreground
@@ -171,8 +176,10 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	// The session's processes are ended even if this call is cancelled.
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if _, err := s.session(ctx, id); err != nil {
+	if sess, err := s.session(ctx, id); err != nil {
 		return sessionError(id, err), nil
+	} else if sess.Holder() != "" {
+		return sessionError(id, session.ErrHeld), nil
 	}
 	st, err := s.sessions.Close(cctx, id, sig)
 	if err != nil {

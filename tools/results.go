@@ -18,6 +18,7 @@ type CreateResult struct {
 	ExitCode  *int   `json:"exit_code,omitempty"`
 	Truncated bool   `json:"truncated"`
 	Sandbox   string `json:"sandbox,omitempty" jsonschema:"what the kernel (Landlock) enforces on this session, when a policy is configured"`
+	WatchURL  string `json:"watch_url,omitempty" jsonschema:"the live view of this session for a person to watch (view only); tell your user"`
 }
 
 // CommandResult is the structured result of send_command, send_control and
@@ -70,6 +71,7 @@ type SessionInfo struct {
 	ExitCode     *int     `json:"exit_code,omitempty"`
 	CreatedAt    string   `json:"created_at"`
 	LastActivity string   `json:"last_activity"`
+	WatchURL     string   `json:"watch_url,omitempty" jsonschema:"the live view of this session (view only)"`
 }
 
 // ListResult is list_sessions' structured result.

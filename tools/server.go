@@ -42,6 +42,9 @@ type Config struct {
 	// will belong to (its own sandbox domain and environment) before the program
 	// starts, or refuses. nil: sessions start as the server's own children.
 	Isolate func(principal string, o *session.CreateOptions) error
+	// WatchURL, when set, returns the live view's address of a session with a
+	// view-only token; create_session and list_sessions results carry it.
+	WatchURL func(sessionID string) string
 }
 
 func (c *Config) defaults() {
@@ -125,6 +128,8 @@ func sessionError(id string, err error) *mcp.CallToolResult {
 		return toolError("%v", err)
 	case errors.Is(err, session.ErrShuttingDown):
 		return toolError("the server is shutting down; no new sessions can start")
+	case errors.Is(err, session.ErrHeld):
+		return toolError("session %s: %v in the web view: typing and close_session are refused until they give it back. read_output still works: watch what they do, or wait for a pattern.", id, err)
 	}
 	return toolError("session %s: %v", id, err)
 }

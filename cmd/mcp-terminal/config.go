@@ -38,6 +38,7 @@ type config struct {
 	LogLevel        slog.Level
 	Version         bool
 	HTTP            httpConfig // config_http.go
+	Web             string     // web.go: the live view's loopback address in stdio mode
 
 	// Recording (record.go): asciicast files per session.
 	RecordDir   string
@@ -105,7 +106,7 @@ func settings() []setting {
 			intIn(1, 1<<20, func(c *config, n int) { c.RecordMaxMB = n })},
 		{"log-level", "MCP_TERMINAL_LOG_LEVEL", "info", "stderr log level: debug, info, warn, error",
 			func(c *config, v string) error { return c.LogLevel.UnmarshalText([]byte(v)) }},
-	}, httpSettings()...)
+	}, append(httpSettings(), webSettings()...)...)
 }
 
 // loadConfig resolves every setting: a flag wins over its variable, which wins over
@@ -144,7 +145,7 @@ func loadConfig(argv []string, getenv func(string) string, usageOut io.Writer) (
 		}
 	}
 	if len(errs) == 0 {
-		errs = append(errs, c.HTTP.check())
+		errs = append(errs, c.HTTP.check(), c.checkWeb())
 	}
 	return c, errors.Join(errs...)
 }

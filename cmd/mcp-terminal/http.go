@@ -78,6 +78,11 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		ln, scheme = tls.NewListener(ln, srv.TLSConfig), "https"
 	}
+	ui, err := mountWeb(cfg, a, handler.mux, scheme+"://"+ln.Addr().String(), logger) // web.go
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	handler.mcp = server.NewStreamableHTTPServer(a.mcp, append(handler.options, server.WithStreamableHTTPServer(srv))...)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }() // returns once Shutdown or Close is called
@@ -89,6 +94,7 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 		return fmt.Errorf("serve HTTP: %w", err)
 	case <-ctx.Done():
 	}
+	ui.Close() // its event streams would hold the drain below
 	logger.Info("signal received; draining HTTP calls", "timeout", drainTimeout)
 	drain, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()

@@ -26,6 +26,7 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
 	"github.com/mcp-terminal/mcp-terminal/session"
 	"github.com/mcp-terminal/mcp-terminal/tools"
+	"github.com/mcp-terminal/mcp-terminal/web"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -74,6 +75,9 @@ type app struct {
 	audit    *redact.Audit
 	mcp      *server.MCPServer
 	isolated bool // every session in a Landlock domain of its own (isolate.go)
+	tools    *tools.Server
+	web      *web.Server // the live view, once it listens (web.go)
+	redactor *redact.Redactor
 }
 
 func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
@@ -105,6 +109,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
 		},
 	})
+	a := &app{sessions: sessions, audit: audit, redactor: redact.NewRedactor(cfg.RedactSecrets)}
 	handlers := tools.New(tools.Config{
 		MaxOutput:       cfg.MaxOutput,
 		DefaultTimeout:  cfg.DefaultTimeout,
@@ -114,7 +119,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		Policy: policy.Policy{
 			Allowed: cfg.AllowedCommands, Blocked: cfg.BlockedCommands, AllowedPaths: cfg.AllowedPaths,
 		},
-		Redactor:  redact.NewRedactor(cfg.RedactSecrets),
+		Redactor:  a.redactor,
 		Audit:     audit,
 		LogInputs: cfg.LogInputs,
 		Logger:    logger,
@@ -122,6 +127,12 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 
 		Confirm:        tools.ConfirmMode(cfg.Confirm),
 		ConfirmTimeout: cfg.ConfirmTimeout,
+		WatchURL: func(id string) string {
+			if a.web == nil {
+				return ""
+			}
+			return a.web.WatchURL(id)
+		},
 	}, sessions)
 	rec.filter = handlers.RecordFilter
 	s := server.NewMCPServer("mcp-terminal", version,
@@ -130,7 +141,8 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		server.WithInstructions(instructions),
 	)
 	s.AddTools(handlers.Tools()...)
-	return &app{sessions: sessions, audit: audit, mcp: s, isolated: j.isolates()}, nil
+	a.mcp, a.tools, a.isolated = s, handlers, j.isolates()
+	return a, nil
 }
 
 const instructions = "Real interactive terminals. create_session starts a program (bash, python3, psql, ssh, vim...); " +
@@ -198,6 +210,13 @@ func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.
 // ends.
 func serveStdio(ctx context.Context, cfg config, a *app, stdin io.Reader, stdout io.Writer, logger *slog.Logger) error {
 	logger.Info("mcp-terminal serving on stdio", "version", version, "pid", os.Getpid())
+	if cfg.Web != "" {
+		stopWeb, err := serveWeb(cfg, a, logger) // web.go
+		if err != nil {
+			return err
+		}
+		defer stopWeb()
+	}
 
 	stdio := server.NewStdioServer(a.mcp)
 	stdio.SetErrorLogger(log.New(stderr(logger), "mcp: ", 0))

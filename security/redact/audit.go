@@ -26,6 +26,8 @@ const (
 	EventConfirmed     EventKind = "confirmed"      // refused input was confirmed with a justification
 	EventBlocked       EventKind = "blocked"        // the policy (allow and block lists, paths) refused a program or input
 	EventAuthFailed    EventKind = "auth_failed"    // an HTTP request's credentials were refused; Detail says why
+	EventTakeOver      EventKind = "take_over"      // a person took the keyboard of a session in the web view
+	EventGiveBack      EventKind = "give_back"      // the person gave the keyboard back to the agent
 )
 
 // Event is one audit record, written as one JSON object per line.
@@ -44,6 +46,7 @@ type Event struct {
 	Principal     string    `json:"principal,omitempty"`   // who called, over HTTP: the token's name or the JWT's sub
 	RemoteAddr    string    `json:"remote_addr,omitempty"` // the address the call came from, over HTTP
 	Claims        *Claims   `json:"claims,omitempty"`      // the caller's non-secret JWT claims
+	Actor         string    `json:"actor,omitempty"`       // who typed: "agent" (a tool call) or "web" (a person in the live view)
 }
 
 // Claims are the non-secret claims of the access token a call was made with.

@@ -1,0 +1,144 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The live view over HTTP at /ui/: each principal signs in with their own bearer
+// token and sees and controls only their own sessions.
+
+// uiClient is a browser-like client with its own cookies.
+type uiClient struct {
+	t    *testing.T
+	base string
+	c    *http.Client
+}
+
+func newUIClient(t *testing.T, base string) *uiClient {
+	jar, _ := cookiejar.New(nil)
+	return &uiClient{t: t, base: base, c: &http.Client{Jar: jar, Timeout: 20 * time.Second}}
+}
+
+// do sends a request as a same-origin page would, and returns the status and body.
+func (u *uiClient) do(method, path, contentType, body string, origin string) (int, string, *http.Response) {
+	u.t.Helper()
+	req, err := http.NewRequest(method, u.base+path, strings.NewReader(body))
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	resp, err := u.c.Do(req)
+	if err != nil {
+		u.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp
+}
+
+func (u *uiClient) signIn(token string) int {
+	u.t.Helper()
+	st, _, _ := u.do("POST", "/ui/login", "application/x-www-form-urlencoded", url.Values{"token": {token}}.Encode(), u.base)
+	return st
+}
+
+func TestWebOverHTTPPerPrincipal(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken), "--allow-shared-user"})
+	alice := h.connect(t, aliceToken, modernEra)
+	created := alice.createResult("bash", map[string]any{"args": []any{"--norc", "--noprofile"}, "env": map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null"}})
+	id := created.str("session_id")
+	if watch := created.str("watch_url"); !strings.HasPrefix(watch, h.base+"/ui/s/"+id+"?view=") {
+		t.Fatalf("watch_url %q", watch)
+	}
+
+	a, b := newUIClient(t, h.base), newUIClient(t, h.base)
+	if st := a.signIn("wrong-token-0123456789"); st != http.StatusUnauthorized {
+		t.Errorf("wrong token: %d, want 401", st)
+	}
+	if st, _, resp := a.do("POST", "/ui/login", "application/x-www-form-urlencoded", "token="+aliceToken, h.base); st != http.StatusOK {
+		t.Fatalf("alice signs in: %d", st)
+	} else if c := resp.Request.Response; c == nil || !strings.Contains(c.Header.Get("Set-Cookie"), "HttpOnly") || !strings.Contains(c.Header.Get("Set-Cookie"), "SameSite=Strict") {
+		t.Errorf("sign-in cookie is not HttpOnly and SameSite=Strict: %v", c)
+	}
+	if st := b.signIn(bobToken); st != http.StatusOK {
+		t.Fatalf("bob signs in: %d", st)
+	}
+	if _, page, _ := a.do("GET", "/ui/", "", "", ""); !strings.Contains(page, id) {
+		t.Errorf("alice's list does not show her session %s", id)
+	}
+	if _, page, _ := b.do("GET", "/ui/", "", "", ""); strings.Contains(page, id) {
+		t.Errorf("bob's list shows alice's session %s", id)
+	}
+	for _, p := range []string{"/ui/s/" + id, "/ui/s/" + id + "/events"} {
+		if st, _, _ := b.do("GET", p, "", "", ""); st != http.StatusNotFound {
+			t.Errorf("bob GET %s: %d, want 404", p, st)
+		}
+	}
+	if st, _, _ := b.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusNotFound {
+		t.Errorf("bob takes alice's session: %d, want 404", st)
+	}
+	if st, _, _ := a.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", "http://evil.example"); st != http.StatusForbidden {
+		t.Errorf("cross-origin take: %d, want 403", st)
+	}
+
+	if st, body, _ := a.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusOK {
+		t.Fatalf("alice takes control: %d %s", st, body)
+	}
+	if r := alice.call("send_command", map[string]any{"session_id": id, "input": "echo agent"}); !r.IsError || !strings.Contains(r.Text, "a person has control") {
+		t.Errorf("agent typing while alice holds the session: %q", r.Text)
+	}
+	if st, body, _ := a.do("POST", "/ui/s/"+id+"/keys", "application/json", `{"keys":"e c h o space h i - w e b enter"}`, h.base); st != http.StatusOK || strings.Contains(body, "error") {
+		t.Fatalf("alice types: %d %s", st, body)
+	}
+	eventually(t, 10*time.Second, "the person's command output", func() bool {
+		return strings.Count(alice.call("read_output", map[string]any{"session_id": id}).Text, "hi-web") >= 2
+	})
+	if st, _, _ := a.do("POST", "/ui/s/"+id+"/give", "application/json", "{}", h.base); st != http.StatusOK {
+		t.Fatalf("give back: %d", st)
+	}
+	complete(t, alice.send(id, "echo agent-again", nil), "")
+	// The view shows no more than the agent's results: secrets are redacted there too.
+	secret := "ghp_" + strings.Repeat("aB3x", 9)
+	alice.send(id, "echo "+strings.Replace(secret, "_", "''_", 1), nil) // the typed line holds no token
+
+	// A person who closes the page gives the keyboard back: the agent is not locked out.
+	ctx, cancel := context.WithCancel(t.Context())
+	req, _ := http.NewRequestWithContext(ctx, "GET", h.base+"/ui/s/"+id+"/events", nil)
+	resp, err := a.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := bufio.NewReader(resp.Body).ReadString('\n') // the first frame: the page is open
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(first, secret) || !strings.Contains(first, "[REDACTED") {
+		t.Errorf("the live view shows a secret the agent's results redact: %s", first)
+	}
+	if st, _, _ := a.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusOK {
+		t.Fatalf("take again: %d", st)
+	}
+	if r := alice.call("send_command", map[string]any{"session_id": id, "input": "echo agent"}); !r.IsError {
+		t.Fatalf("agent typed while a person holds the session: %q", r.Text)
+	}
+	cancel()
+	resp.Body.Close()
+	eventually(t, 10*time.Second, "the keyboard to come back when the page closed", func() bool {
+		return !alice.call("send_command", map[string]any{"session_id": id, "input": "echo agent-after-close"}).IsError
+	})
+}

@@ -1,0 +1,189 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/screen"
+	"github.com/mcp-terminal/mcp-terminal/session"
+)
+
+// frame is one update of a session page, sent as JSON: the visible rows in full, and
+// the scrollback rows the page has not had yet.
+type frame struct {
+	Cols    int     `json:"cols"`
+	Rows    [][]run `json:"rows"`             // visible rows, top to bottom
+	Append  [][]run `json:"append,omitempty"` // rows that scrolled off since the last frame
+	Cursor  [3]int  `json:"cursor"`           // row, col, visible (1) or not (0)
+	Title   string  `json:"title"`
+	Alive   bool    `json:"alive"`
+	Holder  string  `json:"holder"`  // who holds the keyboard; "" when the agent has it
+	Control bool    `json:"control"` // this viewer may take the keyboard
+	Gone    bool    `json:"gone,omitempty"`
+}
+
+// run is a stretch of one row's cells drawn alike: [text, fg, bg, style], the
+// colours as CSS ("" for the page's default), style the letters b i u k (blink) c
+// (the cursor is on it).
+type run [4]string
+
+// scrollbackCap bounds the scrollback a page is sent at once.
+const scrollbackCap = 10000
+
+// viewer is one page's state: which scrollback rows it has.
+type viewer struct {
+	sess    *session.Session
+	redact  func(string) string // nil: none
+	control bool
+	sent    int64 // absolute line of the first row not yet sent as scrollback
+	started bool
+}
+
+// next builds the frame the page needs now.
+func (v *viewer) next() frame {
+	g := v.sess.Grid(0)
+	if n := g.First - v.sent; !v.started || n > 0 {
+		want := scrollbackCap
+		if v.started {
+			want = int(min(n, scrollbackCap))
+		}
+		g = v.sess.Grid(want)
+	}
+	v.started = true
+	f := frame{Cols: g.Cols, Title: v.sess.Title(), Alive: v.sess.Alive(), Holder: v.sess.Holder(), Control: v.control}
+	for i, row := range g.Rows[:g.Scrollback] {
+		if g.First+int64(i) >= v.sent {
+			f.Append = append(f.Append, v.redacted(runs(row, -1)))
+		}
+	}
+	v.sent = g.First + int64(g.Scrollback)
+	for y, row := range g.Rows[g.Scrollback:] {
+		col := -1
+		if y == g.Cursor.Row && g.CursorVisible {
+			col = g.Cursor.Col
+		}
+		f.Rows = append(f.Rows, v.redacted(runs(row, col)))
+	}
+	f.Cursor = [3]int{g.Cursor.Row, g.Cursor.Col, 0}
+	if g.CursorVisible {
+		f.Cursor[2] = 1
+	}
+	return f
+}
+
+// redacted is a row with its secrets replaced: one plain run when there were any.
+func (v *viewer) redacted(row []run) []run {
+	if v.redact == nil || len(row) == 0 {
+		return row
+	}
+	var b strings.Builder
+	for _, r := range row {
+		b.WriteString(r[0])
+	}
+	text := b.String()
+	if out := v.redact(text); out != text {
+		return []run{{out, "", "", ""}}
+	}
+	return row
+}
+
+// runs groups a row's cells by how they are drawn; cursor, when not negative, is
+// the cursor's column, drawn as a run of its own (blanks added up to it).
+func runs(row screen.Row, cursor int) []run {
+	cells := row.Cells
+	for len(cells) <= cursor {
+		cells = append(cells, screen.Cell{Text: " ", Width: 1})
+	}
+	var out []run
+	var text []byte
+	var cur run
+	flush := func() {
+		if len(text) > 0 {
+			r := cur
+			r[0] = string(text)
+			out = append(out, r)
+			text = text[:0]
+		}
+	}
+	for x, c := range cells {
+		r := look(c.Attr, x == cursor)
+		if r != cur || x == cursor {
+			flush()
+			cur = r
+		}
+		text = append(text, c.Text...)
+		if x == cursor {
+			flush()
+			cur = run{}
+		}
+	}
+	flush()
+	return out
+}
+
+// look is how cells with attribute a are drawn, with an empty text.
+func look(a screen.Attr, cursor bool) run {
+	fg, bg := css(a.FG), css(a.BG)
+	if a.Style&screen.Reverse != 0 {
+		fg, bg = bg, fg
+		if fg == "" {
+			fg = "bg" // the page's background colour, named so it stays swapped
+		}
+		if bg == "" {
+			bg = "fg"
+		}
+	}
+	style := ""
+	for _, s := range []struct {
+		bit    screen.Style
+		letter string
+	}{{screen.Bold, "b"}, {screen.Italic, "i"}, {screen.Underline, "u"}, {screen.Blink, "k"}} {
+		if a.Style&s.bit != 0 {
+			style += s.letter
+		}
+	}
+	if cursor {
+		style += "c"
+	}
+	return run{"", fg, bg, style}
+}
+
+// css is a colour as CSS, "" for the default.
+func css(c screen.Color) string {
+	if r, g, b, ok := c.RGB(); ok {
+		return fmt.Sprintf("#%02x%02x%02x", r, g, b)
+	}
+	n, ok := c.Index()
+	if !ok {
+		return ""
+	}
+	r, g, b := xterm(n)
+	return fmt.Sprintf("#%02x%02x%02x", r, g, b)
+}
+
+// ansi16 are the 16 ANSI colours as xterm draws them.
+var ansi16 = [16][3]uint8{
+	{0, 0, 0}, {205, 0, 0}, {0, 205, 0}, {205, 205, 0}, {0, 0, 238}, {205, 0, 205}, {0, 205, 205}, {229, 229, 229},
+	{127, 127, 127}, {255, 0, 0}, {0, 255, 0}, {255, 255, 0}, {92, 92, 255}, {255, 0, 255}, {0, 255, 255}, {255, 255, 255},
+}
+
+// xterm is colour n of xterm's 256-colour palette.
+func xterm(n uint8) (r, g, b uint8) {
+	switch {
+	case n < 16:
+		c := ansi16[n]
+		return c[0], c[1], c[2]
+	case n < 232:
+		n -= 16
+		level := func(v uint8) uint8 {
+			if v == 0 {
+				return 0
+			}
+			return 55 + 40*v
+		}
+		return level(n / 36), level(n / 6 % 6), level(n % 6)
+	default:
+		v := 8 + 10*(n-232)
+		return v, v, v
+	}
+}

@@ -1,0 +1,100 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// heartbeat is how often an idle stream checks that its session still exists (and
+// keeps proxies from timing it out).
+const heartbeat = 15 * time.Second
+
+// events streams frames of a session as server-sent events: one at once, then one
+// after each change of the screen or of who holds it. A burst of output costs one
+// frame per round trip of building and writing one, not one per write. The stream
+// ends when the page goes away, the session is closed or the server stops.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	sess, who, acc := s.access(r)
+	if acc == noAccess {
+		http.NotFound(w, r)
+		return
+	}
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	if acc == control {
+		defer s.opened(sess.ID, who)()
+	}
+	v := &viewer{sess: sess, control: acc == control, redact: s.cfg.Redact}
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	var last []byte
+	for {
+		changed := sess.Changed() // before reading the screen: no change is missed
+		b, err := json.Marshal(v.next())
+		if err != nil {
+			return
+		}
+		if string(b) != string(last) {
+			_ = rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+				return
+			}
+			fl.Flush()
+			last = b
+		}
+		select {
+		case <-changed:
+		case <-tick.C:
+			_ = rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if _, err := s.cfg.Sessions.Get(sess.ID); err != nil {
+				fmt.Fprint(w, "data: {\"gone\":true}\n\n")
+				fl.Flush()
+				return
+			}
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+				return
+			}
+			fl.Flush()
+		case <-r.Context().Done():
+			return
+		case <-s.done:
+			return
+		}
+	}
+}
+
+// opened counts a control page of principal on a session; the returned func, called
+// when the page goes away, gives the keyboard back once the principal's last page on
+// that session is gone: a person who closed the tab must not lock the agent out.
+func (s *Server) opened(id, principal string) (closed func()) {
+	key := id + "\x00" + principal
+	s.mu.Lock()
+	s.pages[key]++
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		s.pages[key]--
+		last := s.pages[key] == 0
+		if last {
+			delete(s.pages, key)
+		}
+		s.mu.Unlock()
+		sess, err := s.cfg.Sessions.Get(id)
+		if !last || err != nil || sess.Holder() != holderName(principal) {
+			return
+		}
+		sess.GiveBack(holderName(principal))
+		if s.cfg.Audit != nil {
+			s.cfg.Audit(false, id, principal)
+		}
+	}
+}
