@@ -1,0 +1,23 @@
+package danger
+
+// Examples from round-7 probes: migration and ORM command-line tools,
+// Redis scans fed to DEL.
+
+func init() {
+	addExamples(r7Examples)
+}
+
+var r7Examples = []moreExamples{
+	{"sql-drop", sh("npx prisma migrate reset --force", "pnpm prisma db push --accept-data-loss", "RAILS_ENV=production bin/rails db:drop",
+		"bundle exec rake db:drop db:create db:migrate", "php artisan migrate:fresh --force", "alembic downgrade base", "mix ecto.reset",
+		"dotnet ef database drop -f", "npx sequelize-cli db:drop", "npx knex migrate:rollback --all", "flyway -url=jdbc:postgresql://db/app clean",
+		"php bin/console doctrine:database:drop --force"),
+		sh("npx prisma migrate dev --name add_users", "npx prisma db push", "bin/rails db:migrate", "php artisan migrate", "alembic downgrade -1",
+			"alembic downgrade base --sql", "mix ecto.migrate", "npx knex migrate:rollback", "bin/rails db:reset --help",
+			"php bin/console doctrine:database:drop", "flyway migrate")},
+	{"orm-delete-all", sh("python manage.py flush --noinput", "./manage.py flush", "poetry run python manage.py flush"),
+		sh("python manage.py migrate", "python manage.py showmigrations", "python manage.py flush --help")},
+	{"redis-flush", sh("redis-cli -n 0 --scan | xargs redis-cli del", "redis-cli KEYS '*' | xargs redis-cli UNLINK",
+		"redis-cli -h cache --scan --pattern '*' | xargs -L 100 redis-cli -h cache DEL"),
+		sh("redis-cli --scan --pattern 'session:*' | xargs redis-cli del", "redis-cli --scan --pattern '*' | wc -l", "redis-cli del cache:home")},
+}
