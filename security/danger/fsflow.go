@@ -21,7 +21,7 @@ func findSelectsProtected(c shell.Command) bool {
 	protected := false
 	for _, s := range starts {
 		// find /tmp -mtime +7 -delete is how temporary directories are cleaned.
-		protected = protected || treeProtected[classifyPath(fsPath(s))] && !isTempDir(fsPath(s))
+		protected = protected || treeProtected[classifyPath(fsPath(s))] && !isTempDir(fsPath(s)) && !rotatedLogsOnly(fsPath(s), expr)
 	}
 	if !protected {
 		return false

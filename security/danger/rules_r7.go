@@ -20,4 +20,11 @@ var r7Examples = []moreExamples{
 	{"redis-flush", sh("redis-cli -n 0 --scan | xargs redis-cli del", "redis-cli KEYS '*' | xargs redis-cli UNLINK",
 		"redis-cli -h cache --scan --pattern '*' | xargs -L 100 redis-cli -h cache DEL"),
 		sh("redis-cli --scan --pattern 'session:*' | xargs redis-cli del", "redis-cli --scan --pattern '*' | wc -l", "redis-cli del cache:home")},
+	{"delete-protected-tree", sh("rm -r -f ../../platform/services", "rm -rf ../../shop/apps/web", `rm -rf "${REPO_ROOT}"`, "sudo rm -rf $APP_DIR",
+		"rm -rf ~/work/site", "cd ~/code/site && rm -rf -- * .[!.]*", "sudo rm -rf /var/log/nginx"),
+		sh("rm -rf ../../shop/node_modules", "rm -r -f ../../monorepo/packages/web/dist", `rm -rf "$PROJECT_DIR/build"`, `rm -rf "${BUILD_DIR}"`,
+			"rm -rf ~/projects/blog/site", "rm -rf ../shop-wt/src")},
+	{"log-tamper", sh("sudo rm -f /var/log/*.log", "sudo rm /var/log/syslog* /var/log/kern.log*"),
+		sh("sudo rm -f /var/log/*.gz", "sudo rm /var/log/myapp/debug.log.1", "sudo find /var/log -name '*.gz' -delete", "rm -f logs/*.log")},
+	{"git-clean", sh("git clean -fdx -- src/", "git clean -ffdx ."), sh("git clean -fdx -- build/", "git clean -fx tmp/ dist/", "git clean -fd -- node_modules/")},
 }
