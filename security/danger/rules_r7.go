@@ -37,4 +37,10 @@ var r7Examples = []moreExamples{
 	{"sql-drop", py("con = sqlite3.connect('app.db'); con.execute('DROP TABLE users')"),
 		py("con = sqlite3.connect(':memory:'); con.execute('CREATE TABLE t (x)'); con.execute('DROP TABLE t')",
 			`db = sqlite3.connect(":memory:"); db.executescript("CREATE TABLE a(x); DROP TABLE a;")`)},
+	{"sql-delete-no-where", sql("DELETE FROM orders WHERE order_id IN (SELECT order_id FROM orders);", "DELETE FROM sessions WHERE EXISTS (SELECT 1);",
+		"DO $$ BEGIN DELETE FROM customers; END $$;"),
+		sql("DELETE FROM users WHERE id IN (SELECT user_id FROM banned);", "DELETE FROM carts WHERE id IN (SELECT id FROM carts WHERE updated_at < now() - interval '30 days');",
+			"DO $$ BEGIN INSERT INTO audit(msg) VALUES ('x'); END $$;", "DELETE FROM t WHERE EXISTS (SELECT 1 FROM holds h WHERE h.t_id = t.id);")},
+	{"sql-update-no-where", sql("UPDATE accounts SET balance = 0 WHERE id IN (SELECT id FROM accounts);", "DO $body$ BEGIN UPDATE users SET password = 'x'; END $body$;"),
+		sql("UPDATE accounts SET flagged = true WHERE id IN (SELECT account_id FROM fraud);", "DO $$ BEGIN RAISE NOTICE 'hello'; END $$;")},
 }
