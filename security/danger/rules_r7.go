@@ -43,4 +43,10 @@ var r7Examples = []moreExamples{
 			"DO $$ BEGIN INSERT INTO audit(msg) VALUES ('x'); END $$;", "DELETE FROM t WHERE EXISTS (SELECT 1 FROM holds h WHERE h.t_id = t.id);")},
 	{"sql-update-no-where", sql("UPDATE accounts SET balance = 0 WHERE id IN (SELECT id FROM accounts);", "DO $body$ BEGIN UPDATE users SET password = 'x'; END $body$;"),
 		sql("UPDATE accounts SET flagged = true WHERE id IN (SELECT account_id FROM fraud);", "DO $$ BEGIN RAISE NOTICE 'hello'; END $$;")},
+	{"write-system-file", sh("sudo cp sshd_config /etc/ssh/sshd_config", "sudo cp hosts /etc/hosts", "sudo cp /tmp/x.service /etc/systemd/system/",
+		"sudo cp deploy/app.service /etc/systemd/system/ssh.service"),
+		sh("sudo cp deploy/app.service /etc/systemd/system/", "sudo mkdir -p /etc/api && sudo cp config/api.toml /etc/api/",
+			"sudo install -m 644 contrib/worker.service /etc/systemd/system/worker.service", "sudo cp nginx/shop.conf /etc/nginx/conf.d/")},
+	{"py-remove-system", py("Path('/etc/ssh/sshd_config').write_text(cfg)"),
+		py("Path('/etc/myapp/config.yaml').write_text(yaml.safe_dump(cfg))", "open('/etc/myservice/settings.ini', 'w').write(text)")},
 }
