@@ -34,7 +34,7 @@ func systemLogClass(rest []string) pathClass {
 	case systemLog.MatchString(base), rest[0] == "audit" || rest[0] == "journal",
 		broadGlob(strings.TrimSuffix(base, path.Ext(base))), strings.HasSuffix(base, "*") && systemLog.MatchString(strings.TrimSuffix(base, "*")):
 		return pcData
-	case !looksLikeFile(base):
+	case len(rest) == 1 && !strings.ContainsAny(base, ".*?[") && strings.ToLower(base) == base:
 		return pcData // a service's log directory (/var/log/nginx)
 	}
 	return pcFile
