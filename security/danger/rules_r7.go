@@ -49,4 +49,6 @@ var r7Examples = []moreExamples{
 			"sudo install -m 644 contrib/worker.service /etc/systemd/system/worker.service", "sudo cp nginx/shop.conf /etc/nginx/conf.d/")},
 	{"py-remove-system", py("Path('/etc/ssh/sshd_config').write_text(cfg)"),
 		py("Path('/etc/myapp/config.yaml').write_text(yaml.safe_dump(cfg))", "open('/etc/myservice/settings.ini', 'w').write(text)")},
+	{"kill-daemon", sh("kill -9 $(lsof -t -i :5432)", "sudo fuser -k 3306/tcp", "kill $(lsof -ti tcp:27017)", "lsof -t -i :6379 | xargs kill -9"),
+		sh("kill -9 $(lsof -t -i :3000)", "fuser -k 8080/tcp", "kill -HUP $(lsof -t -i :5432)", "fuser 5432/tcp", "lsof -i :5432")},
 }
