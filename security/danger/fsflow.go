@@ -101,7 +101,8 @@ func producesProtected(c shell.Command, recursive bool) bool {
 	switch c.Name {
 	case "git":
 		// the project's tracked sources
-		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" }))
+		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" })) &&
+			!artifactPathspecs(c.Args[2:])
 	case "echo", "printf":
 		// printf '%s\n' * lists the glob's matches, like ls
 		ops := c.Args[1:]

@@ -51,4 +51,7 @@ var r7Examples = []moreExamples{
 		py("Path('/etc/myapp/config.yaml').write_text(yaml.safe_dump(cfg))", "open('/etc/myservice/settings.ini', 'w').write(text)")},
 	{"kill-daemon", sh("kill -9 $(lsof -t -i :5432)", "sudo fuser -k 3306/tcp", "kill $(lsof -ti tcp:27017)", "lsof -t -i :6379 | xargs kill -9"),
 		sh("kill -9 $(lsof -t -i :3000)", "fuser -k 8080/tcp", "kill -HUP $(lsof -t -i :5432)", "fuser 5432/tcp", "lsof -i :5432")},
+	{"delete-protected-tree", sh("xargs rm -rf < <(git ls-files)", "xargs -a <(git ls-tree -r --name-only HEAD) rm -f", "git ls-files '*.py' | xargs rm"),
+		sh("xargs rm -f < <(git ls-files --others --exclude-standard '*.pyc')", "git ls-files -z '*.orig' | xargs -0 rm -f",
+			`xargs -0 rm -f < <(find build -name "*.o" -print0)`, "xargs -a files.txt wc -l")},
 }
