@@ -132,6 +132,8 @@ func classifyPath(p string) pathClass {
 		return pcUnknown // a linked worktree (its commits live in the main repository) or a copy
 	case sourceDirs[comps[0]] && len(comps) <= 2, up && len(comps) == 1:
 		return pcProject // or a sibling of the working directory: another checkout (../shop)
+	case len(comps) == 1 && projectDirName.MatchString(comps[0]):
+		return pcProject // a checkout named as one (./my-repo, api-project)
 	case up && checkoutSource(comps):
 		return pcProject // the source tree of another checkout (../../shop/apps/web)
 	}

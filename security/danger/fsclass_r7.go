@@ -12,6 +12,9 @@ import (
 // tree ($REPO_ROOT, ${PROJECT_DIR}, $SRC_DIR, $APP_HOME, $workspace).
 var projectVar = regexp.MustCompile(`(?i)^(?:project|proj|repo|repository|git_root|src|source|app|workspace|code)(?:_?(?:dir|root|path|home|folder))?$`)
 
+// projectDirName: a directory named for a checkout (my-repo, api-project, monorepo).
+var projectDirName = regexp.MustCompile(`(?i)^(?:[\w.-]+[-_.])?(?:repo|repository|project|proj|monorepo|checkout)$`)
+
 // checkoutSource: below a directory reached through "..", a path whose
 // second component is a source tree (../../shop/apps/web,
 // ../other-repo/src/main): another checkout's work, not its output.

@@ -54,4 +54,6 @@ var r7Examples = []moreExamples{
 	{"delete-protected-tree", sh("xargs rm -rf < <(git ls-files)", "xargs -a <(git ls-tree -r --name-only HEAD) rm -f", "git ls-files '*.py' | xargs rm"),
 		sh("xargs rm -f < <(git ls-files --others --exclude-standard '*.pyc')", "git ls-files -z '*.orig' | xargs -0 rm -f",
 			`xargs -0 rm -f < <(find build -name "*.o" -print0)`, "xargs -a files.txt wc -l")},
+	{"delete-protected-tree", sh("mv ./my-repo /tmp/trash/", "rm -rf ./api-project", "rm -rf monorepo"),
+		sh("rm -rf repo-cache", "rm -rf ./my-repo/node_modules", "rm -f repo.tar.gz", "mv my-repo ../archive/")},
 }
