@@ -24,7 +24,7 @@ import (
 // positives on the held-out part.
 var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
-	"retired": {0.958, 0.011},
+	"retired": {0.999, 0.001},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }
