@@ -166,3 +166,45 @@ func scansEveryKey(stmts []*syntax.Stmt) bool {
 	}
 	return false
 }
+
+// storeWipes: configuration and object stores whose delete subcommand,
+// given a recursive or prefix flag and a root or empty key, deletes the
+// whole store or bucket (etcdctl del "" --prefix, consul kv delete
+// -recurse app/, s3cmd del --recursive s3://b).
+var storeWipes = map[string]struct {
+	verbs, flags []string
+	rule         string
+	rootOnly     bool
+}{
+	"etcdctl": {[]string{"del"}, []string{"--prefix", "--from-key"}, "kv-wipe", true},
+	"consul":  {[]string{"delete"}, []string{"-recurse", "--recurse"}, "kv-wipe", false},
+	"s3cmd":   {[]string{"del", "rm", "rb"}, []string{"--recursive", "-r", "--force", "-f"}, "cloud-teardown", false},
+	"mc":      {[]string{"rm", "rb"}, []string{"--recursive", "-r", "--force"}, "cloud-teardown", false},
+}
+
+func init() {
+	for name := range storeWipes {
+		addHostCheck(name, checkStoreWipe)
+	}
+}
+
+func checkStoreWipe(c shell.Command, _ int) Verdict {
+	w := storeWipes[c.Name]
+	args := shell.Lits(c.Args[1:])
+	if !slices.ContainsFunc(args, func(a string) bool { return slices.Contains(w.verbs, a) }) ||
+		!slices.ContainsFunc(args, func(a string) bool { return slices.Contains(w.flags, a) }) ||
+		slices.ContainsFunc(args, func(a string) bool { return a == "--dry-run" || a == "-n" && c.Name == "s3cmd" }) {
+		return Verdict{}
+	}
+	if !w.rootOnly {
+		return hit(w.rule)
+	}
+	var keys []string
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") && !slices.Contains(w.verbs, a) && (i == 0 || !strings.HasPrefix(args[i-1], "--endpoints")) {
+			keys = append(keys, a)
+		}
+	}
+	fromKey := slices.Contains(args, "--from-key") // every key from the one named on
+	return hitIf(len(keys) == 0 || keys[0] == "" || keys[0] == "/" || fromKey, w.rule)
+}

@@ -4,7 +4,15 @@ package danger
 // Redis scans fed to DEL.
 
 func init() {
+	rules = append(rules, r7Rules...)
 	addExamples(r7Examples)
+}
+
+var r7Rules = []rule{
+	{"kv-wipe", catData,
+		"This deletes every key under the root (or a whole tree) of a configuration store such as etcd or Consul, which the services reading it depend on.",
+		sh(`etcdctl del "" --prefix`, "ETCDCTL_API=3 etcdctl del / --prefix", "etcdctl del --from-key a", "consul kv delete -recurse app/"),
+		sh("etcdctl del /app/config/feature-x", "etcdctl del /locks/job- --prefix", "consul kv delete app/config/x", `etcdctl get "" --prefix --keys-only`)},
 }
 
 var r7Examples = []moreExamples{
@@ -56,4 +64,6 @@ var r7Examples = []moreExamples{
 			`xargs -0 rm -f < <(find build -name "*.o" -print0)`, "xargs -a files.txt wc -l")},
 	{"delete-protected-tree", sh("mv ./my-repo /tmp/trash/", "rm -rf ./api-project", "rm -rf monorepo"),
 		sh("rm -rf repo-cache", "rm -rf ./my-repo/node_modules", "rm -f repo.tar.gz", "mv my-repo ../archive/")},
+	{"cloud-teardown", sh("s3cmd del --recursive --force s3://prod-logs", "mc rm --recursive --force myminio/backups"),
+		sh("s3cmd del s3://bucket/file.txt", "mc rm myminio/tmp/file.txt", "s3cmd ls s3://prod-logs")},
 }
