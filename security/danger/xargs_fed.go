@@ -26,7 +26,7 @@ func checkXargsFed(c shell.Command, upstream []*syntax.Stmt, echoed []string, de
 // `A | xargs B`.
 func checkXargsProcSubst(s *syntax.Stmt, depth int) Verdict {
 	call, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok {
+	if !ok || !hasProcSubst(s, call) {
 		return Verdict{}
 	}
 	c, ok := shell.BuildCommand(call)
@@ -78,4 +78,21 @@ func artifactPathspecs(args []shell.Word) bool {
 		n++
 	}
 	return n > 0
+}
+
+// hasProcSubst: a cheap test, before building the command, for a <(…)
+// among the words or redirections.
+func hasProcSubst(s *syntax.Stmt, call *syntax.CallExpr) bool {
+	ws := call.Args
+	for _, r := range s.Redirs {
+		ws = append(ws[:len(ws):len(ws)], r.Word)
+	}
+	for _, w := range ws {
+		if w != nil && len(w.Parts) == 1 {
+			if _, ok := w.Parts[0].(*syntax.ProcSubst); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
