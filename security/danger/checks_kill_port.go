@@ -4,8 +4,6 @@ import (
 	"regexp"
 	"strings"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 )
 
@@ -20,31 +18,7 @@ var daemonPorts = shell.Set("22", "25", "53", "1433", "1521", "2181", "2379", "3
 var portOf = regexp.MustCompile(`(?:^|:)(\d{2,5})(?:/(?:tcp|udp))?$`)
 
 func init() {
-	addHostCheck("kill", checkKillByPort)
 	addHostCheck("fuser", checkFuserPort)
-}
-
-func checkKillByPort(c shell.Command, _ int) Verdict {
-	if gentleSignal(shell.Lits(c.Args[1:])) {
-		return Verdict{}
-	}
-	found := false
-	for _, w := range c.Args[1:] {
-		if w.Node == nil || !w.Dyn() {
-			continue
-		}
-		syntax.Walk(w.Node, func(n syntax.Node) bool {
-			call, ok := n.(*syntax.CallExpr)
-			if !ok || found {
-				return !found
-			}
-			if inner, ok := shell.BuildCommand(call); ok && (inner.Name == "lsof" || inner.Name == "fuser") {
-				found = namesDaemonPort(inner.Args[1:])
-			}
-			return !found
-		})
-	}
-	return hitIf(found, "kill-daemon")
 }
 
 // checkFuserPort: fuser -k 5432/tcp kills every process using the port.
