@@ -236,6 +236,9 @@ func checkCopy(c shell.Command, _ int) Verdict {
 		}
 	}
 	for _, t := range targets {
+		if installsOwnFiles(c.Name, ops, t) {
+			continue
+		}
 		if v := checkWriteTarget(t); v.Dangerous {
 			return v
 		}

@@ -36,7 +36,7 @@ func checkGit(c shell.Command, depth int) Verdict {
 		o := shell.ParseOpts(rest, "e")
 		// -X alone removes only ignored files (build output); -f alone still
 		// removes every untracked file.
-		return hitIf(o.Has("f", "force") && !o.Has("n", "dry-run") && !(o.Has("X") && !o.Has("x")), "git-clean")
+		return hitIf(o.Has("f", "force") && !o.Has("n", "dry-run") && !(o.Has("X") && !o.Has("x")) && !onlyScratch(o.Operands), "git-clean")
 	case "filter-branch", "filter-repo":
 		return hitIf(!hasWord(rest, "--help") && !hasWord(rest, "--analyze"), "git-rewrite-history")
 	case "reflog":

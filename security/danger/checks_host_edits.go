@@ -212,6 +212,8 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 				}
 			case "cat":
 				found = len(ops) > 0 && isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid"))
+			case "lsof", "fuser":
+				found = namesDaemonPort(inner.Args[1:]) // whatever holds a database's port (checks_kill_port.go)
 			}
 			return !found
 		})

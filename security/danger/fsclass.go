@@ -132,6 +132,10 @@ func classifyPath(p string) pathClass {
 		return pcUnknown // a linked worktree (its commits live in the main repository) or a copy
 	case sourceDirs[comps[0]] && len(comps) <= 2, up && len(comps) == 1:
 		return pcProject // or a sibling of the working directory: another checkout (../shop)
+	case len(comps) == 1 && projectDirName.MatchString(comps[0]):
+		return pcProject // a checkout named as one (./my-repo, api-project)
+	case up && checkoutSource(comps):
+		return pcProject // the source tree of another checkout (../../shop/apps/web)
 	}
 	return pcUnknown // a name whose role cannot be told (a clone, a worktree, fixtures)
 }
@@ -199,7 +203,7 @@ func homeClass(comps []string) pathClass {
 		}
 	}
 	switch {
-	case scratchIn(comps):
+	case scratchIn(comps) && !homeProject(comps):
 		return pcScratch
 	case len(comps) > 0 && (strings.HasPrefix(comps[0], ".") || comps[0] == "Library") &&
 		slices.ContainsFunc(comps, func(c string) bool { return dbServices[c] || dbDataDir.MatchString(c) }):
@@ -235,6 +239,8 @@ func absClass(comps []string) pathClass {
 		return homeClass(comps[2:])
 	case comps[0] == "root":
 		return homeClass(comps[1:])
+	case len(comps) > 1 && comps[0] == "var" && comps[1] == "log":
+		return systemLogClass(comps[2:])
 	case comps[0] == "usr" && len(comps) == 4 && comps[1] == "local" && broadGlob(comps[3]) && localSystem[comps[2]]:
 		return pcSystem // every library or program installed locally (/usr/local/lib/*)
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
@@ -319,6 +325,10 @@ func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 					b.WriteString(d)
 					continue
 				}
+				if shell.SimpleParam(p) && projectVar.MatchString(p.Param.Value) {
+					b.WriteString(".") // $REPO_ROOT, ${PROJECT_DIR}: the checkout, by its name
+					continue
+				}
 				if p.Exp != nil && (p.Exp.Op == syntax.ErrorUnsetOrNull || p.Exp.Op == syntax.ErrorUnset) {
 					b.WriteString(shell.DynMark + "set")
 					continue
@@ -396,6 +406,8 @@ func fileVerdict(p string) Verdict {
 	switch {
 	case c == pcData && dbServiceFile(p):
 		return hit("delete-credentials") // one file of a database's storage
+	case c == pcData && strings.HasPrefix(path.Clean(p), "/var/log/"):
+		return hit("log-tamper") // the system's logs, or all of a directory's
 	case c == pcVCS && !transientFile.MatchString(path.Base(p)) && !scratchWord.MatchString(path.Base(p)):
 		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
 	}

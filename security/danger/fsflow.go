@@ -21,7 +21,7 @@ func findSelectsProtected(c shell.Command) bool {
 	protected := false
 	for _, s := range starts {
 		// find /tmp -mtime +7 -delete is how temporary directories are cleaned.
-		protected = protected || treeProtected[classifyPath(fsPath(s))] && !isTempDir(fsPath(s))
+		protected = protected || treeProtected[classifyPath(fsPath(s))] && !isTempDir(fsPath(s)) && !rotatedLogsOnly(fsPath(s), expr)
 	}
 	if !protected {
 		return false
@@ -101,7 +101,8 @@ func producesProtected(c shell.Command, recursive bool) bool {
 	switch c.Name {
 	case "git":
 		// the project's tracked sources
-		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" }))
+		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" })) &&
+			!artifactPathspecs(c.Args[2:])
 	case "echo", "printf":
 		// printf '%s\n' * lists the glob's matches, like ls
 		ops := c.Args[1:]

@@ -43,6 +43,8 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
 	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
+	case c == pcData && (how == byEmpty || how == byWrite) && strings.HasPrefix(path.Clean(p), "/var/log/"):
+		return hit("log-tamper") // the system's record, emptied or written over
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
 	}

@@ -24,8 +24,8 @@ import (
 // positives on the held-out part.
 var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
-	"retired": {0.958, 0.011},
-	"heldout": {0.916, 0.012},
+	"retired": {0.999, 0.001},
+	"heldout": {0.926, 0.007},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }

@@ -67,6 +67,8 @@ func pyString(s, q string, raw, fstr bool) (string, int) {
 			j := skipTo(s, i, "}")
 			if homeExpr.MatchString(s[i:j]) {
 				b.WriteString("~") // {os.environ['HOME']}, {Path.home()}: judged as ~
+			} else if d, ok := pyFieldDir(s[i:j]); ok {
+				b.WriteString(d)
 			} else {
 				b.WriteString(shell.DynMark)
 			}

@@ -106,6 +106,9 @@ func pyShell(code string, strs []string, depth int) Verdict {
 
 // pySQL judges SQL passed to a DB-API cursor's execute.
 func pySQL(code string, strs []string, depth int) Verdict {
+	if pyInMemoryDB(code, strs) {
+		return Verdict{}
+	}
 	for _, loc := range pyQuery.FindAllStringIndex(code, -1) {
 		if q, ok := pyStringArg(code[loc[1]:], strs); ok {
 			if v := classify(SQL, shell.ForParser(q, SQL), depth+1); v.Dangerous {

@@ -201,7 +201,7 @@ func pyDestroyFiles(code string, strs []string) Verdict {
 		}
 	}
 	for _, m := range pyWriteCall.FindAllStringSubmatch(code, -1) {
-		if p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs); !rewrittenFromItself(code, strs, p) {
+		if p := pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs); !rewrittenFromItself(code, strs, p) && !appConfig(p) {
 			targets = append(targets, p)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 //     and "/tmp/…" literals, and path joins of literals are joined.
 func pyNormalize(code string, strs []string) (string, []string) {
 	n := &pyNorm{strs: strs}
+	code = n.rewriteR7(code)
 	for range 4 { // decoders, imports and joins nest; a few rounds settle them
 		before := code
 		code = n.joinpath(n.rewriteMore(n.rewrite(code)))

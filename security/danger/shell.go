@@ -98,6 +98,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	if v := checkListFed(s); v.Dangerous {
 		return v
 	}
+	if v := checkXargsProcSubst(s, depth); v.Dangerous {
+		return v
+	}
 	if v := checkFedOverwrite(s); v.Dangerous {
 		return v
 	}

@@ -185,6 +185,10 @@ func sqlStatementRule(toks []string) string {
 		}
 	case verb == "TRUNCATE" && len(rest) > 0 && isWord(rest[0]):
 		return "sql-truncate"
+	case everyRowSubquery(verb, rest) && verb == "DELETE":
+		return "sql-delete-no-where"
+	case everyRowSubquery(verb, rest):
+		return "sql-update-no-where"
 	case verb == "DELETE" && indexDepth0(rest, "FROM") >= 0 && !filtered(rest) && !scratchObjects(rest[indexDepth0(rest, "FROM")+1:]):
 		return "sql-delete-no-where"
 	case verb == "UPDATE" && indexDepth0(rest, "SET") >= 0 && !filtered(rest):

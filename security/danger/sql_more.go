@@ -82,7 +82,7 @@ func checkEmbeddedSQL(code string, depth int) Verdict {
 	}
 	for _, m := range sqlBody.FindAllStringSubmatch(code, -1) {
 		if m[1] == m[3] {
-			if v := classifySQL(m[2], depth+1); v.Dangerous {
+			if v := classifySQL(plStatements(m[2]), depth+1); v.Dangerous {
 				return via(v, "a function body")
 			}
 		}

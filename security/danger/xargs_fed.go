@@ -1,6 +1,8 @@
 package danger
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -18,4 +20,79 @@ func checkXargsFed(c shell.Command, upstream []*syntax.Stmt, echoed []string, de
 	w := shell.ResolveWord(&syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: upstream}}})
 	c.Args = append(c.Args[:len(c.Args):len(c.Args)], w)
 	return checkCommand(c, depth)
+}
+
+// checkXargsProcSubst judges `xargs B < <(A)` and `xargs -a <(A) B` as
+// `A | xargs B`.
+func checkXargsProcSubst(s *syntax.Stmt, depth int) Verdict {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || !hasProcSubst(s, call) {
+		return Verdict{}
+	}
+	c, ok := shell.BuildCommand(call)
+	if !ok || !c.MoreArgs {
+		return Verdict{}
+	}
+	var words []*syntax.Word
+	for _, r := range s.Redirs {
+		if r != nil && r.Op == syntax.RdrIn && r.Word != nil {
+			words = append(words, r.Word)
+		}
+	}
+	for i, a := range call.Args {
+		if i > 0 && (lit(call.Args[i-1]) == "-a" || lit(call.Args[i-1]) == "--arg-file") {
+			words = append(words, a)
+		}
+	}
+	for _, w := range words {
+		if len(w.Parts) != 1 {
+			continue
+		}
+		if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && len(ps.Stmts) > 0 {
+			if v := checkXargsFed(c, ps.Stmts, nil, depth); v.Dangerous {
+				return v
+			}
+		}
+	}
+	return Verdict{}
+}
+
+func lit(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	return w.Lit()
+}
+
+// artifactPathspecs: git ls-files limited to pathspecs that all name
+// artifacts or leftovers ('*.orig', '*.pyc'), which is all it lists.
+func artifactPathspecs(args []shell.Word) bool {
+	n := 0
+	for _, w := range shell.ParseOpts(args, "xX").Operands {
+		if w.S == "--" {
+			continue
+		}
+		if !artifactPattern(w.S) && !strings.HasSuffix(w.S, ".orig") && !strings.HasSuffix(w.S, ".rej") {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// hasProcSubst: a cheap test, before building the command, for a <(…)
+// among the words or redirections.
+func hasProcSubst(s *syntax.Stmt, call *syntax.CallExpr) bool {
+	ws := call.Args
+	for _, r := range s.Redirs {
+		ws = append(ws[:len(ws):len(ws)], r.Word)
+	}
+	for _, w := range ws {
+		if w != nil && len(w.Parts) == 1 {
+			if _, ok := w.Parts[0].(*syntax.ProcSubst); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,101 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// projectVar: a variable whose name says it holds a checkout or its source
+// tree ($REPO_ROOT, ${PROJECT_DIR}, $SRC_DIR, $APP_HOME, $workspace).
+var projectVar = regexp.MustCompile(`(?i)^(?:project|proj|repo|repository|git_root|src|source|app|workspace|code)(?:_?(?:dir|root|path|home|folder))?$`)
+
+// projectDirName: a directory named for a checkout (my-repo, api-project, monorepo).
+var projectDirName = regexp.MustCompile(`(?i)^(?:[\w.-]+[-_.])?(?:repo|repository|project|proj|monorepo|checkout)$`)
+
+// checkoutSource: below a directory reached through "..", a path whose
+// second component is a source tree (../../shop/apps/web,
+// ../other-repo/src/main): another checkout's work, not its output.
+func checkoutSource(comps []string) bool {
+	return len(comps) >= 2 && (sourceDirs[comps[1]] || comps[1] == "lib") && !worktreeName.MatchString(comps[0])
+}
+
+// systemLogClass: what a path under /var/log is. The logs are the system's
+// record of what happened (logins, sudo, the journal, audit): a tree of
+// them, all of a directory's logs or a system log is protected data; one
+// program's own or rotated log (myapp/debug.log.1, *.gz) is not.
+func systemLogClass(rest []string) pathClass {
+	if len(rest) == 0 {
+		return pcData
+	}
+	base := rest[len(rest)-1]
+	switch {
+	case rotatedLog.MatchString(base):
+		return pcFile
+	case systemLog.MatchString(base), rest[0] == "audit" || rest[0] == "journal",
+		broadGlob(strings.TrimSuffix(base, path.Ext(base))), strings.HasSuffix(base, "*") && systemLog.MatchString(strings.TrimSuffix(base, "*")):
+		return pcData
+	case len(rest) == 1 && !strings.ContainsAny(base, ".*?[") && strings.ToLower(base) == base:
+		return pcData // a service's log directory (/var/log/nginx)
+	}
+	return pcFile
+}
+
+// rotatedLog: a log already rotated away (syslog.2.gz, auth.log.1, *.gz).
+var rotatedLog = regexp.MustCompile(`\.(?:\d+|gz|xz|bz2|zst|old)$`)
+
+// onlyScratch: git clean's pathspecs (build/, -- dist/ out/) all name
+// scratch space, so only build output goes; no pathspec is the whole tree.
+func onlyScratch(ops []shell.Word) bool {
+	n := 0
+	for _, w := range ops {
+		if w.S == "--" {
+			continue
+		}
+		if classifyPath(fsPath(w)) != pcScratch {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// siteNames are scratch names that are also what people call a project
+// (site, output, env): one directly in a home or a folder of it
+// (~/work/site) is that project, not its build output.
+var siteNames = shell.Set("site", "output", "outputs", "env", "bundle", "generated", "packs", "registry", "swap", "undo", "crash", "logs", "log", "artifacts")
+
+func homeProject(comps []string) bool {
+	for i, c := range comps {
+		if i > 1 || strings.HasPrefix(c, ".") {
+			return false
+		}
+		if scratchNames[c] || scratchWord.MatchString(c) {
+			return siteNames[c] && i == len(comps)-1 || siteNames[c] && i+1 < len(comps) && broadGlob(comps[i+1])
+		}
+	}
+	return false
+}
+
+// rotatedLogsOnly: find below /var/log selecting rotated logs by name
+// (-name '*.gz', -name '*.log.1'), which is how old logs are cleared away.
+func rotatedLogsOnly(start string, expr []shell.Word) bool {
+	if !strings.HasPrefix(path.Clean(start)+"/", "/var/log/") {
+		return false
+	}
+	named := false
+	for i, w := range expr {
+		switch w.S {
+		case "!", "-not", "-o", "-or":
+			return false
+		case "-name", "-iname":
+			if i+1 >= len(expr) || !rotatedLog.MatchString(expr[i+1].S) {
+				return false
+			}
+			named = true
+		}
+	}
+	return named
+}
