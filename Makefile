@@ -67,7 +67,7 @@ bench-scale:
 # SOAK=3m for a short run.
 SOAK ?= 30m
 soak:
-	$(GO) test -count=1 -v -run '^TestSoak$$' -timeout 90m ./integration/ -soak=$(SOAK)
+	$(GO) test -count=1 -v -run '^$$' -bench '^BenchmarkSoak$$' -benchtime 1x -timeout 90m ./integration/ -soak=$(SOAK)
 
 # A short run of every fuzz target (seed corpora run in `make test` already).
 FUZZTIME ?= 30s

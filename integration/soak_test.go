@@ -13,8 +13,7 @@ import (
 )
 
 var (
-	long = flag.Bool("long", false, "run the long forms of tests: a 30-minute soak")
-	soak = flag.Duration("soak", 0, "run the soak for this long (-long: 30m)")
+	soak = flag.Duration("soak", 0, "run BenchmarkSoak for this long (make soak: 30m)")
 )
 
 // serverChildren counts the server's children and, among them, zombies.
@@ -46,19 +45,20 @@ type soakSample struct {
 	calls             int64
 }
 
-// TestSoak runs 50 sessions doing mixed work (commands, bulk output, REPLs,
+// BenchmarkSoak runs 50 sessions doing mixed work (commands, bulk output, REPLs,
 // abandoned background processes, interrupts, sessions closed and replaced)
-// against one server for -soak (30 minutes with -long; skipped otherwise), sampling
+// against one server for -soak (`make soak`: 30 minutes; `make bench` leaves it out), sampling
 // the server's RSS, threads, children and zombies every ten seconds. It fails when
 // the last third of the samples is not flat against the first: RSS up by more than
 // half, more OS threads than a dozen above, zombies piling up.
-func TestSoak(t *testing.T) {
+//
+// It is a benchmark, run once (-benchtime 1x), so that `make test` never runs it
+// and never reports it skipped: it is not a CI test.
+func BenchmarkSoak(b *testing.B) {
+	t := b
 	d := *soak
-	if d == 0 && *long {
-		d = 30 * time.Minute
-	}
 	if d == 0 {
-		t.Skip("a soak: run with -long (30 minutes) or -soak DURATION")
+		b.Skip("a soak: make soak, or -soak DURATION")
 	}
 	const n = 50
 	s := startServerTB(t, "MCP_TERMINAL_MAX_SESSIONS=60")
@@ -112,7 +112,7 @@ func TestSoak(t *testing.T) {
 // soakState is what the workers share: calls made, and results that were wrong,
 // counted rather than stopping the soak, so it still measures the whole run.
 type soakState struct {
-	t            *testing.T
+	t            testing.TB
 	mu           sync.Mutex
 	calls, wrong int64
 }
