@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -91,13 +92,13 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	case pyExecDecoded.MatchString(code), pyRunDecoded.MatchString(code):
 		return hit("decode-to-shell")
 	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
-		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slicesContain(strs, "/proc")):
+		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slices.Contains(strs, "/proc")):
 		return hit("kill-all")
 	case pyStoreDelete.MatchString(code):
 		return hit("sdk-bulk-delete")
 	case pyPeeweeAll.MatchString(code):
 		return hit("orm-delete-all")
-	case strings.Contains(code, "delete_by_query") && slicesContain(strs, "match_all"):
+	case strings.Contains(code, "delete_by_query") && slices.Contains(strs, "match_all"):
 		return hit("sdk-bulk-delete")
 	case pyMongoColl.MatchString(code) && !mongoScratchOnly(code, strs), pyMongoCommand(code, strs):
 		return hit("mongo-drop")
@@ -216,15 +217,6 @@ func pyListCommands(code string, strs []string, depth int) Verdict {
 // plainWord: a program name that is one shell word as it stands.
 func plainWord(s string) bool {
 	return s != "" && !strings.ContainsAny(s, " \t\n'\"$`\\;&|<>(){}*?[]~")
-}
-
-func slicesContain(strs []string, s string) bool {
-	for _, x := range strs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pyMongoCommand: db.command('dropDatabase') and drop_collection of a

@@ -3,6 +3,7 @@ package danger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -78,7 +79,7 @@ func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
 			return via(v, "a database driver")
 		}
 	}
-	if pyIAMDelete.MatchString(code) && (iamWord.MatchString(code) || slicesContain(strs, "iam")) {
+	if pyIAMDelete.MatchString(code) && (iamWord.MatchString(code) || slices.Contains(strs, "iam")) {
 		return hit("cloud-teardown")
 	}
 	for _, m := range toSQLReplace.FindAllStringSubmatch(code, -1) {
