@@ -1,14 +1,12 @@
 package tools
 
 import (
-	"errors"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/security/danger"
 	"github.com/mcp-terminal/mcp-terminal/security/redact"
-	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
 // guard is what the tools remember about one session to guard it: the redaction
@@ -71,18 +69,6 @@ func (g *guards) forget(id string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	delete(g.m, id)
-}
-
-// prune forgets the guards of sessions that no longer exist (closed, or reaped
-// after being idle).
-func (g *guards) prune(sessions *session.Manager) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for id := range g.m {
-		if _, err := sessions.Get(id); errors.Is(err, session.ErrUnknown) {
-			delete(g.m, id)
-		}
-	}
 }
 
 func (gd *guard) remember(secret string) {

@@ -38,10 +38,6 @@ type Config struct {
 	Confirm ConfirmMode
 	// ConfirmTimeout bounds the wait for a person's answer; default 5 min.
 	ConfirmTimeout time.Duration
-	// Isolate, when set, applies the launcher policy of the principal a session
-	// will belong to (its own sandbox domain and environment) before the program
-	// starts, or refuses. nil: sessions start as the server's own children.
-	Isolate func(principal string, o *session.CreateOptions) error
 	// WatchURL, when set, returns the live view's address of a session with a
 	// view-only token; create_session and list_sessions results carry it.
 	WatchURL func(sessionID string) string
