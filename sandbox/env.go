@@ -1,6 +1,9 @@
 package sandbox
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // KeptEnv are the variables a session inherits from the server when a policy is
 // set; everything else in the server's environment (which may hold credentials) is
@@ -13,18 +16,9 @@ func BaseEnv(environ []string) []string {
 	out := []string{}
 	for _, kv := range environ {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "LC_") || contains(KeptEnv, k) {
+		if strings.HasPrefix(k, "LC_") || slices.Contains(KeptEnv, k) {
 			out = append(out, kv)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

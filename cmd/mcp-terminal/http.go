@@ -78,11 +78,7 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 		ln, scheme = tls.NewListener(ln, srv.TLSConfig), "https"
 	}
-	ui, err := mountWeb(cfg, a, handler.mux, scheme+"://"+ln.Addr().String(), logger) // web.go
-	if err != nil {
-		ln.Close()
-		return err
-	}
+	ui := mountWeb(cfg, a, handler.mux, scheme+"://"+ln.Addr().String(), guard, logger) // web.go
 	handler.mcp = server.NewStreamableHTTPServer(a.mcp, append(handler.options, server.WithStreamableHTTPServer(srv))...)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }() // returns once Shutdown or Close is called

@@ -16,8 +16,6 @@ type jail struct {
 	abi    int    // the Landlock ABI the rules are applied with
 	status string // what the kernel enforces, for create_session and doctor
 	tmp    string // the parent of the sessions' private TMPDIRs, removed by close
-	// isolated: every session runs in a Landlock domain of its own (isolate.go).
-	isolated bool
 }
 
 // newJail builds the sandbox the configuration asks for; nil when it asks for
@@ -43,7 +41,7 @@ func newJailABI(cfg config, kernel int) (*jail, error) {
 	if err := built.Ruleset.Check(abi); err != nil {
 		return nil, err
 	}
-	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi), isolated: s.Isolate}, nil
+	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi)}, nil
 }
 
 // launcher returns the argv prefix that starts every session's program through
@@ -88,8 +86,9 @@ func (j *jail) close() {
 	}
 }
 
-// isolates says whether sessions are kept apart below the API.
-func (j *jail) isolates() bool { return j != nil && j.isolated }
+// isolates says whether sessions are kept apart below the API: each in a Landlock
+// domain of its own (isolate.go).
+func (j *jail) isolates() bool { return j != nil && j.built.Ruleset.Isolated }
 
 func (j *jail) sessionStatus() string {
 	if j == nil {

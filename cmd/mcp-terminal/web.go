@@ -54,12 +54,9 @@ func (c config) checkWeb() error {
 	return nil
 }
 
-// webLimit bounds failed sign-ins per source address, as the bearer guard does.
-func webLimit() *auth.Limiter { return auth.NewLimiter(10, time.Minute) }
-
 // newWebUI builds the UI over the app's sessions; login checks sign-in tokens.
 func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(token string) (string, bool), logger *slog.Logger) *web.Server {
-	limit := webLimit()
+	limit := auth.NewLimiter(authFailures, authWindow) // as the bearer guard (http.go)
 	ui := web.New(web.Config{
 		Sessions: a.sessions, Prefix: prefix, BaseURL: baseURL, LoopbackOnly: loopbackOnly, Logger: logger,
 		Login: func(token, remote string) (string, bool) {
@@ -178,17 +175,13 @@ func serveWeb(cfg config, a *app, logger *slog.Logger) (stop func(), err error) 
 }
 
 // mountWeb serves the UI at /ui/ on the HTTP transport's mux. Principals sign in
-// with their bearer token from the tokens file; without one (loopback, no
-// authentication) with a control token printed on stderr.
-func mountWeb(cfg config, a *app, mux *http.ServeMux, baseURL string, logger *slog.Logger) (*web.Server, error) {
+// with their bearer token from the tokens file, as the guard loaded it; without
+// one (loopback, no authentication) with a control token printed on stderr.
+func mountWeb(cfg config, a *app, mux *http.ServeMux, baseURL string, guard *auth.Guard, logger *slog.Logger) *web.Server {
 	var login func(string) (string, bool)
 	switch {
-	case cfg.HTTP.TokensFile != "":
-		tokens, err := auth.LoadTokens(cfg.HTTP.TokensFile)
-		if err != nil {
-			return nil, err
-		}
-		login = tokens.Lookup
+	case guard != nil && guard.Tokens != nil:
+		login = guard.Tokens.Lookup
 	case !cfg.HTTP.authenticated():
 		tok := controlToken()
 		login = tokenLogin(tok)
@@ -205,5 +198,5 @@ func mountWeb(cfg config, a *app, mux *http.ServeMux, baseURL string, logger *sl
 	host, _, _ := net.SplitHostPort(cfg.HTTP.Addr)
 	ui := newWebUI(a, "/ui/", strings.TrimRight(baseURL, "/"), loopback(host), login, logger)
 	mux.Handle("/ui/", capBody(1<<20, ui.Handler()))
-	return ui, nil
+	return ui
 }
