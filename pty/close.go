@@ -124,7 +124,7 @@ func (p *Process) sweep(known map[int]uint64, sent *signalled, sigs ...syscall.S
 	return alive
 }
 
-// sweepGroups is sweep without a process table.
+// sweepGroups is sweep without a process tree to walk.
 func (p *Process) sweepGroups(sent *signalled, sigs []syscall.Signal) bool {
 	var groups []int
 	if p.leaderAlive() {

@@ -6,12 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 )
-
-// tableReads counts whole-table reads, which tests keep off the hot paths.
-var tableReads atomic.Int64
 
 // ioctlGetTermios reads a terminal's termios.
 const ioctlGetTermios = syscall.TCGETS
@@ -36,26 +32,6 @@ type proc struct {
 	start                uint64 // start time in clock ticks: with pid, identifies a process
 	zombie               bool
 	state                byte // R running, S sleeping, D disk wait, T stopped, Z zombie...
-}
-
-// procTable reads /proc/<pid>/stat of every process.
-func procTable() ([]proc, bool) {
-	tableReads.Add(1)
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return nil, false
-	}
-	procs := make([]proc, 0, len(entries))
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if pr, ok := readStat(pid); ok {
-			procs = append(procs, pr)
-		}
-	}
-	return procs, true
 }
 
 // readStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp session ...";

@@ -18,10 +18,6 @@ type proc struct {
 	zombie               bool
 }
 
-// procTable cannot list processes without /proc; Close then signals process
-// groups instead.
-func procTable() ([]proc, bool) { return nil, false }
-
 func processName(int) string { return "" }
 
 func processCwd(int) string { return "" }

@@ -175,7 +175,7 @@ func (r *reaper) orphans(all bool) []proc {
 	self := selfSession()
 	kids, ok := []int(nil), false
 	if !all {
-		kids, ok = taskChildren(os.Getpid())
+		kids, ok = taskChildren("/proc/self/task/" + strconv.Itoa(os.Getpid()))
 	}
 	if !ok {
 		kids = ourChildren()
@@ -286,27 +286,10 @@ func ourChildren() []int {
 		return nil
 	}
 	for _, t := range tasks {
-		if tid, err := strconv.Atoi(t.Name()); err == nil {
-			k, _ := taskChildren(tid)
-			kids = append(kids, k...)
-		}
+		k, _ := taskChildren("/proc/self/task/" + t.Name()) // a thread that exited meanwhile had none
+		kids = append(kids, k...)
 	}
 	return kids
-}
-
-// taskChildren lists the children one thread of the server forked or adopted.
-func taskChildren(tid int) ([]int, bool) {
-	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(tid) + "/children")
-	if err != nil {
-		return nil, false
-	}
-	var kids []int
-	for _, f := range strings.Fields(string(b)) {
-		if k, err := strconv.Atoi(f); err == nil {
-			kids = append(kids, k)
-		}
-	}
-	return kids, true
 }
 
 var (

@@ -5,9 +5,9 @@ package pty
 // cannot for a root, the tree cannot be read and walkTree returns false (a
 // process below a root may simply have exited meanwhile, and is skipped).
 //
-// It is the one walker of process trees: Close gives it the children recorded in
-// a whole process table, input-wait detection the kernel's per-task children
-// files, which are cheaper to read on every check.
+// It is the one walker of process trees: Close and input-wait detection give it
+// the kernel's per-task children files, the tests' oracle the children recorded
+// in a whole process table.
 func walkTree(roots []int, limit int, children func(pid int) ([]int, bool), visit func(pid int)) bool {
 	seen := make(map[int]bool, len(roots))
 	queue := append([]int(nil), roots...)

@@ -166,14 +166,26 @@ func children(pid int) ([]int, bool) {
 	}
 	var kids []int
 	for _, t := range tasks {
-		b, err := os.ReadFile(dir + t.Name() + "/children")
-		if err != nil {
+		k, ok := taskChildren(dir + t.Name())
+		if !ok {
 			return nil, false
 		}
-		for _, f := range strings.Fields(string(b)) {
-			if k, err := strconv.Atoi(f); err == nil {
-				kids = append(kids, k)
-			}
+		kids = append(kids, k...)
+	}
+	return kids, true
+}
+
+// taskChildren lists the children one thread forked or adopted; task is its
+// /proc/<pid>/task/<tid> directory.
+func taskChildren(task string) ([]int, bool) {
+	b, err := os.ReadFile(task + "/children")
+	if err != nil {
+		return nil, false
+	}
+	var kids []int
+	for _, f := range strings.Fields(string(b)) {
+		if k, err := strconv.Atoi(f); err == nil {
+			kids = append(kids, k)
 		}
 	}
 	return kids, true

@@ -134,23 +134,5 @@ func (s *Session) awaitEcho(ctx context.Context) {
 		}
 		t.Stop()
 	}
-	s.quiet(ctx, personQuiet, echoSettle)
-}
-
-// quiet waits until no output arrived for d, at most limit.
-func (s *Session) quiet(ctx context.Context, d, limit time.Duration) {
-	deadline := time.Now().Add(limit)
-	last, since := s.scr.Status().Written, time.Now()
-	for time.Now().Before(deadline) && time.Since(since) < d {
-		t := time.NewTimer(time.Millisecond)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
-		}
-		if w := s.scr.Status().Written; w != last {
-			last, since = w, time.Now()
-		}
-	}
+	s.settle(ctx, s.scr.Status().Written, false, personQuiet, echoSettle)
 }

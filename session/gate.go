@@ -116,7 +116,13 @@ var continuation = regexp.MustCompile(`^[a-z ]*> `)
 // settleEcho waits until what was just written has been echoed: the screen changed
 // and then stayed unchanged for a moment, or echoSettle passed.
 func (s *Session) settleEcho(ctx context.Context, before uint64) {
-	deadline := time.Now().Add(echoSettle)
+	s.settle(ctx, before, true, echoQuiet, echoSettle)
+}
+
+// settle waits until no output arrived for quiet, at most limit. With changed, the
+// quiet counts only once output arrived after before (the count of bytes written).
+func (s *Session) settle(ctx context.Context, before uint64, changed bool, quiet, limit time.Duration) {
+	deadline := time.Now().Add(limit)
 	last, quietSince := before, time.Now()
 	tick := time.NewTicker(time.Millisecond)
 	defer tick.Stop()
@@ -131,7 +137,7 @@ func (s *Session) settleEcho(ctx context.Context, before uint64) {
 			last, quietSince = w, time.Now()
 			continue
 		}
-		if w != before && time.Since(quietSince) >= echoQuiet {
+		if (w != before || !changed) && time.Since(quietSince) >= quiet {
 			return
 		}
 	}

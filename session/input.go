@@ -114,7 +114,6 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		hidden := s.InputHidden()
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
-		wctx, cancel := context.WithCancel(ctx) // settling on the echo is bounded on its own
 		write := func(b []byte) error {
 			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
 			defer cancel()
@@ -135,11 +134,10 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		case in.Gate == nil:
 			err = write(chunk)
 		case in.Keys != "":
-			ref, err = s.gateKeys(wctx, chunk, in.Gate, write, rearm)
+			ref, err = s.gateKeys(ctx, chunk, in.Gate, write, rearm)
 		default:
-			ref, err = s.gateLine(wctx, chunk, echoes[i], hidden, i, in, write, rearm)
+			ref, err = s.gateLine(ctx, chunk, echoes[i], hidden, i, in, write, rearm)
 		}
-		cancel()
 		if ref != nil {
 			ref.Index, refused = i, ref
 			unsent = len(chunks) - i - 1

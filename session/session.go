@@ -391,7 +391,7 @@ func (s *Session) close(ctx context.Context, sig syscall.Signal) (pty.ExitStatus
 		cancel()
 	}
 	err := s.proc.Close(ctx)
-	pty.KillAdopted(SessionEnv + "=" + s.ID)
+	pty.KillAdopted(SessionEnv, s.ID)
 	select {
 	case <-s.readDone:
 	case <-ctx.Done():
