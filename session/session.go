@@ -105,6 +105,7 @@ type Session struct {
 	replyMu  sync.Mutex
 	replies  []byte         // terminal query replies not written yet
 	replying bool           // the replier goroutine is running
+	shut     bool           // close waits for the replier: no new one may start
 	replier  sync.WaitGroup // the replier, started by reply when there is something to send
 }
 
@@ -195,6 +196,9 @@ func (s *Session) readLoop() {
 func (s *Session) reply(b []byte) {
 	s.replyMu.Lock()
 	defer s.replyMu.Unlock()
+	if s.shut {
+		return // the terminal is closed; a read loop that outlived close's ctx still answers
+	}
 	if len(s.replies)+len(b) > maxReplies {
 		s.log.Debug("terminal replies dropped: the program is not reading them", "bytes", len(b))
 		return
@@ -396,6 +400,9 @@ func (s *Session) close(ctx context.Context, sig syscall.Signal) (pty.ExitStatus
 	case <-s.readDone:
 	case <-ctx.Done():
 	}
+	s.replyMu.Lock()
+	s.shut = true // no Add may race the Wait below
+	s.replyMu.Unlock()
 	s.replier.Wait() // its write fails at once on the closed terminal
 	st, _ := s.proc.Exit()
 	return st, err
