@@ -397,3 +397,23 @@ func TestCloseWhileAPersonDecides(t *testing.T) {
 	}
 	untouched(t, target)
 }
+
+// TestSessionGoesWhileAPersonDecides: a session that goes other than by close_session
+// (the idle reaper, the server stopping) ends its open question as closing does.
+func TestSessionGoesWhileAPersonDecides(t *testing.T) {
+	p := &person{action: mcp.ElicitationResponseActionAccept}
+	h, target, _ := elicitHarness(t, Config{}, mcp.ProtocolVersion20260728, p)
+	id := h.bash()
+	p.during = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := h.sessions.Close(ctx, id, 0); err != nil {
+			t.Errorf("closing the session behind the tools: %v", err)
+		}
+	}
+	r := h.refused("send_command", map[string]any{"session_id": id, "input": "chmod -R 777 " + target})
+	if !strings.Contains(r.Text, "no longer open") {
+		t.Fatalf("the answer after the session went: %s", r.Text)
+	}
+	untouched(t, target)
+}

@@ -180,7 +180,6 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	}
 	// A shell ended by the hang-up that closing sends reports 129, as $? would.
 	code := st.ShellCode()
-	s.asks.end(id) // a question about it is moot
 	s.audit(ctx, redact.Event{Kind: redact.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil

@@ -84,6 +84,7 @@ func New(cfg Config, sessions *session.Manager) *Server {
 	s := &Server{cfg: cfg, sessions: sessions}
 	if sessions != nil { // tests of rendering alone have none
 		sessions.OnRemove(s.guards.forget) // idle reaping included, not at the next create
+		sessions.OnRemove(s.asks.end)      // a question about a session that went is moot
 	}
 	return s
 }
