@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,10 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 	// The view shows no more than the agent's results: secrets are redacted there too.
 	secret := "ghp_" + strings.Repeat("aB3x", 9)
 	alice.send(id, "echo "+strings.Replace(secret, "_", "''_", 1), nil) // the typed line holds no token
+	// Secrets that run over rows: a token wrapped at the screen's edge, and a private
+	// key whose lines are each plain base64 on their own.
+	alice.send(id, "printf '%110s' ''; echo ghp''_$(printf 'Qz7k%.0s' {1..9})", nil) // ghp_Qz7kQz7k…, from 110 columns on
+	alice.send(id, "echo '-----BEGIN RSA ''PRIVATE KEY-----'; head -c 900 /dev/urandom | base64 -w 64; echo '-----END RSA ''PRIVATE KEY-----'", nil)
 
 	// A person who closes the page gives the keyboard back: the agent is not locked out.
 	ctx, cancel := context.WithCancel(t.Context())
@@ -129,6 +134,12 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 	}
 	if strings.Contains(first, secret) || !strings.Contains(first, "[REDACTED") {
 		t.Errorf("the live view shows a secret the agent's results redact: %s", first)
+	}
+	if strings.Contains(first, "ghp_Qz") || strings.Contains(first, "Qz7kQz7k") {
+		t.Errorf("the live view shows part of a token wrapped over two rows: %s", first)
+	}
+	if keyLine := regexp.MustCompile(`"[A-Za-z0-9+/]{64}"`); keyLine.MatchString(first) {
+		t.Errorf("the live view shows a private key's line: %s", keyLine.FindString(first))
 	}
 	if st, _, _ := a.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusOK {
 		t.Fatalf("take again: %d", st)

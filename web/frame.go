@@ -33,36 +33,52 @@ const scrollbackCap = 10000
 // viewer is one page's state: which scrollback rows it has.
 type viewer struct {
 	sess    *session.Session
-	redact  func(string) string // nil: none
+	secrets func(string) []Secret // nil: no redaction
 	control bool
 	sent    int64 // absolute line of the first row not yet sent as scrollback
 	started bool
 }
 
+// secretContext is how many rows above those a frame sends are read with them for
+// secrets, so that a private key whose first line went in an earlier frame (or
+// scrolled off the screen) is still known for one in the rows that follow.
+const secretContext = 64
+
 // next builds the frame the page needs now.
 func (v *viewer) next() frame {
-	g := v.sess.Grid(0)
-	if n := g.First - v.sent; !v.started || n > 0 {
+	extra := 0
+	if v.secrets != nil {
+		extra = secretContext
+	}
+	g := v.sess.Grid(extra)
+	if n := g.First + int64(g.Scrollback) - v.sent; !v.started || n > 0 {
 		want := scrollbackCap
 		if v.started {
 			want = int(min(n, scrollbackCap))
 		}
-		g = v.sess.Grid(want)
+		g = v.sess.Grid(want + extra)
 	}
 	v.started = true
-	f := frame{Cols: g.Cols, Title: v.sess.Title(), Alive: v.sess.Alive(), Holder: v.sess.Holder(), Control: v.control}
-	for i, row := range g.Rows[:g.Scrollback] {
-		if g.First+int64(i) >= v.sent {
-			f.Append = append(f.Append, v.redacted(runs(row, -1)))
+	// Rows before from are context: sent already, or beyond the cap.
+	from := max(g.Scrollback-scrollbackCap, int(min(max(v.sent-g.First, 0), int64(g.Scrollback))))
+	texts := v.redactedTexts(g.Rows)
+	draw := func(i, cursor int) []run {
+		if texts != nil && texts[i] != nil {
+			return []run{{*texts[i], "", "", ""}}
 		}
+		return runs(g.Rows[i], cursor)
+	}
+	f := frame{Cols: g.Cols, Title: v.sess.Title(), Alive: v.sess.Alive(), Holder: v.sess.Holder(), Control: v.control}
+	for i := from; i < g.Scrollback; i++ {
+		f.Append = append(f.Append, draw(i, -1))
 	}
 	v.sent = g.First + int64(g.Scrollback)
-	for y, row := range g.Rows[g.Scrollback:] {
+	for y := range g.Rows[g.Scrollback:] {
 		col := -1
 		if y == g.Cursor.Row && g.CursorVisible {
 			col = g.Cursor.Col
 		}
-		f.Rows = append(f.Rows, v.redacted(runs(row, col)))
+		f.Rows = append(f.Rows, draw(g.Scrollback+y, col))
 	}
 	f.Cursor = [3]int{g.Cursor.Row, g.Cursor.Col, 0}
 	if g.CursorVisible {
@@ -71,20 +87,57 @@ func (v *viewer) next() frame {
 	return f
 }
 
-// redacted is a row with its secrets replaced: one plain run when there were any.
-func (v *viewer) redacted(row []run) []run {
-	if v.redact == nil || len(row) == 0 {
-		return row
+// redactedTexts looks for secrets in rows read as the text they show (a row that
+// soft-wraps runs on into the next), so that a token wrapped over two rows or a key
+// over many is found as a whole. It returns, for each row holding part of a secret,
+// the row's text with that part replaced by "[REDACTED:<kind>]" (drawn plain), and
+// nil for the others; nil when nothing is redacted.
+func (v *viewer) redactedTexts(rows []screen.Row) []*string {
+	if v.secrets == nil || len(rows) == 0 {
+		return nil
 	}
-	var b strings.Builder
-	for _, r := range row {
-		b.WriteString(r[0])
+	var text strings.Builder
+	starts := make([]int, len(rows)+1)
+	for i, row := range rows {
+		starts[i] = text.Len()
+		for _, c := range row.Cells {
+			text.WriteString(c.Text)
+		}
+		if !row.Wrapped {
+			text.WriteByte('\n')
+		}
 	}
-	text := b.String()
-	if out := v.redact(text); out != text {
-		return []run{{out, "", "", ""}}
+	starts[len(rows)] = text.Len()
+	all := text.String()
+	spans := v.secrets(all)
+	if len(spans) == 0 {
+		return nil
 	}
-	return row
+	out := make([]*string, len(rows))
+	k := 0
+	for i := range rows {
+		lo, hi := starts[i], starts[i+1]
+		for k < len(spans) && spans[k].End <= lo {
+			k++
+		}
+		if k == len(spans) {
+			break
+		}
+		var b strings.Builder
+		last := lo
+		for j := k; j < len(spans) && spans[j].Start < hi; j++ {
+			b.WriteString(all[last:max(last, spans[j].Start)])
+			b.WriteString(fmt.Sprintf("[REDACTED:%s]", spans[j].Kind))
+			last = min(hi, spans[j].End)
+		}
+		if last == lo && b.Len() == 0 {
+			continue // the next secret starts after this row
+		}
+		b.WriteString(all[last:hi])
+		row := strings.TrimSuffix(b.String(), "\n")
+		out[i] = &row
+	}
+	return out
 }
 
 // runs groups a row's cells by how they are drawn; cursor, when not negative, is

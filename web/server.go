@@ -16,6 +16,12 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
+// Secret is where a secret lies in a text: the bytes [Start, End), and its kind.
+type Secret struct {
+	Start, End int
+	Kind       string
+}
+
 // Config is what the UI needs from the rest of the server.
 type Config struct {
 	Sessions *session.Manager
@@ -35,9 +41,10 @@ type Config struct {
 	Explain func(*session.Refusal) (line, why string, confirmable bool)
 	// Audit records a person taking (take) or giving back a session's keyboard.
 	Audit func(take bool, sessionID, principal string)
-	// Redact, when set, replaces secrets in a row's text (tokens, keys): a row it
-	// changes is drawn plain. The view must show no more than the agent's results.
-	Redact func(string) string
+	// Secrets, when set, says where secrets (tokens, keys) lie in a text, which may
+	// run over several rows of the screen: rows holding part of one are drawn plain,
+	// with it replaced. The view must show no more than the agent's results.
+	Secrets func(text string) []Secret
 	// LoopbackOnly refuses requests whose Host is not a loopback name (DNS
 	// rebinding), for a listener on a loopback address.
 	LoopbackOnly bool

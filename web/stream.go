@@ -33,7 +33,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if acc == control {
 		defer s.opened(sess.ID, who)()
 	}
-	v := &viewer{sess: sess, control: acc == control, redact: s.cfg.Redact}
+	v := &viewer{sess: sess, control: acc == control, secrets: s.cfg.Secrets}
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
 	var last []byte

@@ -78,7 +78,14 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			return a.tools.PersonGate(s, principal, confirmed)
 		},
 		Explain: tools.PersonRefusal,
-		Redact:  a.redactor.Redact,
+		Secrets: func(text string) []web.Secret {
+			found := a.redactor.Secrets(text)
+			out := make([]web.Secret, len(found))
+			for i, sp := range found {
+				out[i] = web.Secret{Start: sp.Start, End: sp.End, Kind: sp.Kind}
+			}
+			return out
+		},
 		Audit: func(take bool, id, principal string) {
 			kind := redact.EventGiveBack
 			if take {

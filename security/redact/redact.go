@@ -36,6 +36,28 @@ func (r *Redactor) Redact(s string) string {
 	return redactText(s)
 }
 
+// Span is where a secret lies in a text: the bytes [Start, End), of Kind (what
+// Redact writes as "[REDACTED:<Kind>]").
+type Span struct {
+	Start, End int
+	Kind       string
+}
+
+// Secrets returns where Redact would replace secrets in s, in order and not
+// overlapping; none from a nil or disabled Redactor. It lets a caller that draws
+// text in pieces (the rows of a screen) redact a secret that runs across them.
+func (r *Redactor) Secrets(s string) []Span {
+	if r == nil || !r.enabled || s == "" {
+		return nil
+	}
+	found := findSecrets(s, 0, false)
+	out := make([]Span, len(found))
+	for i, sp := range found {
+		out[i] = Span{sp.start, sp.end, sp.kind}
+	}
+	return out
+}
+
 // redactText writes the redacted text as the secrets are found, so that
 // keyword-dense text keeps no list of them. A secret found before one already
 // written (the base64 lines before a key's END line) sends it back to

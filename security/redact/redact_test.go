@@ -129,3 +129,34 @@ func TestRedactTextMatchesSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsPlaceWhatRedactReplaces: writing a marker over each span Secrets
+// returns gives what Redact gives, on every corpus line and on a key split over lines.
+func TestSecretsPlaceWhatRedactReplaces(t *testing.T) {
+	t.Parallel()
+	r := NewRedactor(true)
+	ins := []string{fakePEM, "before\n" + fakePEM + "\nafter"}
+	for _, c := range secretCorpus {
+		ins = append(ins, c.in)
+	}
+	ins = append(ins, cleanCorpus...)
+	for _, in := range ins {
+		var b strings.Builder
+		last := 0
+		for _, sp := range r.Secrets(in) {
+			b.WriteString(in[last:sp.Start])
+			b.WriteString("[REDACTED:" + sp.Kind + "]")
+			last = sp.End
+		}
+		b.WriteString(in[last:])
+		if got, want := b.String(), r.Redact(in); got != want {
+			t.Errorf("Secrets(%q) rebuilt %q, Redact gives %q", in, got, want)
+		}
+	}
+	if sp := NewRedactor(false).Secrets(fakePEM); sp != nil {
+		t.Errorf("a disabled Redactor found %v", sp)
+	}
+	if sp := r.Secrets(fakePEM); len(sp) != 1 || strings.Count(fakePEM[sp[0].Start:sp[0].End], "\n") < 2 {
+		t.Errorf("a private key is not one span across its lines: %v", sp)
+	}
+}
