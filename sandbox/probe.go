@@ -34,7 +34,12 @@ func Seclusion(ctx context.Context, self string, env []string) error {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s (%v)", strings.TrimSpace(out.String()), err)
+		// The launcher's refusal names what failed after the program's path.
+		msg := strings.TrimSpace(out.String())
+		if _, why, ok := strings.Cut(msg, "not starting "+self+": "); ok {
+			msg = why
+		}
+		return fmt.Errorf("%s (%v)", msg, err)
 	}
 	return nil
 }

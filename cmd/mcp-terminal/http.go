@@ -230,9 +230,9 @@ func checkExposure(h httpConfig, principals []string, gap string) error {
 			"or pass --insecure-no-auth (MCP_TERMINAL_INSECURE_NO_AUTH) if every client that can reach it may run anything as this user", errRefused, h.Addr)
 	}
 	if len(principals) > 1 && gap != "" && !h.AllowSharedUser {
-		return fmt.Errorf("%w %d principals (%s): their sessions would all run as this Unix user, so each could signal, trace or read "+
-			"the others' processes and terminals, and %s. Run one server per Unix user (see README, threat model), or pass --allow-shared-user "+
-			"(MCP_TERMINAL_ALLOW_SHARED_USER) if the principals trust each other", errRefused, len(principals), strings.Join(principals, ", "), gap)
+		return fmt.Errorf("%w %d principals (%s) whose sessions all run as this Unix user: %s. Run one server per Unix user (see README, "+
+			"threat model), or pass --allow-shared-user (MCP_TERMINAL_ALLOW_SHARED_USER) if the principals trust each other",
+			errRefused, len(principals), strings.Join(principals, ", "), gap)
 	}
 	return nil
 }

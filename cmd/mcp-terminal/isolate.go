@@ -75,17 +75,20 @@ func reportIsolation(w io.Writer, cfg config, kernel int, unhidden error) {
 	}
 }
 
-// isolationGap says why sessions are not kept apart below the API, "" when they
-// are: what the refusal of several principals names.
+// isolationGap says why sessions are not kept apart below the API and what one
+// principal could then do to another's, "" when they are: what the refusal of
+// several principals names.
 func (j *jail) isolationGap(h httpConfig) string {
+	const open = "each could signal, trace or read the others' processes and open their terminals"
 	switch {
 	case h.Isolation == "off":
-		return "isolation is off (--isolation off)"
+		return "isolation is off (--isolation off): " + open
 	case j.isolates():
 		return ""
 	case j != nil && j.built.Ruleset.Isolated:
-		return fmt.Sprintf("this server cannot hide their processes from each other (%v), so each could read the others' "+
-			"command lines and list their processes", j.unhidden)
+		return fmt.Sprintf("Landlock keeps their sessions apart, but this server cannot give each a /proc of its own (%v): "+
+			"each could read the others' command lines and list their processes", j.unhidden)
 	}
-	return fmt.Sprintf("this kernel cannot keep them apart (Landlock ABI %d, isolation needs %d)", sandbox.KernelABI(), sandbox.IsolationABI)
+	return fmt.Sprintf("this kernel cannot keep their sessions apart (Landlock ABI %d, isolation needs %d): %s",
+		sandbox.KernelABI(), sandbox.IsolationABI, open)
 }

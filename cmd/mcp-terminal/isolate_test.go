@@ -61,12 +61,12 @@ func TestIsolationDecision(t *testing.T) {
 		t.Errorf("isolated principals refused: %v", err)
 	}
 	var unisolated *jail
-	if err := checkExposure(h, names, unisolated.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "--allow-shared-user") || !strings.Contains(err.Error(), "cannot keep them apart") {
+	if err := checkExposure(h, names, unisolated.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "--allow-shared-user") || !strings.Contains(err.Error(), "cannot keep their sessions apart") {
 		t.Errorf("unisolated principals: %v", err)
 	}
 	// Isolated by Landlock, but the launcher could not hide the processes.
 	unhidden := &jail{built: &sandbox.Built{Ruleset: sandbox.Ruleset{Isolated: true}}, unhidden: errors.New("private /proc: mount: operation not permitted")}
-	if err := checkExposure(h, names, unhidden.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "cannot hide their processes") || !strings.Contains(err.Error(), "operation not permitted") {
+	if err := checkExposure(h, names, unhidden.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "a /proc of its own") || !strings.Contains(err.Error(), "operation not permitted") {
 		t.Errorf("processes not hidden: %v", err)
 	}
 	h.AllowSharedUser = true
