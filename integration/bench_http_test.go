@@ -3,9 +3,11 @@ package integration
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,7 +20,10 @@ import (
 // (p50, p99), the calls that failed, the server's CPU time per call and its peak
 // resident memory.
 func BenchmarkHTTPLoad(b *testing.B) {
-	const clients, calls = 50, 20
+	clients, calls := 50, 20
+	if n, err := strconv.Atoi(os.Getenv("MCPT_BENCH_CLIENTS")); err == nil {
+		clients, calls = n, 1000/n
+	}
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		b.Skip("bash is not installed")
 	}
@@ -37,7 +42,7 @@ func BenchmarkHTTPLoad(b *testing.B) {
 			errors int
 			wg     sync.WaitGroup
 		)
-		cpu0 := cpuTime(b, h.cmd.Process.Pid)
+		cpu0, client0, shells0 := cpuTime(b, h.cmd.Process.Pid), selfCPU(), childrenCPU(b, h.cmd.Process.Pid)
 		b.StartTimer()
 		for i, s := range conns {
 			wg.Add(1)
@@ -61,7 +66,10 @@ func BenchmarkHTTPLoad(b *testing.B) {
 		b.StopTimer()
 		report(b, lat)
 		b.ReportMetric(float64(errors), "errors")
-		b.ReportMetric(float64((cpuTime(b, h.cmd.Process.Pid)-cpu0).Microseconds())/1000/float64(clients*calls), "server-cpu-ms/call")
+		perCall := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(clients*calls) }
+		b.ReportMetric(perCall(cpuTime(b, h.cmd.Process.Pid)-cpu0), "server-cpu-ms/call")
+		b.ReportMetric(perCall(selfCPU()-client0), "client-cpu-ms/call")
+		b.ReportMetric(perCall(childrenCPU(b, h.cmd.Process.Pid)-shells0), "shells-cpu-ms/call")
 		b.ReportMetric(float64(peakRSS(b, h.cmd.Process.Pid))/1024, "server-peak-RSS-MB")
 		h.stop()
 	}
@@ -102,6 +110,32 @@ func cpuTime(b *testing.B, pid int) time.Duration {
 	utime, _ := strconv.Atoi(f[11])
 	stime, _ := strconv.Atoi(f[12])
 	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// selfCPU is the user and system time this process (the benchmark's clients)
+// has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// childrenCPU is the time the server's children (the sessions' programs) have
+// used.
+func childrenCPU(b *testing.B, pid int) time.Duration {
+	var sum time.Duration
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, t := range tasks {
+		list, _ := os.ReadFile(t)
+		for _, f := range strings.Fields(string(list)) {
+			if child, err := strconv.Atoi(f); err == nil {
+				sum += cpuTime(b, child)
+			}
+		}
+	}
+	return sum
 }
 
 func benchTokens(b *testing.B) string {
