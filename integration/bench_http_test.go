@@ -17,8 +17,11 @@ import (
 // BenchmarkHTTPLoad is the HTTP transport under load: 50 clients, each on its own
 // connection and its own bash session, make 20 send_command calls at once (with a
 // static token checked on every request). It reports the latency of one call
-// (p50, p99), the calls that failed, the server's CPU time per call and its peak
-// resident memory.
+// (p50, p99), the calls that failed, the server's peak resident memory, and the
+// CPU time per call of the server, of the clients (this process) and of the
+// shells: on a machine of two cores their sum bounds the calls per second, and so
+// (Little's law, 50 calls always in flight) the latency. MCPT_BENCH_CLIENTS=n
+// runs n clients of 1000/n calls instead, e.g. 1 for the latency of a lone call.
 func BenchmarkHTTPLoad(b *testing.B) {
 	clients, calls := 50, 20
 	if n, err := strconv.Atoi(os.Getenv("MCPT_BENCH_CLIENTS")); err == nil {
