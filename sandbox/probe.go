@@ -21,7 +21,7 @@ const probeSubcommand = "sandbox-probe"
 // Landlock scoping).
 func Seclusion(ctx context.Context, self string, env []string) error {
 	if KernelABI() < IsolationABI {
-		return fmt.Errorf("Landlock ABI %d < %d: %w", KernelABI(), IsolationABI, ErrUnsupported)
+		return fmt.Errorf("this kernel has Landlock ABI %d < %d: %w", KernelABI(), IsolationABI, ErrUnsupported)
 	}
 	prefix, err := Launcher(self, &Ruleset{Isolated: true, HideProcs: true})
 	if err != nil {
