@@ -43,10 +43,20 @@ var servingURL = regexp.MustCompile(`serving streamable HTTP" url=(\S+)`)
 // environment, and waits until it says where it listens.
 func startHTTP(t testing.TB, args []string, env ...string) *httpServer {
 	t.Helper()
+	return startHTTPAs(t, binPath, nil, args, env...)
+}
+
+// startHTTPAs is startHTTP for the binary bin run as the user cred names (nil:
+// as the test).
+func startHTTPAs(t testing.TB, bin string, cred *syscall.Credential, args []string, env ...string) *httpServer {
+	t.Helper()
 	h := &httpServer{t: t, stderr: &syncBuffer{}, exited: make(chan struct{}),
 		mark: fmt.Sprintf("mcpt-http-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	h.cmd = exec.Command(binPath, append([]string{"--http", "127.0.0.1:0"}, args...)...)
+	h.cmd = exec.Command(bin, append([]string{"--http", "127.0.0.1:0"}, args...)...)
 	h.cmd.Env = append(os.Environ(), env...)
+	if cred != nil {
+		h.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	}
 	h.cmd.Stderr = h.stderr
 	if err := h.cmd.Start(); err != nil {
 		t.Fatalf("start server: %v", err)

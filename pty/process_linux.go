@@ -37,7 +37,7 @@ type proc struct {
 // readStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp session ...";
 // comm may hold spaces and parentheses, so fields are counted after the last ')'.
 func readStat(pid int) (proc, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return proc{}, false // gone meanwhile
 	}
@@ -71,7 +71,7 @@ func processName(pid int) string {
 		return ""
 	}
 	dir := "/proc/" + strconv.Itoa(pid)
-	b, _ := os.ReadFile(dir + "/comm")
+	b, _ := readProc(dir + "/comm")
 	comm := strings.TrimRight(string(b), "\n")
 	if comm != "" && len(comm) < commLen {
 		return comm
@@ -90,7 +90,7 @@ func processEnv(pid int, key string) string {
 	if pid <= 0 {
 		return ""
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/environ")
 	if err != nil {
 		return ""
 	}

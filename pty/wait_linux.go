@@ -178,7 +178,7 @@ func children(pid int) ([]int, bool) {
 // taskChildren lists the children one thread forked or adopted; task is its
 // /proc/<pid>/task/<tid> directory.
 func taskChildren(task string) ([]int, bool) {
-	b, err := os.ReadFile(task + "/children")
+	b, err := readProc(task + "/children")
 	if err != nil {
 		return nil, false
 	}
@@ -194,7 +194,7 @@ func taskChildren(task string) ([]int, bool) {
 // blockedIn returns, when pid sleeps in a system call, the call's number and
 // arguments (/proc/<pid>/syscall: "nr arg0 ... arg5 sp pc"); -1 while it runs.
 func blockedIn(pid int) (nr int, args []uint64, ok bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/syscall")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/syscall")
 	if err != nil {
 		if os.IsNotExist(err) {
 			return -1, nil, true // gone: not a member any more
@@ -245,14 +245,14 @@ func descriptors(pid int, tty string) (term, proxy bool) {
 // reader wakes.
 func wakeups(pid int) uint64 {
 	dir := "/proc/" + strconv.Itoa(pid)
-	if b, err := os.ReadFile(dir + "/schedstat"); err == nil {
+	if b, err := readProc(dir + "/schedstat"); err == nil {
 		if f := strings.Fields(string(b)); len(f) == 3 {
 			if n, err := strconv.ParseUint(f[2], 10, 64); err == nil {
 				return n
 			}
 		}
 	}
-	b, err := os.ReadFile(dir + "/status")
+	b, err := readProc(dir + "/status")
 	if err != nil {
 		return 0
 	}

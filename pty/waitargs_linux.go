@@ -128,7 +128,7 @@ func pollSet(mem *memory, addr, nfds uint64) []int {
 
 // epollSet lists the descriptors registered in an epoll instance ("tfd: N" lines).
 func epollSet(pid int, epfd uint64) []int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + strconv.FormatUint(epfd, 10))
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/fdinfo/" + strconv.FormatUint(epfd, 10))
 	if err != nil {
 		return nil
 	}

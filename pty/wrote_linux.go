@@ -2,14 +2,13 @@ package pty
 
 import (
 	"bytes"
-	"os"
 	"strconv"
 )
 
 // wrote reads the bytes pid has passed to write(2) and its kind in all its life
 // (wchar in /proc/pid/io): to every file, the terminal included.
 func wrote(pid int) (uint64, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/io")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/io")
 	if err != nil {
 		return 0, false
 	}

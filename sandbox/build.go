@@ -44,9 +44,12 @@ type Settings struct {
 	// Isolate runs every session in a Landlock domain of its own, apart from the
 	// other sessions and the server (several principals share this Unix user):
 	// signals and abstract unix sockets scoped, no terminal but its own in
-	// /dev/pts, no tracing outside it (/proc/<pid>/mem, fd, cwd; on Linux 6.18
-	// environ, cmdline and maps stay readable).
+	// /dev/pts, no tracing outside it (/proc/<pid>/mem, fd, cwd), no capability.
 	Isolate bool
+	// HideProcesses gives each isolated session a /proc of its own in which
+	// other processes do not exist (environ, cmdline, maps; ps). Seclusion says
+	// whether the launcher can.
+	HideProcesses bool
 }
 
 // Terminals is the directory of every session's terminal; an isolated session
@@ -77,6 +80,7 @@ func Build(s Settings) (*Built, error) {
 	}
 	rs := &b.Ruleset
 	rs.NoTCP, rs.BestEffort, rs.Isolated = s.NetworkOff, s.BestEffort, s.Isolate
+	rs.HideProcs = s.Isolate && s.HideProcesses
 	paths, err := realDirs(s.Paths)
 	if err != nil {
 		return nil, err

@@ -67,13 +67,31 @@ func TestIsolateRuleset(t *testing.T) {
 	}
 }
 
+// needSeclusion skips unless the launcher can hide processes and drop
+// capabilities here (a private /proc takes CAP_SYS_ADMIN).
+func needSeclusion(t *testing.T) {
+	t.Helper()
+	needLandlock(t, IsolationABI)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Seclusion(t.Context(), self, os.Environ()); err != nil {
+		t.Skipf("the launcher cannot seclude sessions here: %v", err)
+	}
+}
+
 // TestIsolateKeepsSessionsApart starts one isolated program (standing for another
 // session) and from a second isolated one tries to signal it, read its
-// environment, memory and descriptors, and open a terminal that is not its own,
-// all of which fail; the second's ordinary work still works.
+// environment, command line, memory maps and descriptors, list it, and open a
+// terminal that is not its own, all of which fail; the second's ordinary work
+// still works.
 func TestIsolateKeepsSessionsApart(t *testing.T) {
-	needLandlock(t, IsolationABI)
-	rs := build(t, Settings{Isolate: true})
+	needSeclusion(t)
+	rs := build(t, Settings{Isolate: true, HideProcesses: true})
+	if !rs.HideProcs {
+		t.Fatalf("ruleset does not hide processes: %+v", rs)
+	}
 
 	other := startIsolated(t, rs, "sleep", "60")
 	ptm, pts, err := cpty.Open()
@@ -102,14 +120,28 @@ func TestIsolateKeepsSessionsApart(t *testing.T) {
 		{"another terminal", fmt.Sprintf("echo hijack > %s", pts.Name())},
 		{"abstract unix socket outside", fmt.Sprintf(`python3 -c "import socket; socket.socket(socket.AF_UNIX).connect('\\0%s')"`, abstract)},
 		{"another terminal, read", fmt.Sprintf("head -c1 < %s", pts.Name())},
+		// The device of another terminal made anew: no capability to mknod.
+		{"mknod a terminal", fmt.Sprintf("mknod %s/tty c $(stat -c '%%t %%T' %s | while read a b; do echo $((16#$a)) $((16#$b)); done)", work, pts.Name())},
+		// Absent from the session's /proc (hidepid=ptraceable): ENOENT.
+		{"environ", fmt.Sprintf("head -c1 /proc/%d/environ", pid)},
+		{"cmdline", fmt.Sprintf("head -c1 /proc/%d/cmdline", pid)},
+		{"auxv", fmt.Sprintf("head -c1 /proc/%d/auxv", pid)},
+		{"maps", fmt.Sprintf("head -c1 /proc/%d/maps", pid)},
+		{"status", fmt.Sprintf("head -c1 /proc/%d/status", pid)},
+		{"the server's environ", fmt.Sprintf("head -c1 /proc/%d/environ", os.Getpid())},
+		{"ps lists it", fmt.Sprintf("ps -e -o pid= | grep -qw %d", pid)},
+		{"ps lists the server", fmt.Sprintf("ps -e -o pid= | grep -qw %d", os.Getpid())},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, err := launch(t, rs, "bash", "-c", tc.script)
 			if err == nil {
 				t.Fatalf("%s worked:\n%s", tc.script, out)
 			}
-			if !strings.Contains(out, "ermission denied") && !strings.Contains(out, "not permitted") {
-				t.Errorf("want EPERM or EACCES, got:\n%s", out)
+			if strings.HasPrefix(tc.name, "ps ") {
+				return // grep found nothing
+			}
+			if !strings.Contains(out, "ermission denied") && !strings.Contains(out, "not permitted") && !strings.Contains(out, "No such file") {
+				t.Errorf("want EPERM, EACCES or ENOENT, got:\n%s", out)
 			}
 		})
 	}
@@ -122,17 +154,23 @@ func TestIsolateKeepsSessionsApart(t *testing.T) {
 			t.Errorf("%s attached to another session:\n%s", tracer[0], out)
 		}
 	}
-	// What Landlock does not close on this kernel (6.18): /proc/<pid>/environ,
-	// cmdline, auxv and maps of a process in another domain stay readable by the
-	// same user (ptrace-mode checks that go through mm_access pass). The README
-	// says so; this keeps that statement true, or says it has become false.
-	if out, err := launch(t, rs, "bash", "-c", fmt.Sprintf("tr '\\0' '\\n' < /proc/%d/environ", pid)); err != nil || !strings.Contains(out, "OTHER_SECRET=") {
-		t.Logf("another session's environ is NOT readable here (the README says it is): %v\n%s", err, out)
+	// Seen from outside (the server's /proc), the other is there and secluded.
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil || !strings.Contains(string(status), "CapEff:\t0000000000000000") || !strings.Contains(string(status), "CapBnd:\t0000000000000000") {
+		t.Errorf("the other session holds capabilities (%v):\n%s", err, status)
 	}
 	if other.ProcessState != nil {
 		t.Fatal("the other session's process ended")
 	}
-	ordinary := fmt.Sprintf("echo hi > %s/f && cat %s/f && sleep 30 & kill -TERM $! && wait; ls /dev/pts >/dev/null && env | grep -c . >/dev/null && head -c1 /proc/self/environ >/dev/null && echo done", work, work)
+	// Its own processes are all there: itself, its children, their /proc.
+	ordinary := fmt.Sprintf(`set -e
+echo hi > %s/f; cat %s/f
+sleep 30 & kill -TERM $!; wait $! || true
+ls /dev/pts >/dev/null; env | grep -c . >/dev/null; head -c1 /proc/self/environ >/dev/null
+sleep 30 & s=$!
+ps -e -o pid= | grep -qw $s; ps -e -o pid= | grep -qw $$
+tr '\0' ' ' < /proc/$s/cmdline | grep -q 'sleep 30'
+kill $s; echo done`, work, work)
 	if out, err := launch(t, rs, "bash", "-c", ordinary); err != nil || !strings.Contains(out, "done") {
 		t.Fatalf("ordinary work in an isolated session: %v\n%s", err, out)
 	}

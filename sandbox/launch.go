@@ -52,6 +52,12 @@ func Main(args []string, stderr io.Writer) int {
 		}
 		env = append(env, "TMPDIR="+dir)
 	}
+	if rs.Isolated {
+		if err := seclude(&rs); err != nil {
+			fmt.Fprintf(stderr, "mcp-terminal sandbox: not starting %s: %v\n", path, err)
+			return 126
+		}
+	}
 	abi := KernelABI()
 	if rs.ABI > 0 {
 		abi = min(abi, rs.ABI)
@@ -80,5 +86,8 @@ func Main(args []string, stderr io.Writer) int {
 func init() {
 	if len(os.Args) > 1 && os.Args[1] == Subcommand {
 		os.Exit(Main(os.Args[2:], os.Stderr))
+	}
+	if len(os.Args) > 1 && os.Args[1] == probeSubcommand {
+		os.Exit(probeMain(os.Stderr))
 	}
 }

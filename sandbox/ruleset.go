@@ -69,6 +69,10 @@ type Ruleset struct {
 	// Landlock domain (other sessions, the server): signals and abstract unix
 	// sockets are scoped to the domain (ABI 6) whatever the network setting.
 	Isolated bool `json:"i,omitempty"`
+	// HideProcs gives an isolated session a /proc of its own, showing only the
+	// processes it may trace (its own), and the launcher drops every capability
+	// whether or not it is set (seclude_linux.go).
+	HideProcs bool `json:"hp,omitempty"`
 	// Confined says files are confined to allowed paths (Build sets it, for
 	// Features; the launcher needs only the rules).
 	Confined bool `json:"-"`

@@ -12,9 +12,18 @@ var ErrUnsupported = errors.New("not supported by this kernel")
 // Feature is one thing a ruleset asks the kernel to enforce.
 type Feature struct {
 	Name     string
-	ABI      int  // the Landlock ABI that introduced it
-	Required bool // without it the policy is not what the operator configured
-	Enforced bool // the kernel's ABI has it
+	ABI      int    // the Landlock ABI that introduced it
+	Required bool   // without it the policy is not what the operator configured
+	Enforced bool   // the kernel's ABI has it
+	Needs    string // what it needs, when that is not an ABI
+}
+
+// Missing says what a feature that is not enforced needs.
+func (f Feature) Missing() string {
+	if f.Needs != "" {
+		return "needs " + f.Needs
+	}
+	return fmt.Sprintf("needs ABI %d", f.ABI)
 }
 
 // Features lists what rs asks for and whether a kernel of Landlock ABI abi
@@ -43,6 +52,13 @@ func (rs *Ruleset) Features(abi int) []Feature {
 	if rs.Isolated {
 		add("other sessions' terminals closed", 1, false)
 		add("other sessions' processes closed to tracing (/proc/<pid>/mem, fd, cwd)", 1, false)
+		add("no capabilities in sessions", 1, false)
+		hidden := Feature{Name: "other processes absent from the session's /proc (environ, cmdline, maps; ps)", ABI: 1,
+			Enforced: abi >= 1 && rs.HideProcs}
+		if !rs.HideProcs {
+			hidden.Needs = "the launcher to mount a private /proc (root, CAP_SYS_ADMIN)"
+		}
+		fs = append(fs, hidden)
 	}
 	if !rs.Empty() {
 		add("signals to processes outside the session denied", 6, false)
@@ -85,7 +101,7 @@ func (rs *Ruleset) Status(abi int) string {
 		if f.Enforced {
 			on = append(on, f.Name)
 		} else {
-			off = append(off, fmt.Sprintf("%s (needs ABI %d)", f.Name, f.ABI))
+			off = append(off, fmt.Sprintf("%s (%s)", f.Name, f.Missing()))
 		}
 	}
 	s := fmt.Sprintf("Landlock ABI %d enforces: %s", abi, orNone(on))

@@ -53,7 +53,7 @@ func httpSettings() []setting {
 			intIn(0, 1000, func(c *config, n int) { c.HTTP.MaxPerPrincipal = n })},
 		{"allow-shared-user", "MCP_TERMINAL_ALLOW_SHARED_USER", "false", "serve several principals although their sessions share this Unix user (see README, threat model)",
 			boolean(func(c *config, b bool) { c.HTTP.AllowSharedUser = b })},
-		{"isolation", "MCP_TERMINAL_ISOLATION", "auto", "auto: with several principals, run each session in a Landlock domain of its own (kernel ABI 6); off: do not (then several principals need --allow-shared-user)",
+		{"isolation", "MCP_TERMINAL_ISOLATION", "auto", "auto: with several principals, run each session secluded (a Landlock domain of its own, kernel ABI 6; no capabilities; a private /proc); off: do not (then several principals need --allow-shared-user)",
 			oneOf([]string{"auto", "off"}, func(c *config, v string) { c.HTTP.Isolation = v })},
 	}
 }

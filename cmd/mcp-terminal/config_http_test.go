@@ -58,7 +58,7 @@ func TestExposureRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		names := make([]string, tt.principals)
-		if err := checkExposure(tt.h, names, false); (err != nil) != tt.refused {
+		if err := checkExposure(tt.h, names, "not isolated"); (err != nil) != tt.refused {
 			t.Errorf("%+v with %d principals: %v", tt.h, tt.principals, err)
 		}
 	}

@@ -61,7 +61,7 @@ func doctor(argv []string, stdout, stderr io.Writer) int {
 	}
 	defer j.close()
 	j.report(stdout)
-	reportIsolation(stdout, cfg, sandbox.KernelABI())
+	reportIsolation(stdout, cfg, sandbox.KernelABI(), seclusion())
 	if err := doctorSession(cfg, j, shell, stdout); err != nil {
 		check("session through server", err, "")
 	}

@@ -47,7 +47,7 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 	if err != nil {
 		return err
 	}
-	if err := checkExposure(h, principals, a.isolated); err != nil {
+	if err := checkExposure(h, principals, a.isolationGap); err != nil {
 		return err
 	}
 	handler := newHTTPHandler(cfg, a, guard, logger)
@@ -220,18 +220,19 @@ func newGuard(ctx context.Context, h httpConfig, audit *redact.Audit, logger *sl
 
 // checkExposure refuses what would hand out shells carelessly: a non-loopback
 // address without authentication, and several principals whose sessions would
-// share this Unix user with nothing below the API to keep them apart (isolated:
-// each session runs in a Landlock domain of its own, isolate.go).
-func checkExposure(h httpConfig, principals []string, isolated bool) error {
+// share this Unix user with nothing below the API to keep them apart (gap says
+// why not, "" when each session runs secluded in a Landlock domain of its own,
+// isolate.go).
+func checkExposure(h httpConfig, principals []string, gap string) error {
 	host, _, _ := net.SplitHostPort(h.Addr)
 	if !h.authenticated() && !loopback(host) && !h.InsecureNoAuth {
 		return fmt.Errorf("%w on %s without authentication: give --auth-tokens-file or --oauth-issuer, bind 127.0.0.1, "+
 			"or pass --insecure-no-auth (MCP_TERMINAL_INSECURE_NO_AUTH) if every client that can reach it may run anything as this user", errRefused, h.Addr)
 	}
-	if len(principals) > 1 && !isolated && !h.AllowSharedUser {
-		return fmt.Errorf("%w %d principals (%s): their sessions would all run as this Unix user, so each could signal, trace or read "+
-			"the others' processes and terminals, and %s. Run one server per Unix user (see README, threat model), or pass --allow-shared-user "+
-			"(MCP_TERMINAL_ALLOW_SHARED_USER) if the principals trust each other", errRefused, len(principals), strings.Join(principals, ", "), whyNotIsolated(h))
+	if len(principals) > 1 && gap != "" && !h.AllowSharedUser {
+		return fmt.Errorf("%w %d principals (%s) whose sessions all run as this Unix user: %s. Run one server per Unix user (see README, "+
+			"threat model), or pass --allow-shared-user (MCP_TERMINAL_ALLOW_SHARED_USER) if the principals trust each other",
+			errRefused, len(principals), strings.Join(principals, ", "), gap)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -56,14 +57,24 @@ func TestIsolationDecision(t *testing.T) {
 
 	h := httpConfig{Addr: "127.0.0.1:8080", TokensFile: two}
 	names := []string{"alice", "bob"}
-	if err := checkExposure(h, names, true); err != nil {
+	if err := checkExposure(h, names, ""); err != nil {
 		t.Errorf("isolated principals refused: %v", err)
 	}
-	if err := checkExposure(h, names, false); err == nil || !strings.Contains(err.Error(), "--allow-shared-user") || !strings.Contains(err.Error(), "cannot keep them apart") {
+	var unisolated *jail
+	if err := checkExposure(h, names, unisolated.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "--allow-shared-user") || !strings.Contains(err.Error(), "cannot keep their sessions apart") {
 		t.Errorf("unisolated principals: %v", err)
 	}
-	h.Isolation = "off"
-	if err := checkExposure(h, names, false); err == nil || !strings.Contains(err.Error(), "isolation is off") {
+	// Isolated by Landlock, but the launcher could not hide the processes.
+	unhidden := &jail{built: &sandbox.Built{Ruleset: sandbox.Ruleset{Isolated: true}}, unhidden: errors.New("private /proc: mount: operation not permitted")}
+	if err := checkExposure(h, names, unhidden.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "a /proc of its own") || !strings.Contains(err.Error(), "operation not permitted") {
+		t.Errorf("processes not hidden: %v", err)
+	}
+	h.AllowSharedUser = true
+	if err := checkExposure(h, names, unhidden.isolationGap(h)); err != nil {
+		t.Errorf("the opt-out is refused: %v", err)
+	}
+	h.AllowSharedUser, h.Isolation = false, "off"
+	if err := checkExposure(h, names, unhidden.isolationGap(h)); err == nil || !strings.Contains(err.Error(), "isolation is off") {
 		t.Errorf("isolation off: %v", err)
 	}
 }
@@ -81,11 +92,17 @@ func TestIsolatedJail(t *testing.T) {
 		t.Fatal(err)
 	}
 	j, err := newJailABI(cfg, 7)
-	if err != nil || !j.isolates() || !j.built.Ruleset.Isolated || j.built.Ruleset.Confined {
+	if err != nil || !j.built.Ruleset.Isolated || j.built.Ruleset.Confined {
 		t.Fatalf("jail %+v, %v", j, err)
 	}
-	if !strings.Contains(j.sessionStatus(), "other sessions' terminals closed") || strings.Contains(j.sessionStatus(), "NOT enforced") {
-		t.Errorf("status %q", j.sessionStatus())
+	// Whether the launcher can hide processes depends on the server's rights
+	// (root here and in CI); the jail must agree with seclusion either way.
+	unhidden := seclusion()
+	if j.isolates() != (unhidden == nil) || j.built.Ruleset.HideProcs != (unhidden == nil) {
+		t.Fatalf("isolates %v, HideProcs %v, but seclusion says %v", j.isolates(), j.built.Ruleset.HideProcs, unhidden)
+	}
+	if !strings.Contains(j.sessionStatus(), "other sessions' terminals closed") || strings.Contains(j.sessionStatus(), "NOT enforced") != (unhidden != nil) {
+		t.Errorf("status %q (seclusion: %v)", j.sessionStatus(), unhidden)
 	}
 	t.Setenv("MCP_TERMINAL_TEST_SERVER_SECRET", "s3cret")
 	env := baseEnv(cfg, j)
@@ -99,9 +116,10 @@ func TestIsolatedJail(t *testing.T) {
 	}
 	var doc strings.Builder
 	j.report(&doc)
-	reportIsolation(&doc, cfg, 7)
-	reportIsolation(&doc, cfg, 5)
-	for _, want := range []string{"other sessions' terminals closed", "no --allow-shared-user needed", "ABI 5 < 6"} {
+	reportIsolation(&doc, cfg, 7, nil)
+	reportIsolation(&doc, cfg, 5, nil)
+	reportIsolation(&doc, cfg, 7, errors.New("private /proc: mount: operation not permitted"))
+	for _, want := range []string{"other sessions' terminals closed", "no --allow-shared-user needed", "ABI 5 < 6", "cannot be hidden from each other (private /proc"} {
 		if !strings.Contains(doc.String(), want) {
 			t.Errorf("doctor does not say %q:\n%s", want, doc.String())
 		}

@@ -74,10 +74,12 @@ type app struct {
 	sessions *session.Manager
 	audit    *redact.Audit
 	mcp      *server.MCPServer
-	isolated bool // every session in a Landlock domain of its own (isolate.go)
-	tools    *tools.Server
-	web      *web.Server // the live view, once it listens (web.go)
-	redactor *redact.Redactor
+	// isolationGap says why sessions are not kept apart below the API, "" when
+	// each runs secluded in a Landlock domain of its own (isolate.go).
+	isolationGap string
+	tools        *tools.Server
+	web          *web.Server // the live view, once it listens (web.go)
+	redactor     *redact.Redactor
 }
 
 func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
@@ -141,7 +143,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		server.WithInstructions(instructions),
 	)
 	s.AddTools(handlers.Tools()...)
-	a.mcp, a.tools, a.isolated = s, handlers, j.isolates()
+	a.mcp, a.tools, a.isolationGap = s, handlers, j.isolationGap(cfg.HTTP)
 	return a, nil
 }
 

@@ -12,10 +12,11 @@ import (
 // jail is the kernel-enforced policy as this server runs it: the ruleset built
 // once at startup and how sessions start under it.
 type jail struct {
-	built  *sandbox.Built
-	abi    int    // the Landlock ABI the rules are applied with
-	status string // what the kernel enforces, for create_session and doctor
-	tmp    string // the parent of the sessions' private TMPDIRs, removed by close
+	built    *sandbox.Built
+	abi      int    // the Landlock ABI the rules are applied with
+	status   string // what the kernel enforces, for create_session and doctor
+	tmp      string // the parent of the sessions' private TMPDIRs, removed by close
+	unhidden error  // why isolated sessions' processes are not hidden from each other (isolate.go)
 }
 
 // newJail builds the sandbox the configuration asks for; nil when it asks for
@@ -33,6 +34,11 @@ func newJailABI(cfg config, kernel int) (*jail, error) {
 	if !s.Active() {
 		return nil, nil
 	}
+	var unhidden error
+	if s.Isolate {
+		unhidden = seclusion()
+		s.HideProcesses = unhidden == nil
+	}
 	built, err := sandbox.Build(s)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -41,7 +47,7 @@ func newJailABI(cfg config, kernel int) (*jail, error) {
 	if err := built.Ruleset.Check(abi); err != nil {
 		return nil, err
 	}
-	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi)}, nil
+	return &jail{built: built, abi: abi, status: built.Ruleset.Status(abi), unhidden: unhidden}, nil
 }
 
 // launcher returns the argv prefix that starts every session's program through
@@ -60,15 +66,24 @@ func (j *jail) launcher() ([]string, error) {
 		j.tmp, rs.TmpParent = dir, dir
 	}
 	rs.ABI = j.abi
-	// The child's own executable is this binary, even if the file was replaced since;
-	// without /proc (macOS, best-effort), the path it was started from.
+	self, err := selfExe()
+	if err != nil {
+		return nil, err
+	}
+	return sandbox.Launcher(self, &rs)
+}
+
+// selfExe is how a child names this binary: /proc/self/exe, its own executable
+// even if the file was replaced since; without /proc (macOS, best-effort), the
+// path it was started from.
+func selfExe() (string, error) {
 	self := "/proc/self/exe"
 	if _, err := os.Stat(self); err != nil {
 		if self, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("sandbox: find own binary: %w", err)
+			return "", fmt.Errorf("sandbox: find own binary: %w", err)
 		}
 	}
-	return sandbox.Launcher(self, &rs)
+	return self, nil
 }
 
 // baseEnv is where sessions' environments start: with a policy, a small set of
@@ -87,8 +102,11 @@ func (j *jail) close() {
 }
 
 // isolates says whether sessions are kept apart below the API: each in a Landlock
-// domain of its own (isolate.go).
-func (j *jail) isolates() bool { return j != nil && j.built.Ruleset.Isolated }
+// domain of its own, without capabilities, other processes absent from its /proc
+// (isolate.go).
+func (j *jail) isolates() bool {
+	return j != nil && j.built.Ruleset.Isolated && j.built.Ruleset.HideProcs
+}
 
 func (j *jail) sessionStatus() string {
 	if j == nil {
@@ -108,7 +126,7 @@ func (j *jail) report(w io.Writer) {
 	for _, f := range b.Ruleset.Features(j.abi) {
 		mark, state := "ok  ", "enforced"
 		if !f.Enforced {
-			mark, state = "--  ", fmt.Sprintf("NOT enforced (needs ABI %d)", f.ABI)
+			mark, state = "--  ", "NOT enforced ("+f.Missing()+")"
 			if f.Required {
 				mark = "WARN"
 			}
