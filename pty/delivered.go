@@ -18,3 +18,18 @@ func (p *Process) Delivered() (n uint64, all bool) {
 	n = p.got.Load()
 	return n, err == nil && !pending && !busy
 }
+
+// outputPending reports whether output waits to be read from the master, including
+// what the kernel is still moving there (see readable).
+func (p *Process) outputPending() (bool, error) {
+	rc, err := p.master.SyscallConn()
+	if err != nil {
+		return false, p.ioError(err)
+	}
+	var ready bool
+	var rerr error
+	if err := rc.Control(func(fd uintptr) { ready, rerr = readable(fd) }); err != nil {
+		return false, p.ioError(err)
+	}
+	return ready, rerr
+}

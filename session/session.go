@@ -98,6 +98,8 @@ type Session struct {
 	unseenEchoes      []string
 	gap               string // output that arrived between a reply and the next input
 	ahead             []mark // lines typed ahead of the shell's prompt whose commands had not started
+	entered           bool   // a line was typed (with its Enter) ...
+	enteredAt         uint64 // ... when this was the newest shell-integration mark
 
 	readDone chan struct{} // closed when readLoop returns
 	fed      atomic.Uint64 // output bytes readLoop has put on the screen (see onScreen)
