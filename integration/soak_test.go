@@ -131,7 +131,7 @@ func (st *soakState) wrongf(kind, format string, args ...any) {
 		st.kinds = map[string]int64{}
 	}
 	st.kinds[kind]++
-	if st.wrong <= 10 {
+	if st.kinds[kind] <= 5 { // the first of each kind: one kind must not hide the others
 		st.t.Logf(format, args...)
 	}
 }
