@@ -104,6 +104,9 @@ func BenchmarkSoak(b *testing.B) {
 	if last.zombies > 10 || last.zombies > first.zombies+5 {
 		t.Errorf("zombies piled up: %d early, %d late", first.zombies, last.zombies)
 	}
+	t.Logf("peaks, first third / last third: rss %d / %d MiB, threads %d / %d, children %d / %d, zombies %d / %d; wrong %d of %d calls %v",
+		first.rssKB>>10, last.rssKB>>10, first.threads, last.threads, first.children, last.children,
+		first.zombies, last.zombies, st.wrong, st.calls, st.kinds)
 	if st.wrong > 0 {
 		t.Errorf("%d of %d calls had a wrong result (the first ones are logged above)", st.wrong, st.calls)
 	}
@@ -115,15 +118,20 @@ type soakState struct {
 	t            testing.TB
 	mu           sync.Mutex
 	calls, wrong int64
+	kinds        map[string]int64 // wrong results by the step that got them
 }
 
 func (st *soakState) call() { st.mu.Lock(); st.calls++; st.mu.Unlock() }
 
-func (st *soakState) wrongf(format string, args ...any) {
+func (st *soakState) wrongf(kind, format string, args ...any) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.wrong++
-	if st.wrong <= 10 {
+	if st.kinds == nil {
+		st.kinds = map[string]int64{}
+	}
+	st.kinds[kind]++
+	if st.kinds[kind] <= 5 { // the first of each kind: one kind must not hide the others
 		st.t.Logf(format, args...)
 	}
 }
@@ -146,23 +154,23 @@ func soakWorker(s *server, w int, end time.Time, st *soakState) {
 		case 0, 4:
 			want := fmt.Sprintf("w%d-%d", w, i)
 			if r := s.send(id, "echo "+want, nil); r.str("output") != want+"\n$ " {
-				st.wrongf("worker %d: echo gave %q", w, r.str("output"))
+				st.wrongf("echo", "worker %d: echo gave %q", w, r.str("output"))
 			}
 		case 1:
 			if r := s.send(id, "seq 1 5000", map[string]any{"max_output_chars": 500, "timeout_ms": 60000}); !strings.HasSuffix(r.str("output"), "5000\n$ ") {
-				st.wrongf("worker %d: seq gave %q (complete %v, reason %v, detail %v)", w, lastN(r.str("output"), 40),
+				st.wrongf("seq", "worker %d: seq gave %q (complete %v, reason %v, detail %v)", w, lastN(r.str("output"), 40),
 					r.boolean("is_complete"), r.S["reason"], r.S["detail"])
 			}
 		case 2:
 			s.send(id, "for i in 1 2 3 4 5; do (sleep 0.$i &); done; (true &); echo spawned", nil)
 		case 3:
 			if r := s.send(id, `python3 -c 'print(sum(range(1000)))'`, map[string]any{"timeout_ms": 30000}); !strings.HasPrefix(r.str("output"), "499500") {
-				st.wrongf("worker %d: python gave %q (complete %v, reason %v)", w, r.str("output"), r.boolean("is_complete"), r.S["reason"])
+				st.wrongf("python", "worker %d: python gave %q (complete %v, reason %v)", w, r.str("output"), r.boolean("is_complete"), r.S["reason"])
 			}
 		case 5:
 			s.call("send_command", map[string]any{"session_id": id, "input": "sleep 100", "timeout_ms": 50})
 			if r := s.control(id, "ctrl+c"); !r.boolean("is_complete") {
-				st.wrongf("worker %d: ctrl+c did not complete: %s", w, r.Text)
+				st.wrongf("ctrl+c", "worker %d: ctrl+c did not complete: %s", w, r.Text)
 			}
 		case 6:
 			s.call("read_output", map[string]any{"session_id": id, "full_screen": true})

@@ -29,7 +29,12 @@ func (p *Process) Read(b []byte) (int, error) {
 	var rerr error
 	err = rc.Read(func(fd uintptr) bool {
 		for n < len(b) {
+			p.reading.Add(1)
 			m, e := syscall.Read(int(fd), b[n:])
+			if m > 0 {
+				p.got.Add(uint64(m))
+			}
+			p.reading.Add(-1)
 			switch {
 			case m > 0:
 				n += m

@@ -63,6 +63,10 @@ type Process struct {
 	closeOnce    sync.Once
 	closeErr     error
 	masterClosed atomic.Bool
+
+	// Output taken by Read, for Delivered: bytes in all, and reads under way.
+	got     atomic.Uint64
+	reading atomic.Int32
 }
 
 // Start runs opts.Command in a new session whose controlling terminal is a

@@ -30,13 +30,24 @@ type reaper struct {
 	lives    []life // sessions' lifetimes, for attributing orphans (see attribute)
 	started  bool
 	wake     chan os.Signal
+
+	// The kernel's last allocated pid when last read, and how many times it was
+	// seen to go down (the pids wrapped past pid_max): see pidOrder.
+	lastPid int
+	wraps   int
 }
 
 // life is when a session's leader started and, once closed, when it was closed, in
-// clock ticks since boot (the unit of /proc/<pid>/stat's start time).
+// clock ticks since boot (the unit of /proc/<pid>/stat's start time), and the
+// kernel's last allocated pid just before the leader was forked and just after the
+// session's last process was gone: every process the session started has a pid
+// between the two, unless the pids wrapped meanwhile (wraps, as counted at open).
 type life struct {
-	p          *Process
-	start, end uint64 // end 0: still open
+	p               *Process
+	start, end      uint64 // end 0: still open
+	openPid, endPid int    // endPid 0: still open
+	wraps           int
+	pidsKnown       bool
 }
 
 // maxLives bounds the closed sessions remembered for attribution.
@@ -62,6 +73,8 @@ func (p *Process) launch() error {
 		go r.run()
 	}
 	r.starting++
+	openPid, known := r.pidNowLocked()
+	wraps := r.wraps
 	r.mu.Unlock()
 
 	err := p.cmd.Start()
@@ -72,7 +85,7 @@ func (p *Process) launch() error {
 		p.pid = p.cmd.Process.Pid
 		r.leaders[p.pid] = p
 		st, _ := readStat(p.pid)
-		r.lives = append(r.lives, life{p: p, start: st.start})
+		r.lives = append(r.lives, life{p: p, start: st.start, openPid: openPid, wraps: wraps, pidsKnown: known})
 	}
 	r.mu.Unlock()
 	select { // look again at what was left alone meanwhile
@@ -148,9 +161,11 @@ func (r *reaper) closed(p *Process) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	now := ticksNow()
+	endPid, known := r.pidNowLocked()
 	for i := range r.lives {
-		if r.lives[i].p == p {
-			r.lives[i].end, r.lives[i].p = max(now, 1), nil
+		if l := &r.lives[i]; l.p == p {
+			l.end, l.p = max(now, 1), nil
+			l.endPid, l.pidsKnown = endPid, l.pidsKnown && known
 		}
 	}
 	if extra := len(r.lives) - maxLives; extra > 0 {
@@ -198,8 +213,9 @@ func (r *reaper) orphans(all bool) []proc {
 // process cannot shed come first: its session id is still the leader's, or the
 // walk of p's tree met it (known, pid and start time). A process that called setsid
 // has neither; it may still hold p's terminal open (output not redirected). When
-// it holds nothing, its start time decides if p's session is the only one that
-// was open then: no other could have started it.
+// it holds nothing, it is p's if p's session is the only one that could have
+// started it: open when it started, by its start time, and by its pid, allocated
+// after the session opened and before it closed.
 func (r *reaper) attribute(p *Process, o proc, known map[int]uint64) bool {
 	if o.sid == p.pid {
 		return true
@@ -212,10 +228,16 @@ func (r *reaper) attribute(p *Process, o proc, known map[int]uint64) bool {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.pidNowLocked() // notice a wrap that o's own pid may come after
 	only := false
 	for _, l := range r.lives {
 		if l.start > o.start || (l.end != 0 && l.end < o.start) {
 			continue // not open when o started
+		}
+		if r.pidOrderLocked(l) && (o.pid <= l.openPid || (l.endPid != 0 && o.pid > l.endPid)) {
+			// Not open when o was forked. Start times count in ticks of 10 ms: a
+			// session closed in the tick o started in is told apart by the pid.
+			continue
 		}
 		if l.p != p {
 			return false
@@ -304,6 +326,32 @@ func selfSession() int {
 		selfSid = pr.sid
 	})
 	return selfSid
+}
+
+// pidNowLocked reads the kernel's last allocated pid, counting a wrap when it went
+// down since the last reading; ok is false where it cannot be read.
+func (r *reaper) pidNowLocked() (pid int, ok bool) {
+	b, err := os.ReadFile("/proc/sys/kernel/ns_last_pid")
+	if err != nil {
+		return 0, false
+	}
+	pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0, false
+	}
+	if pid < r.lastPid {
+		r.wraps++
+	}
+	r.lastPid = pid
+	return pid, true
+}
+
+// pidOrderLocked reports whether pids tell what l's session could have started:
+// both ends were read and no wrap was seen since it opened. The kernel's counter is
+// read at every open, close and attribution, so a wrap goes unseen only if more
+// than pid_max processes were forked between two of them.
+func (r *reaper) pidOrderLocked(l life) bool {
+	return l.pidsKnown && l.wraps == r.wraps
 }
 
 // ticksNow is the time since boot in clock ticks (USER_HZ, 100 on Linux).

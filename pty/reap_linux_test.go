@@ -183,3 +183,36 @@ func TestCloseReadsNoProcessTable(t *testing.T) {
 		t.Errorf("processes left after Close: %+v", left)
 	}
 }
+
+// An orphan that holds nothing of its session is attributed by when it started:
+// a session closed in the same 10 ms tick it started in does not make it
+// ambiguous when the pids show that session was gone before it was forked, and
+// without that proof (pids unread, or wrapped since) the ambiguity stands.
+func TestAttributeByStartTickAndPid(t *testing.T) {
+	p := &Process{pid: 1 << 30, tty: "/dev/pts/none"}
+	other := &Process{pid: 1<<30 + 1, tty: "/dev/pts/none"}
+	closedQ := life{start: 100, end: 105, openPid: 1000, endPid: 1010, pidsKnown: true}
+	ours := life{p: p, start: 104, openPid: 1011, pidsKnown: true}
+	tests := []struct {
+		name  string
+		lives []life
+		o     proc
+		want  bool
+	}{
+		{"closed in its tick, before its pid", []life{closedQ, ours}, proc{pid: 1020, start: 105}, true},
+		{"closed in its tick, after its pid", []life{closedQ, ours}, proc{pid: 1005, start: 105}, false},
+		{"closed a tick before", []life{closedQ, ours}, proc{pid: 1020, start: 106}, true},
+		{"pids unread", []life{func() life { l := closedQ; l.pidsKnown = false; return l }(), ours}, proc{pid: 1020, start: 105}, false},
+		{"pids wrapped since", []life{func() life { l := closedQ; l.wraps = -1; return l }(), ours}, proc{pid: 1020, start: 105}, false},
+		{"another still open", []life{ours, {p: other, start: 104, openPid: 1012, pidsKnown: true}}, proc{pid: 1020, start: 105}, false},
+		{"another opened after its pid", []life{ours, {p: other, start: 105, openPid: 1030, pidsKnown: true}}, proc{pid: 1020, start: 105}, true},
+		{"ours opened after it", []life{{p: p, start: 105, openPid: 1030, pidsKnown: true}}, proc{pid: 1020, start: 105}, false},
+	}
+	for _, tt := range tests {
+		r := &reaper{lives: tt.lives} // lastPid 0: the counter read now is no wrap
+		tt.o.sid = tt.o.pid           // it called setsid
+		if got := r.attribute(p, tt.o, map[int]uint64{}); got != tt.want {
+			t.Errorf("%s: attribute = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -114,13 +114,19 @@ func (p *Process) PendingInput() (int, error) {
 // inputQueue asks the slave at path for its input queue's length. Only the slave
 // answers that (on the master FIONREAD counts output). It is opened for this one
 // question and closed again: a server holding the slave would never see EOF on the
-// master once the session's processes are gone.
+// master once the session's processes are gone. It polls first, so that what was
+// typed is counted even while the kernel's worker has not moved it to the slave
+// yet (see readable): a shell that looks blocked at its prompt with nothing typed
+// may otherwise still have a whole line coming.
 func inputQueue(path string) (int, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return 0, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer syscall.Close(fd)
+	if _, err := readable(uintptr(fd)); err != nil {
+		return 0, &os.PathError{Op: "poll", Path: path, Err: err}
+	}
 	var n int32
 	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), ioctlUnread, uintptr(unsafe.Pointer(&n))); errno != 0 {
 		return 0, &os.PathError{Op: "FIONREAD", Path: path, Err: errno}

@@ -1,6 +1,7 @@
 package pty
 
 import (
+	"errors"
 	"os"
 	"runtime"
 	"strconv"
@@ -196,8 +197,11 @@ func taskChildren(task string) ([]int, bool) {
 func blockedIn(pid int) (nr int, args []uint64, ok bool) {
 	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/syscall")
 	if err != nil {
-		if os.IsNotExist(err) {
-			return -1, nil, true // gone: not a member any more
+		if os.IsNotExist(err) || errors.Is(err, syscall.ESRCH) {
+			// Gone: not a member any more. A process that exits between the open and
+			// the read answers ESRCH; taken for "unreadable", it made input-wait
+			// unknown for one check, and quiet output counted as evidence.
+			return -1, nil, true
 		}
 		return -1, nil, false
 	}

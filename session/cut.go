@@ -79,12 +79,20 @@ func (s *Session) markNow(keys bool) mark {
 	if !s.integrated || keys {
 		return m
 	}
-	atPrompt := s.lastMark(m.marks) == 'B'
 	s.mu.Lock()
 	ready := s.seenReady // the last reply showed the program ready (python's >>> before it reads)
+	// A prompt that was the newest mark already when the last line was typed is not
+	// one this input is typed at: the shell has that line to take, or has taken it
+	// and drawn marks the screen does not show yet.
+	stale := s.entered && s.enteredAt == m.marks
 	s.mu.Unlock()
-	m.owed = !m.reader.Reading && !atPrompt && !ready
-	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid())
+	atPrompt := s.lastMark(m.marks) == 'B' && !stale
+	// The shell at its prompt with input it has not read yet has a line still to
+	// take (typed before, on a machine too loaded to run the shell since): this one
+	// comes after that line's command, as if typed while it ran.
+	unread := m.reader.Reading && m.reader.PendingInput > 0
+	m.owed = !ready && (unread || !m.reader.Reading && !atPrompt)
+	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid() && !unread)
 	return m
 }
 
@@ -126,15 +134,16 @@ func (s *Session) linesAhead(idle bool) int {
 	return len(kept)
 }
 
-// typedAhead remembers an owed line once it is written: the lines typed after it
-// must let its command run first.
+// typedAhead records a line, written after m with its Enter: the newest mark then
+// is no prompt for the next input (see markNow), and an owed line's command must
+// run before those of the lines typed after it.
 func (s *Session) typedAhead(m mark) {
-	if !m.owed {
-		return
-	}
 	s.mu.Lock()
-	s.ahead = append(s.ahead, m)
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	s.entered, s.enteredAt = true, m.marks
+	if m.owed {
+		s.ahead = append(s.ahead, m)
+	}
 }
 
 // lastMark is the kind of mark number seq, the newest when a mark was taken; 0 for

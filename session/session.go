@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -97,8 +98,11 @@ type Session struct {
 	unseenEchoes      []string
 	gap               string // output that arrived between a reply and the next input
 	ahead             []mark // lines typed ahead of the shell's prompt whose commands had not started
+	entered           bool   // a line was typed (with its Enter) ...
+	enteredAt         uint64 // ... when this was the newest shell-integration mark
 
 	readDone chan struct{} // closed when readLoop returns
+	fed      atomic.Uint64 // output bytes readLoop has put on the screen (see onScreen)
 
 	tap Tap // the recording, or nil; set before readLoop starts and never changed
 
@@ -171,10 +175,14 @@ func (s *Session) readLoop() {
 	for {
 		n, err := s.proc.Read(buf)
 		if n > 0 {
+			if feedHook != nil {
+				feedHook(buf[:n])
+			}
 			if s.tap != nil {
 				s.tap.Output(buf[:n])
 			}
 			s.scr.Write(buf[:n])
+			s.fed.Add(uint64(n))
 			if reply := s.scr.TakeReplies(); len(reply) > 0 {
 				s.reply(reply)
 			}
@@ -188,6 +196,18 @@ func (s *Session) readLoop() {
 			return
 		}
 	}
+}
+
+// feedHook, when set (by tests, before any session starts), sees each piece of
+// output between the terminal and the screen, and may hold it there: a reader that
+// a loaded machine does not schedule.
+var feedHook func(b []byte)
+
+// onScreen reports whether everything the session's programs have written to the
+// terminal so far is on the screen.
+func (s *Session) onScreen() bool {
+	n, all := s.proc.Delivered()
+	return all && n == s.fed.Load()
 }
 
 // reply queues the answer to a terminal query for the replier. The read loop never

@@ -182,7 +182,7 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		// Judged only for a reader that could be the evidence: the echo is looked for
 		// in everything printed since the input, which under a stream of output is
 		// most of a check's cost.
-		unmarked := false // the shell's marks are taken for lost: see lostMarksConfirm
+		unmarked := false // the shell is judged by input-wait because its marks are taken for lost
 		consumed := func() bool {
 			if ws.keys {
 				return true
@@ -208,14 +208,21 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			if !s.proven(ws, w, written) {
 				confirm = unprovenAfter
 			}
-			if unmarked {
-				confirm = max(confirm, lostMarksConfirm)
-			}
-			if same && now.Sub(cand.at) >= confirm {
+			switch {
+			case !same || now.Sub(cand.at) < confirm:
+			case !s.onScreen():
+				// It blocked having written everything, but not all of that is on the
+				// screen yet: in the kernel's hands, or taken by a reader the machine
+				// has not run since. Its waiting is the answer once that arrives.
+			case unmarked && !s.marksLost(ws):
+				// What arrived holds the shell's prompt marks after all: they, with the
+				// command's status, are the answer, at the next check.
+			default:
 				d.Ready = true
 				s.log.Debug("input wait", "pid", w.PID, "syscall", w.Syscall, "wakeups", w.Wakeups,
 					"before_pid", before.PID, "before_wakeups", before.Wakeups, "before_reading", before.Reading)
-			} else {
+			}
+			if !d.Ready {
 				if !same {
 					cand.at, cand.pid, cand.wakeups, cand.written = now, w.PID, w.Wakeups, written
 				}
@@ -363,15 +370,6 @@ const startupMarkGrace = 3 * time.Second
 // worker, so for a moment it is neither unread there nor on the screen (seen under
 // load: python printing after a sleep was answered without its line at 1 ms).
 const confirmAfter = 3 * time.Millisecond
-
-// lostMarksConfirm is how long the integrated shell must stay blocked reading when
-// its marks are taken for lost. It is usually a long command that ran past
-// marksLostAfter, and the shell reads again as soon as it has printed its prompt:
-// the command's last output and the prompt may still be in the kernel's hands,
-// neither unread on our side nor on the screen, and the shell's own byte count
-// cannot tell (the command wrote them). Seen in a soak of 50 sessions on a loaded
-// host: seq 1 5000 answered at line 4837 with a confirmation of 3 ms.
-const lostMarksConfirm = 150 * time.Millisecond
 
 // unprovenAfter is how long a reader with no proof that it took the input (it woke,
 // or something was drawn, since the input) must stay blocked: long enough for the
