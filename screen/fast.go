@@ -31,8 +31,8 @@ const maxFlow = 32 << 10
 // fastReady reports whether Write may hand output to the flow.
 func (s *Screen) fastReady() bool {
 	switch {
-	case len(s.pend) > 0:
-		return true // pend is only kept in a state where this held
+	case len(s.pend) > 0 || s.setup.due:
+		return true // output is only kept back in a state where this held
 	case s.slowOnly, s.p.state != stGround, s.p.u8need != 0:
 		return false
 	case s.top != 0 || s.bottom != s.rows-1:
@@ -73,6 +73,7 @@ func (s *Screen) writeFast(p []byte) []byte {
 	if stop != stopOther {
 		n = len(in)
 	}
+	s.applySetup()
 	s.replay(in[from:n])
 	if n < old { // a token kept back from the last Write that turned out not to be plain
 		s.replay(in[n:old])
@@ -119,6 +120,7 @@ func (s *Screen) writeSlow(p []byte) []byte {
 
 // flushPend hands vt10x the output kept back in pend.
 func (s *Screen) flushPend() {
+	s.applySetup()
 	if len(s.pend) > 0 {
 		s.replay(s.pend)
 		s.pend = s.pend[:0]
@@ -132,20 +134,20 @@ func (s *Screen) replay(b []byte) {
 	s.flushPrint()
 }
 
-// bulk sends the rows the flow saw scroll off to the history and sets vt10x up for the
-// rest, from the start of the row that ends up at the top. It returns where in the input
-// that row starts; false if too little scrolled.
+// bulk sends the rows the flow saw scroll off to the history and notes how vt10x must be
+// set up for the rest, from the start of the row that ends up at the top. It returns where
+// in the input that row starts; false if too little scrolled.
 func (s *Screen) bulk(f *flow) (int, bool) {
 	top := f.y - (s.rows - 1) // the row that ends up at the top of the screen
 	if top < s.rows {
 		return 0, false
 	}
-	setup := s.setupSeq(f, top)
+	row := f.out[top-1-f.y0]
 	s.pushRows(f, top)
-	_, _ = s.vt.Write(setup)
+	s.setup = setup{due: true, pen: row.pen, x: int(row.nextX)}
 	s.bulks++
 	s.print.last.valid = false
-	return int(f.out[top-1-f.y0].next), true
+	return int(row.next), true
 }
 
 // pushRows records rows 0..top-1 as scrolled off, as scrollOff would have one by one.
@@ -173,22 +175,34 @@ func (s *Screen) pushRows(f *flow, top int) {
 	}
 }
 
-// setupSeq is what leaves vt10x as it would be just after the top row began: a screen of
-// blanks as scrolls leave them (vt10x's newline scrolls with the default attributes), the
-// attributes current then, and the cursor where that row's output starts.
-func (s *Screen) setupSeq(f *flow, top int) []byte {
-	row := f.out[top-1-f.y0]
+// setup is what a bulk step leaves vt10x to do before it gets the output kept back: a
+// screen of blanks as scrolls leave them (vt10x's newline scrolls with the default
+// attributes), the attributes current when the top row began, and the cursor where that
+// row's output starts. It waits until someone looks or the flow stops, so a flood's bulk
+// steps, one a PTY read, do not blank vt10x's screen once each; only the last one counts.
+type setup struct {
+	due bool
+	pen Attr
+	x   int // the cursor column on the top row
+}
+
+// applySetup does the setup a bulk step left due.
+func (s *Screen) applySetup() {
+	if !s.setup.due {
+		return
+	}
+	s.setup.due = false
 	out := s.seq[:0]
 	if penOf(s.vt.Cursor().Attr) != (Attr{}) {
 		out = append(out, "\x1b[0m"...)
 	}
 	out = append(out, "\x1b[2J"...)
-	if row.pen != (Attr{}) {
-		out = row.pen.appendSGR(out)
+	if s.setup.pen != (Attr{}) {
+		out = s.setup.pen.appendSGR(out)
 	}
-	out = appendCUP(out, 1, int(row.nextX)+1)
+	out = appendCUP(out, 1, s.setup.x+1)
 	s.seq = out
-	return out
+	_, _ = s.vt.Write(out)
 }
 
 func appendCUP(out []byte, row, col int) []byte {

@@ -60,25 +60,31 @@ type flow struct {
 	csi  csiSeq
 }
 
-// start sets the flow to the state vt10x and the printer are in.
+// start sets the flow to the state vt10x and the printer are in, or will be once the
+// setup a bulk step left due is done.
 func (f *flow) start(s *Screen) {
-	cur := s.vt.Cursor()
 	f.s, f.cols, f.rows = s, s.cols, s.rows
 	f.crlf = s.vt.Mode()&vt10x.ModeCRLF != 0
 	f.tabs = !s.tabsCustom
-	f.x, f.y, f.y0 = cur.X, cur.Y, cur.Y
-	f.wrapNext = cur.State&vtCursorWrapNext != 0
-	f.setPen(penOf(cur.Attr))
+	if s.setup.due {
+		f.x, f.y, f.y0, f.wrapNext = s.setup.x, 0, 0, false
+		f.setPen(s.setup.pen)
+	} else {
+		cur := s.vt.Cursor()
+		f.x, f.y, f.y0 = cur.X, cur.Y, cur.Y
+		f.wrapNext = cur.State&vtCursorWrapNext != 0
+		f.setPen(penOf(cur.Attr))
+	}
 	f.last = s.print.last
 	f.slab, f.out = f.slab[:0], f.out[:0]
 	if cap(f.cells) < f.cols {
 		f.cells, f.attrs = make([]rune, f.cols), make([]Attr, f.cols)
 	}
 	f.cells, f.attrs = f.cells[:f.cols], f.attrs[:f.cols]
-	// With output kept back, vt10x holds the blank screen the bulk step left.
-	f.blank = len(s.pend) > 0
+	// With output kept back, vt10x holds (or will) the blank screen the bulk step left.
+	f.blank = s.setup.due
 	f.hi, f.ahi = f.cols, f.cols
-	f.loadRow(cur.Y)
+	f.loadRow(f.y)
 }
 
 func (f *flow) setPen(a Attr) {

@@ -89,6 +89,7 @@ type Screen struct {
 
 	tabsCustom bool   // a program set or cleared tab stops: TAB leaves the flow
 	pend       []byte // output kept back from vt10x by the bulk step (fast.go)
+	setup      setup  // what vt10x must do before it gets pend
 	flow       flow
 	backoff    int    // bytes to feed the slow way before the flow is tried again
 	retry      int    // what backoff starts at
