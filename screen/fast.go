@@ -186,6 +186,17 @@ type setup struct {
 	x   int // the cursor column on the top row
 }
 
+// flowStatus is the Status while a bulk step's setup is due. Then the flow's last
+// layout ended with the bulk step and holds what vt10x will once it has the output kept
+// back: the cursor on the bottom row (the row the bulk step put at the top is rows-1
+// above it) in the flow's column, on the flow's row of cells. Modes and counters are
+// not the flow's to change, so vt10x and the screen have them already.
+func (s *Screen) flowStatus() Status {
+	f := &s.flow
+	s.rowText = s.appendCells(s.rowText[:0], f.cells, s.cols)
+	return s.statusAt(Point{Row: s.rows - 1, Col: f.x}, string(s.rowText))
+}
+
 // applySetup does the setup a bulk step left due.
 func (s *Screen) applySetup() {
 	if !s.setup.due {
