@@ -45,26 +45,39 @@ func (s *Screen) fastReady() bool {
 	return s.vt.Cursor().Attr.Mode&vtAttrGfx == 0
 }
 
-// writeFast lays out pend and p and, when enough of it scrolls off, does the bulk step.
+// writeFast lays out p after pend and, when enough of it scrolls off, does the bulk step.
 // It returns the part of p that starts with a token the flow does not handle.
+//
+// With output kept back, the flow goes on from where its last layout stopped instead of
+// laying pend out again: a flood comes in reads of a few KiB, each about as long as a
+// screenful kept back. That layout is the one pend would get from the setup anyway, as
+// the flow was rebased on the row the bulk step put at the top.
 func (s *Screen) writeFast(p []byte) []byte {
 	s.flushPrint()
-	in, old := p, 0
-	if len(s.pend) > 0 {
+	f := &s.flow
+	in, old, at := p, 0, 0
+	if s.setup.due {
 		old = len(s.pend)
 		s.pend = append(s.pend, p...)
-		in = s.pend
+		in, at = s.pend, f.at
+		s.flowsOn++
+	} else {
+		f.start(s)
 	}
-	f := &s.flow
-	f.start(s)
-	n, stop := f.run(in)
+	n, stop := f.run(in, at)
 	from := 0
-	if cut, ok := s.bulk(f); ok {
+	if top, cut, ok := s.bulk(f); ok {
 		if stop != stopOther {
 			s.pend = append(s.pend[:0], in[cut:]...)
+			f.rebase(top, cut)
+			f.at = n - cut
 			return nil
 		}
 		from = cut
+	} else if stop != stopOther && f.blank && len(in) <= maxFlow {
+		// Nothing scrolled yet on the blank screen the setup leaves: keep it all back.
+		s.pend, f.at = append(s.pend[:0], in...), n
+		return nil
 	} else if stop == stopOther {
 		s.backoff = s.retry
 	}
@@ -85,11 +98,11 @@ func (s *Screen) writeFast(p []byte) []byte {
 	return p[max(n-old, 0):]
 }
 
-// worthFlow reports whether p could scroll a screenful, which a bulk step needs: every
-// row takes a line feed or a row's worth of text. (Output kept back cannot help: it ends
-// on the bottom row.)
+// worthFlow reports whether p could scroll a screenful, which a bulk step on vt10x's own
+// screen needs: every row takes a line feed or a row's worth of text. With output kept
+// back, any p is: the flow goes on with it where it stopped.
 func (s *Screen) worthFlow(p []byte) bool {
-	return len(p) >= s.rows*s.cols || bytes.Count(p, newline) >= s.rows
+	return s.setup.due || len(p) >= s.rows*s.cols || bytes.Count(p, newline) >= s.rows
 }
 
 var newline = []byte{'\n'}
@@ -135,19 +148,23 @@ func (s *Screen) replay(b []byte) {
 }
 
 // bulk sends the rows the flow saw scroll off to the history and notes how vt10x must be
-// set up for the rest, from the start of the row that ends up at the top. It returns where
-// in the input that row starts; false if too little scrolled.
-func (s *Screen) bulk(f *flow) (int, bool) {
-	top := f.y - (s.rows - 1) // the row that ends up at the top of the screen
-	if top < s.rows {
-		return 0, false
+// set up for the rest, from the start of the row that ends up at the top. It returns that
+// row and where in the input it starts; false if too little scrolled.
+//
+// On vt10x's own screen, a screenful must have scrolled, so that every row left on it
+// was cleared by a scroll and holds only output from pend. On the blank screen a setup
+// leaves, every row already does, and any scroll will do.
+func (s *Screen) bulk(f *flow) (top, cut int, ok bool) {
+	top = f.y - (s.rows - 1) // the row that ends up at the top of the screen
+	if top < 1 || !f.blank && top < s.rows {
+		return 0, 0, false
 	}
 	row := f.out[top-1-f.y0]
 	s.pushRows(f, top)
 	s.setup = setup{due: true, pen: row.pen, x: int(row.nextX)}
 	s.bulks++
 	s.print.last.valid = false
-	return int(row.next), true
+	return top, int(row.next), true
 }
 
 // pushRows records rows 0..top-1 as scrolled off, as scrollOff would have one by one.
@@ -187,14 +204,13 @@ type setup struct {
 }
 
 // flowStatus is the Status while a bulk step's setup is due. Then the flow's last
-// layout ended with the bulk step and holds what vt10x will once it has the output kept
-// back: the cursor on the bottom row (the row the bulk step put at the top is rows-1
-// above it) in the flow's column, on the flow's row of cells. Modes and counters are
+// layout, rebased on the top row, holds what vt10x will once it has the output kept
+// back: the cursor's row and column and its row of cells. Modes and counters are
 // not the flow's to change, so vt10x and the screen have them already.
 func (s *Screen) flowStatus() Status {
 	f := &s.flow
 	s.rowText = s.appendCells(s.rowText[:0], f.cells, s.cols)
-	return s.statusAt(Point{Row: s.rows - 1, Col: f.x}, string(s.rowText))
+	return s.statusAt(Point{Row: f.y, Col: f.x}, string(s.rowText))
 }
 
 // applySetup does the setup a bulk step left due.

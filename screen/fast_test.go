@@ -146,16 +146,16 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		cases = 300
 	}
-	var bulks, styled, deferred, cuts, looked uint64
+	var bulks, styled, deferred, cuts, looked, flowsOn uint64
 	defer func() {
 		// The fast path must actually have run, often, sent rows with attributes to the
 		// scrollback, kept output back across writes and answered Status from the flow.
-		if bulks < uint64(cases) || styled < uint64(cases) || deferred < uint64(cases)/4 || looked < uint64(cases)/4 {
-			t.Errorf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d Status looks at it",
-				cases, bulks, styled, deferred, looked)
+		if bulks < uint64(cases) || styled < uint64(cases) || deferred < uint64(cases)/4 || looked < uint64(cases)/4 || flowsOn < uint64(cases)/4 {
+			t.Errorf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d Status looks at it, %d writes went on with it",
+				cases, bulks, styled, deferred, looked, flowsOn)
 		}
-		t.Logf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d Status looks at it, %d chunks",
-			cases, bulks, styled, deferred, looked, cuts)
+		t.Logf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d Status looks at it, %d writes went on with it, %d chunks",
+			cases, bulks, styled, deferred, looked, flowsOn, cuts)
 	}()
 	for seed := range uint64(cases) {
 		rng := rand.New(rand.NewPCG(seed, 0x5c2ee7))
@@ -188,13 +188,14 @@ func TestDifferential(t *testing.T) {
 		w.compare(rng)
 		bulks += w.fast.bulks
 		styled += w.fast.bulkStyled
+		flowsOn += w.fast.flowsOn
 	}
 }
 
 // TestDifferentialLarge feeds floods at the default size in writes of up to 100 KiB, larger
 // than the pieces Write lays out at once, and the benchmarks' inputs in PTY-sized reads.
 func TestDifferentialLarge(t *testing.T) {
-	inputs := [][]byte{seqInput()[:300<<10], colourInput()[:300<<10], logInput()[:300<<10]}
+	inputs := [][]byte{seqInput()[:300<<10], colourInput()[:300<<10], logInput()[:300<<10], paintedInput()[:300<<10]}
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 0x1a76e))
 		var b []byte
@@ -209,8 +210,8 @@ func TestDifferentialLarge(t *testing.T) {
 		w := newTwin(t, Options{})
 		for len(in) > 0 {
 			n := min(len(in), 1+rng.IntN(100<<10))
-			if i < 3 {
-				n = min(len(in), benchChunk)
+			if i < 4 { // the read loop's pieces: up to 32 KiB, 4 KiB in a flood, less from a fast reader
+				n = min(len(in), []int{benchChunk, ptyChunk, 1 + rng.IntN(ptyChunk)}[rng.IntN(3)])
 			}
 			w.write(in[:n])
 			in = in[n:]

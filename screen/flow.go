@@ -58,6 +58,7 @@ type flow struct {
 	slab []byte // the rows left, as histLine keeps them
 	out  []rowOut
 	csi  csiSeq
+	at   int // with output kept back: where in pend the layout stopped, to go on from
 }
 
 // start sets the flow to the state vt10x and the printer are in, or will be once the
@@ -134,9 +135,8 @@ func (f *flow) paint(x0, x1 int, a Attr) {
 	}
 }
 
-// run lays out b up to the first token it does not handle, or to the end.
-func (f *flow) run(b []byte) (int, flowStop) {
-	i := 0
+// run lays out b from offset i up to the first token it does not handle, or to the end.
+func (f *flow) run(b []byte, i int) (int, flowStop) {
 	for i < len(b) {
 		c := b[i]
 		switch {
@@ -226,6 +226,25 @@ func (f *flow) leave(next, nextX int) {
 		return
 	}
 	f.clearRow()
+}
+
+// rebase makes the row a bulk step put at the top row 0, and the input offset cut where
+// it starts 0, so that the layout can go on with the output kept back: the rows left
+// since are still on the screen, and a later bulk step needs them.
+func (f *flow) rebase(top, cut int) {
+	out := f.out[top-f.y0:]
+	base := int32(len(f.slab))
+	if len(out) > 0 {
+		base = out[0].start
+	}
+	f.slab = f.slab[:copy(f.slab, f.slab[base:])]
+	for i := range out {
+		r := &out[i]
+		r.start, r.text, r.end, r.next = r.start-base, r.text-base, r.end-base, r.next-int32(cut)
+	}
+	f.out = f.out[:copy(f.out, out)]
+	f.y, f.y0 = f.y-top, 0
+	f.blank = true // the rows below the cursor are the setup's blanks
 }
 
 // wrap moves to the next row because the printable at input offset next does not fit.

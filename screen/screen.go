@@ -95,6 +95,7 @@ type Screen struct {
 	retry      int    // what backoff starts at
 	bulks      uint64 // bulk steps done, for tests
 	bulkStyled uint64 // rows with attributes the bulk steps sent to the history, for tests
+	flowsOn    uint64 // writes the flow went on with where it stopped, for tests
 	slowOnly   bool   // tests: never use the flow, to compare against
 
 	seq         []byte // scratch for sequences sent to vt10x
