@@ -99,3 +99,17 @@ func BenchmarkWriteLog(b *testing.B)    { benchmarkWrite(b, logInput(), benchChu
 func BenchmarkWritePTYPlain(b *testing.B)   { benchmarkWrite(b, seqInput(), ptyChunk, 32) }
 func BenchmarkWritePTYPainted(b *testing.B) { benchmarkWrite(b, paintedInput(), ptyChunk, 32) }
 func BenchmarkWritePTYLog(b *testing.B)     { benchmarkWrite(b, logInput(), ptyChunk, 32) }
+
+// BenchmarkTextSince is what a reply to a flood costs the screen: the text since the
+// command began, the full scrollback of it.
+func BenchmarkTextSince(b *testing.B) {
+	s := New(Options{})
+	s.Write(paintedInput())
+	b.ReportAllocs()
+	for b.Loop() {
+		text, lost := s.TextSince(Pos{})
+		if !lost || len(text) < 500<<10 {
+			b.Fatalf("%d bytes, lost %v", len(text), lost)
+		}
+	}
+}
