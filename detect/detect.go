@@ -209,6 +209,16 @@ func SettleSignal(d time.Duration, needOutput bool) Signal {
 		if st.MarksOnly || (needOutput && st.Screen.Written == st.StartWritten) {
 			return Verdict{}
 		}
+		wait := d
+		if st.Settle > 0 {
+			wait = st.Settle // this check's window, not a new default for the next
+		}
+		if st.Quiet < wait && (st.AllowSettle || st.InputWait != nil) {
+			// Not quiet for long enough to settle whatever the kernel says: ask it
+			// then. A flood is never quiet, and a look at the process tables on each
+			// of its checks costs a core a good part of the flood's time.
+			return Verdict{Recheck: wait - st.Quiet}
+		}
 		proxy := false
 		if st.InputWait != nil {
 			// Where the kernel can say whether the program waits for input, silence
@@ -219,21 +229,14 @@ func SettleSignal(d time.Duration, needOutput bool) Signal {
 			}
 			proxy = w.Proxy
 		}
-		if !st.AllowSettle && !proxy {
+		if !st.AllowSettle && !proxy || st.Quiet < wait {
 			return Verdict{}
 		}
-		wait := d
-		if st.Settle > 0 {
-			wait = st.Settle // this check's window, not a new default for the next
+		why := "no evidence the program is ready: it is not waiting for input where the kernel can see it"
+		if proxy {
+			why = "no evidence the far side is ready: the program in front forwards input over a socket or another terminal"
 		}
-		if st.Quiet >= wait {
-			why := "no evidence the program is ready: it is not waiting for input where the kernel can see it"
-			if proxy {
-				why = "no evidence the far side is ready: the program in front forwards input over a socket or another terminal"
-			}
-			return Verdict{Done: true, Reason: Settled, Detail: fmt.Sprintf("%s; output was quiet for %d ms", why, wait.Milliseconds())}
-		}
-		return Verdict{Recheck: wait - st.Quiet}
+		return Verdict{Done: true, Reason: Settled, Detail: fmt.Sprintf("%s; output was quiet for %d ms", why, wait.Milliseconds())}
 	}
 }
 

@@ -134,3 +134,39 @@ func TestCursorLineIgnoresLocaleWidths(t *testing.T) {
 		}
 	}
 }
+
+// A flood is never quiet: the detector must not look at the process tables for the
+// settle signal on every check of it, only once the output has been quiet for the
+// settle window, and then the kernel's answer still decides.
+func TestSettleAsksKernelOnlyWhenQuiet(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		quiet time.Duration
+		allow bool
+		wait  Wait
+		asks  bool
+		done  bool
+	}{
+		{"streaming", time.Millisecond, false, Wait{Known: true}, false, false},
+		{"streaming, settling allowed", time.Millisecond, true, Wait{Known: true}, false, false},
+		{"streaming through a proxy", time.Millisecond, false, Wait{Known: true, Proxy: true}, false, false},
+		{"quiet, kernel knows it works", time.Second, true, Wait{Known: true}, true, false},
+		{"quiet, kernel cannot tell", time.Second, true, Wait{}, true, true},
+		{"quiet through a proxy", time.Second, false, Wait{Known: true, Proxy: true}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			asked := 0
+			st := State{Screen: snap([]string{"x"}, 0, 1, 20), StartWritten: 10, Quiet: tt.quiet, AllowSettle: tt.allow,
+				InputWait: func() Wait { asked++; return tt.wait }}
+			v := SettleSignal(100*time.Millisecond, true)(&st)
+			if (asked > 0) != tt.asks || v.Done != tt.done {
+				t.Fatalf("verdict %+v after %d looks; want done=%v, a look: %v", v, asked, tt.done, tt.asks)
+			}
+			if !tt.asks && v.Recheck != 100*time.Millisecond-tt.quiet {
+				t.Fatalf("verdict %+v: want a recheck when the window ends", v)
+			}
+		})
+	}
+}

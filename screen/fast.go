@@ -31,8 +31,8 @@ const maxFlow = 32 << 10
 // fastReady reports whether Write may hand output to the flow.
 func (s *Screen) fastReady() bool {
 	switch {
-	case len(s.pend) > 0:
-		return true // pend is only kept in a state where this held
+	case len(s.pend) > 0 || s.setup.due:
+		return true // output is only kept back in a state where this held
 	case s.slowOnly, s.p.state != stGround, s.p.u8need != 0:
 		return false
 	case s.top != 0 || s.bottom != s.rows-1:
@@ -45,26 +45,39 @@ func (s *Screen) fastReady() bool {
 	return s.vt.Cursor().Attr.Mode&vtAttrGfx == 0
 }
 
-// writeFast lays out pend and p and, when enough of it scrolls off, does the bulk step.
+// writeFast lays out p after pend and, when enough of it scrolls off, does the bulk step.
 // It returns the part of p that starts with a token the flow does not handle.
+//
+// With output kept back, the flow goes on from where its last layout stopped instead of
+// laying pend out again: a flood comes in reads of a few KiB, each about as long as a
+// screenful kept back. That layout is the one pend would get from the setup anyway, as
+// the flow was rebased on the row the bulk step put at the top.
 func (s *Screen) writeFast(p []byte) []byte {
 	s.flushPrint()
-	in, old := p, 0
-	if len(s.pend) > 0 {
+	f := &s.flow
+	in, old, at := p, 0, 0
+	if s.setup.due {
 		old = len(s.pend)
 		s.pend = append(s.pend, p...)
-		in = s.pend
+		in, at = s.pend, f.at
+		s.flowsOn++
+	} else {
+		f.start(s)
 	}
-	f := &s.flow
-	f.start(s)
-	n, stop := f.run(in)
+	n, stop := f.run(in, at)
 	from := 0
-	if cut, ok := s.bulk(f); ok {
+	if top, cut, ok := s.bulk(f); ok {
 		if stop != stopOther {
 			s.pend = append(s.pend[:0], in[cut:]...)
+			f.rebase(top, cut)
+			f.at = n - cut
 			return nil
 		}
 		from = cut
+	} else if stop != stopOther && f.blank && len(in) <= maxFlow {
+		// Nothing scrolled yet on the blank screen the setup leaves: keep it all back.
+		s.pend, f.at = append(s.pend[:0], in...), n
+		return nil
 	} else if stop == stopOther {
 		s.backoff = s.retry
 	}
@@ -73,6 +86,7 @@ func (s *Screen) writeFast(p []byte) []byte {
 	if stop != stopOther {
 		n = len(in)
 	}
+	s.applySetup()
 	s.replay(in[from:n])
 	if n < old { // a token kept back from the last Write that turned out not to be plain
 		s.replay(in[n:old])
@@ -84,11 +98,11 @@ func (s *Screen) writeFast(p []byte) []byte {
 	return p[max(n-old, 0):]
 }
 
-// worthFlow reports whether p could scroll a screenful, which a bulk step needs: every
-// row takes a line feed or a row's worth of text. (Output kept back cannot help: it ends
-// on the bottom row.)
+// worthFlow reports whether p could scroll a screenful, which a bulk step on vt10x's own
+// screen needs: every row takes a line feed or a row's worth of text. With output kept
+// back, any p is: the flow goes on with it where it stopped.
 func (s *Screen) worthFlow(p []byte) bool {
-	return len(p) >= s.rows*s.cols || bytes.Count(p, newline) >= s.rows
+	return s.setup.due || len(p) >= s.rows*s.cols || bytes.Count(p, newline) >= s.rows
 }
 
 var newline = []byte{'\n'}
@@ -119,6 +133,7 @@ func (s *Screen) writeSlow(p []byte) []byte {
 
 // flushPend hands vt10x the output kept back in pend.
 func (s *Screen) flushPend() {
+	s.applySetup()
 	if len(s.pend) > 0 {
 		s.replay(s.pend)
 		s.pend = s.pend[:0]
@@ -132,20 +147,24 @@ func (s *Screen) replay(b []byte) {
 	s.flushPrint()
 }
 
-// bulk sends the rows the flow saw scroll off to the history and sets vt10x up for the
-// rest, from the start of the row that ends up at the top. It returns where in the input
-// that row starts; false if too little scrolled.
-func (s *Screen) bulk(f *flow) (int, bool) {
-	top := f.y - (s.rows - 1) // the row that ends up at the top of the screen
-	if top < s.rows {
-		return 0, false
+// bulk sends the rows the flow saw scroll off to the history and notes how vt10x must be
+// set up for the rest, from the start of the row that ends up at the top. It returns that
+// row and where in the input it starts; false if too little scrolled.
+//
+// On vt10x's own screen, a screenful must have scrolled, so that every row left on it
+// was cleared by a scroll and holds only output from pend. On the blank screen a setup
+// leaves, every row already does, and any scroll will do.
+func (s *Screen) bulk(f *flow) (top, cut int, ok bool) {
+	top = f.y - (s.rows - 1) // the row that ends up at the top of the screen
+	if top < 1 || !f.blank && top < s.rows {
+		return 0, 0, false
 	}
-	setup := s.setupSeq(f, top)
+	row := f.out[top-1-f.y0]
 	s.pushRows(f, top)
-	_, _ = s.vt.Write(setup)
+	s.setup = setup{due: true, pen: row.pen, x: int(row.nextX)}
 	s.bulks++
 	s.print.last.valid = false
-	return int(f.out[top-1-f.y0].next), true
+	return top, int(row.next), true
 }
 
 // pushRows records rows 0..top-1 as scrolled off, as scrollOff would have one by one.
@@ -173,22 +192,44 @@ func (s *Screen) pushRows(f *flow, top int) {
 	}
 }
 
-// setupSeq is what leaves vt10x as it would be just after the top row began: a screen of
-// blanks as scrolls leave them (vt10x's newline scrolls with the default attributes), the
-// attributes current then, and the cursor where that row's output starts.
-func (s *Screen) setupSeq(f *flow, top int) []byte {
-	row := f.out[top-1-f.y0]
+// setup is what a bulk step leaves vt10x to do before it gets the output kept back: a
+// screen of blanks as scrolls leave them (vt10x's newline scrolls with the default
+// attributes), the attributes current when the top row began, and the cursor where that
+// row's output starts. It waits until someone looks or the flow stops, so a flood's bulk
+// steps, one a PTY read, do not blank vt10x's screen once each; only the last one counts.
+type setup struct {
+	due bool
+	pen Attr
+	x   int // the cursor column on the top row
+}
+
+// flowStatus is the Status while a bulk step's setup is due. Then the flow's last
+// layout, rebased on the top row, holds what vt10x will once it has the output kept
+// back: the cursor's row and column and its row of cells. Modes and counters are
+// not the flow's to change, so vt10x and the screen have them already.
+func (s *Screen) flowStatus() Status {
+	f := &s.flow
+	s.rowText = s.appendCells(s.rowText[:0], f.cells, s.cols)
+	return s.statusAt(Point{Row: f.y, Col: f.x}, string(s.rowText))
+}
+
+// applySetup does the setup a bulk step left due.
+func (s *Screen) applySetup() {
+	if !s.setup.due {
+		return
+	}
+	s.setup.due = false
 	out := s.seq[:0]
 	if penOf(s.vt.Cursor().Attr) != (Attr{}) {
 		out = append(out, "\x1b[0m"...)
 	}
 	out = append(out, "\x1b[2J"...)
-	if row.pen != (Attr{}) {
-		out = row.pen.appendSGR(out)
+	if s.setup.pen != (Attr{}) {
+		out = s.setup.pen.appendSGR(out)
 	}
-	out = appendCUP(out, 1, int(row.nextX)+1)
+	out = appendCUP(out, 1, s.setup.x+1)
 	s.seq = out
-	return out
+	_, _ = s.vt.Write(out)
 }
 
 func appendCUP(out []byte, row, col int) []byte {

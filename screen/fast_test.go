@@ -41,6 +41,20 @@ func (w *twin) resize(cols, rows int) {
 	w.slow.Resize(cols, rows)
 }
 
+// status checks the Status alone, which leaves output kept back where it is, and
+// reports whether there was any.
+func (w *twin) status() bool {
+	w.t.Helper()
+	kept := w.fast.setup.due
+	if diff := cmp.Diff(w.slow.Status(), w.fast.Status()); diff != "" {
+		w.t.Fatalf("Status differs (-slow +fast):\n%s\nafter:\n%s", diff, w.fed.String())
+	}
+	if kept && !w.fast.setup.due {
+		w.t.Fatalf("Status handed vt10x the output kept back")
+	}
+	return kept
+}
+
 // compare checks everything the API shows and vt10x's state; from picks extra TextSince
 // starting points.
 func (w *twin) compare(rng *rand.Rand) {
@@ -51,6 +65,8 @@ func (w *twin) compare(rng *rand.Rand) {
 			w.t.Fatalf("%s differs (-slow +fast):\n%s\nafter:\n%s", what, diff, w.fed.String())
 		}
 	}
+	// Status first: it is the one look that leaves output kept back where it is.
+	check("Status", w.fast.Status(), w.slow.Status())
 	check("Snapshot", w.fast.Snapshot(), w.slow.Snapshot())
 	// Every cell with its attributes; the whole scrollback, attributes included, is in state.
 	check("Grid", w.fast.Grid(64), w.slow.Grid(64))
@@ -130,14 +146,16 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		cases = 300
 	}
-	var bulks, styled, deferred, cuts uint64
+	var bulks, styled, deferred, cuts, looked, flowsOn uint64
 	defer func() {
 		// The fast path must actually have run, often, sent rows with attributes to the
-		// scrollback and kept output back across writes.
-		if bulks < uint64(cases) || styled < uint64(cases) || deferred < uint64(cases)/4 {
-			t.Errorf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending", cases, bulks, styled, deferred)
+		// scrollback, kept output back across writes and answered Status from the flow.
+		if bulks < uint64(cases) || styled < uint64(cases) || deferred < uint64(cases)/4 || looked < uint64(cases)/4 || flowsOn < uint64(cases)/4 {
+			t.Errorf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d Status looks at it, %d writes went on with it",
+				cases, bulks, styled, deferred, looked, flowsOn)
 		}
-		t.Logf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d chunks", cases, bulks, styled, deferred, cuts)
+		t.Logf("%d cases: %d bulk steps, %d rows with attributes, %d writes left output pending, %d Status looks at it, %d writes went on with it, %d chunks",
+			cases, bulks, styled, deferred, looked, flowsOn, cuts)
 	}()
 	for seed := range uint64(cases) {
 		rng := rand.New(rand.NewPCG(seed, 0x5c2ee7))
@@ -161,18 +179,23 @@ func TestDifferential(t *testing.T) {
 				w.resize(1+rng.IntN(24), 1+rng.IntN(9))
 			case r < 4:
 				w.compare(rng)
+			case r < 12: // the detector looks while output streams
+				if w.status() {
+					looked++
+				}
 			}
 		}
 		w.compare(rng)
 		bulks += w.fast.bulks
 		styled += w.fast.bulkStyled
+		flowsOn += w.fast.flowsOn
 	}
 }
 
 // TestDifferentialLarge feeds floods at the default size in writes of up to 100 KiB, larger
 // than the pieces Write lays out at once, and the benchmarks' inputs in PTY-sized reads.
 func TestDifferentialLarge(t *testing.T) {
-	inputs := [][]byte{seqInput()[:300<<10], colourInput()[:300<<10], logInput()[:300<<10]}
+	inputs := [][]byte{seqInput()[:300<<10], colourInput()[:300<<10], logInput()[:300<<10], paintedInput()[:300<<10]}
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 0x1a76e))
 		var b []byte
@@ -187,13 +210,16 @@ func TestDifferentialLarge(t *testing.T) {
 		w := newTwin(t, Options{})
 		for len(in) > 0 {
 			n := min(len(in), 1+rng.IntN(100<<10))
-			if i < 3 {
-				n = min(len(in), benchChunk)
+			if i < 4 { // the read loop's pieces: up to 32 KiB, 4 KiB in a flood, less from a fast reader
+				n = min(len(in), []int{benchChunk, ptyChunk, 1 + rng.IntN(ptyChunk)}[rng.IntN(3)])
 			}
 			w.write(in[:n])
 			in = in[n:]
-			if rng.IntN(8) == 0 {
+			switch rng.IntN(8) {
+			case 0:
 				w.compare(rng)
+			case 1, 2:
+				w.status()
 			}
 		}
 		w.compare(rng)

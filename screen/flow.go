@@ -58,27 +58,34 @@ type flow struct {
 	slab []byte // the rows left, as histLine keeps them
 	out  []rowOut
 	csi  csiSeq
+	at   int // with output kept back: where in pend the layout stopped, to go on from
 }
 
-// start sets the flow to the state vt10x and the printer are in.
+// start sets the flow to the state vt10x and the printer are in, or will be once the
+// setup a bulk step left due is done.
 func (f *flow) start(s *Screen) {
-	cur := s.vt.Cursor()
 	f.s, f.cols, f.rows = s, s.cols, s.rows
 	f.crlf = s.vt.Mode()&vt10x.ModeCRLF != 0
 	f.tabs = !s.tabsCustom
-	f.x, f.y, f.y0 = cur.X, cur.Y, cur.Y
-	f.wrapNext = cur.State&vtCursorWrapNext != 0
-	f.setPen(penOf(cur.Attr))
+	if s.setup.due {
+		f.x, f.y, f.y0, f.wrapNext = s.setup.x, 0, 0, false
+		f.setPen(s.setup.pen)
+	} else {
+		cur := s.vt.Cursor()
+		f.x, f.y, f.y0 = cur.X, cur.Y, cur.Y
+		f.wrapNext = cur.State&vtCursorWrapNext != 0
+		f.setPen(penOf(cur.Attr))
+	}
 	f.last = s.print.last
 	f.slab, f.out = f.slab[:0], f.out[:0]
 	if cap(f.cells) < f.cols {
 		f.cells, f.attrs = make([]rune, f.cols), make([]Attr, f.cols)
 	}
 	f.cells, f.attrs = f.cells[:f.cols], f.attrs[:f.cols]
-	// With output kept back, vt10x holds the blank screen the bulk step left.
-	f.blank = len(s.pend) > 0
+	// With output kept back, vt10x holds (or will) the blank screen the bulk step left.
+	f.blank = s.setup.due
 	f.hi, f.ahi = f.cols, f.cols
-	f.loadRow(cur.Y)
+	f.loadRow(f.y)
 }
 
 func (f *flow) setPen(a Attr) {
@@ -128,9 +135,8 @@ func (f *flow) paint(x0, x1 int, a Attr) {
 	}
 }
 
-// run lays out b up to the first token it does not handle, or to the end.
-func (f *flow) run(b []byte) (int, flowStop) {
-	i := 0
+// run lays out b from offset i up to the first token it does not handle, or to the end.
+func (f *flow) run(b []byte, i int) (int, flowStop) {
 	for i < len(b) {
 		c := b[i]
 		switch {
@@ -220,6 +226,25 @@ func (f *flow) leave(next, nextX int) {
 		return
 	}
 	f.clearRow()
+}
+
+// rebase makes the row a bulk step put at the top row 0, and the input offset cut where
+// it starts 0, so that the layout can go on with the output kept back: the rows left
+// since are still on the screen, and a later bulk step needs them.
+func (f *flow) rebase(top, cut int) {
+	out := f.out[top-f.y0:]
+	base := int32(len(f.slab))
+	if len(out) > 0 {
+		base = out[0].start
+	}
+	f.slab = f.slab[:copy(f.slab, f.slab[base:])]
+	for i := range out {
+		r := &out[i]
+		r.start, r.text, r.end, r.next = r.start-base, r.text-base, r.end-base, r.next-int32(cut)
+	}
+	f.out = f.out[:copy(f.out, out)]
+	f.y, f.y0 = f.y-top, 0
+	f.blank = true // the rows below the cursor are the setup's blanks
 }
 
 // wrap moves to the next row because the printable at input offset next does not fit.

@@ -89,11 +89,13 @@ type Screen struct {
 
 	tabsCustom bool   // a program set or cleared tab stops: TAB leaves the flow
 	pend       []byte // output kept back from vt10x by the bulk step (fast.go)
+	setup      setup  // what vt10x must do before it gets pend
 	flow       flow
 	backoff    int    // bytes to feed the slow way before the flow is tried again
 	retry      int    // what backoff starts at
 	bulks      uint64 // bulk steps done, for tests
 	bulkStyled uint64 // rows with attributes the bulk steps sent to the history, for tests
+	flowsOn    uint64 // writes the flow went on with where it stopped, for tests
 	slowOnly   bool   // tests: never use the flow, to compare against
 
 	seq         []byte // scratch for sequences sent to vt10x
@@ -245,10 +247,15 @@ type Status struct {
 	Cols, Rows int
 }
 
-// Status returns the cursor's row and the counters without rendering the screen.
+// Status returns the cursor's row and the counters without rendering the screen. In a
+// flood it does not hand vt10x the output kept back either (fast.go): the detector
+// looks every few milliseconds, and the read loop waits while it does.
 func (s *Screen) Status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.setup.due {
+		return s.flowStatus()
+	}
 	s.flushPend()
 	return s.status()
 }
@@ -256,11 +263,16 @@ func (s *Screen) Status() Status {
 // status reads the Status; the caller holds s.mu and has flushed pending output.
 func (s *Screen) status() Status {
 	cur := s.vt.Cursor()
-	mode := s.vt.Mode()
 	text, _ := s.renderRow(cur.Y)
+	return s.statusAt(Point{Row: cur.Y, Col: cur.X}, text)
+}
+
+// statusAt is the Status with the cursor at cur on a row that reads text.
+func (s *Screen) statusAt(cur Point, text string) Status {
+	mode := s.vt.Mode()
 	return Status{
-		Cursor:    Point{Row: cur.Y, Col: cur.X},
-		CursorRow: s.lineBase + int64(cur.Y),
+		Cursor:    cur,
+		CursorRow: s.lineBase + int64(cur.Row),
 		Line:      trimRight(text),
 		AltScreen: mode&vt10x.ModeAltScreen != 0,
 		AppCursor: mode&vt10x.ModeAppCursor != 0,

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/hinshun/vt10x"
@@ -102,26 +103,35 @@ func cutCols(text string, col int) string {
 // right-trimmed, lines are separated by "\n".
 type joiner struct {
 	b     strings.Builder
-	line  strings.Builder
-	open  bool // line holds rows that wrap onto a row not added yet
+	line  []byte // the rows of a line that wraps onto a row not added yet
+	open  bool
 	lines int
 }
 
 func (j *joiner) add(text string, wrapped bool) {
-	j.line.WriteString(text)
+	if !j.open && !wrapped { // most lines are one row: no need to gather them first
+		j.sep()
+		j.b.WriteString(trimRight(text))
+		return
+	}
+	j.line = append(j.line, text...)
 	j.open = wrapped
 	if !wrapped {
 		j.endLine()
 	}
 }
 
-func (j *joiner) endLine() {
+func (j *joiner) sep() {
 	if j.lines > 0 {
 		j.b.WriteByte('\n')
 	}
-	j.b.WriteString(trimRight(j.line.String()))
-	j.line.Reset()
 	j.lines++
+}
+
+func (j *joiner) endLine() {
+	j.sep()
+	j.b.Write(bytes.TrimRight(j.line, " "))
+	j.line = j.line[:0]
 }
 
 func (j *joiner) String() string {
@@ -153,6 +163,13 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 		from, lost = Pos{Line: oldest}, true
 	}
 	var j joiner
+	if n := s.lineBase - from.Line; n > 0 { // room for the scrollback's part, at most a line too much
+		size := 0
+		for i := int(from.Line - oldest); i < s.hist.len(); i++ {
+			size += len(s.hist.at(i).text()) + 1
+		}
+		j.b.Grow(size + s.rows*(s.cols+1))
+	}
 	for line := from.Line; line <= cursorLine; line++ {
 		row, wrapped := s.lineAt(line, oldest)
 		if line == from.Line && from.Col > 0 {
