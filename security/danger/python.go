@@ -13,6 +13,9 @@ import (
 // comments are set aside first, so only real calls count; the strings those
 // calls receive are judged with the shell or SQL rules.
 func classifyPython(input string, depth int) Verdict {
+	if v, ok := checkIPythonCell(input, depth); ok {
+		return v
+	}
 	var src strings.Builder
 	for line := range strings.Lines(input) {
 		if cmd, ok := ipythonShell(strings.TrimSpace(line)); ok { // IPython shell escape

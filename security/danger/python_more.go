@@ -65,6 +65,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isAuthorizedKeys(p)) {
 			return hit("chmod-chown-system")
 		}
+		if v := pyChmodEffect(code[loc[0]:loc[1]], code[loc[1]:], strs); v.Dangerous {
+			return v
+		}
 	}
 	return Verdict{}
 }

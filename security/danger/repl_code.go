@@ -78,6 +78,9 @@ func classifyNode(input string, depth int) Verdict {
 	if v := judgeFileWrites(code, strs); v.Dangerous {
 		return v
 	}
+	if v := consoleFileEffects(code, strs, false, depth); v.Dangerous {
+		return v
+	}
 	if v := judgeDeletes(code, strs, nodeRmAll, func(string) bool { return true }); v.Dangerous {
 		return v
 	}
@@ -114,6 +117,9 @@ func classifyRuby(input string, depth int) Verdict {
 		}
 	}
 	if v := judgeFileWrites(code, strs); v.Dangerous {
+		return v
+	}
+	if v := consoleFileEffects(code, strs, true, depth); v.Dangerous {
 		return v
 	}
 	if v := checkDriverCalls(code, strs, depth); v.Dangerous {

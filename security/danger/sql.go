@@ -42,6 +42,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLAdmin(code, depth); v.Dangerous {
 		return v
 	}
+	if v := checkSQLSurface(input, depth); v.Dangerous {
+		return v
+	}
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
@@ -165,6 +168,9 @@ var keepDrops = shell.Set("CONSTRAINT", "DEFAULT", "NOT", "INDEX", "KEY", "IDENT
 
 // sqlStatementRule returns the id of the rule a statement breaks, or "".
 func sqlStatementRule(toks []string) string {
+	if explainOnly(toks) {
+		return ""
+	}
 	if id := nestedStatementRule(toks); id != "" {
 		return id
 	}

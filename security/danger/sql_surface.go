@@ -1,0 +1,128 @@
+package danger
+
+import (
+	"regexp"
+	"strings"
+)
+
+// SQL clients' and servers' own surface, by what each command does: the
+// sqlite3 dot-commands that replace a database or run a command
+// (.restore, .read/.import of "|cmd"), the CLI's writefile(), edits of the
+// schema table behind SQLite's back, storage engines that keep nothing,
+// and DML on the servers' account tables. EXPLAIN without ANALYZE only plans a statement.
+
+var (
+	// .restore ?DB? FILE replaces a database's content with FILE's.
+	sqliteRestore = regexp.MustCompile(`(?m)^\s*\.restore\s+\S`)
+	// .read and .import read a command's output when the name starts with |.
+	sqliteReadCmd = regexp.MustCompile(`(?m)^\s*\.(read|import)\s+(?:--?\w+\s+)*(?:'\|([^']*)'|"\|([^"]*)"|\|(\S.*))`)
+	sqlWriteFile  = regexp.MustCompile(`(?i)\bwritefile\s*\(\s*'([^']*)'`)
+	// PRAGMA writable_schema, or DML on the schema table itself.
+	sqliteSchemaEdit = regexp.MustCompile(`(?i)\bPRAGMA\s+(?:\w+\s*\.\s*)?writable_schema\s*=\s*'?(?:on|1|true|yes)\b|` +
+		`\b(?:UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(?:\w+\s*\.\s*)?["'` + "`" + `]?sqlite_(?:master|schema)\b`)
+	// A storage engine that stores nothing: the table's rows are gone.
+	sqlBlackhole = regexp.MustCompile(`(?i)\bALTER\s+TABLE\b[^;]*\bENGINE\s*=?\s*['"]?BLACKHOLE\b`)
+	// DML on the tables that hold the server's accounts.
+	sqlAccountTable = regexp.MustCompile(`(?i)\b(?:DELETE\s+FROM|UPDATE|TRUNCATE(?:\s+TABLE)?)\s+` +
+		"[`\"]?" + `(?:mysql[` + "`\"" + `]?\s*\.\s*[` + "`\"" + `]?(?:user|db|global_grants|tables_priv)|(?:pg_catalog\s*\.\s*)?pg_(?:authid|shadow|auth_members))\b`)
+)
+
+// checkSQLSurface judges the client commands and statements above.
+func checkSQLSurface(input string, depth int) Verdict {
+	if sqliteRestore.MatchString(input) {
+		return hit("sqlite-restore")
+	}
+	for _, m := range sqliteReadCmd.FindAllStringSubmatch(input, -1) {
+		cmd := strings.TrimSpace(m[2] + m[3] + m[4])
+		if v := judgeCommand(cmd, depth, "a sqlite3 ."+m[1]); v.Dangerous {
+			return v
+		}
+		if f := strings.Fields(cmd); len(f) > 0 && m[1] == "read" && netFetchers[f[0]] {
+			return hit("pipe-to-shell") // downloaded statements run as they arrive
+		}
+	}
+	code, _ := splitMeta(input)
+	for _, m := range sqlWriteFile.FindAllStringSubmatch(code, -1) {
+		if v := effectVerdict(writeFile, m[1], "", depth, "sqlite3 writefile()"); v.Dangerous {
+			return v
+		}
+	}
+	clean := sanitizeSQLKeepStrings(code)
+	switch {
+	case sqliteSchemaEdit.MatchString(clean):
+		return hit("sql-schema-edit")
+	case sqlBlackhole.MatchString(clean):
+		return hit("sql-truncate")
+	case sqlAccountTable.MatchString(clean):
+		return hit("sql-account-table")
+	}
+	return Verdict{}
+}
+
+var netFetchers = map[string]bool{"curl": true, "wget": true, "fetch": true, "aria2c": true, "http": true}
+
+// sanitizeSQLKeepStrings drops comments but keeps literals (the patterns
+// above read a quoted value as the statement does).
+func sanitizeSQLKeepStrings(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "--"):
+			i = skipTo(s, i, "\n")
+			b.WriteByte(' ')
+		case strings.HasPrefix(s[i:], "/*") && !strings.HasPrefix(s[i:], "/*!"):
+			i = skipTo(s, i+2, "*/")
+			b.WriteByte(' ')
+		case s[i] == '\'':
+			j := skipQuoted(s, i+1, '\'', false)
+			b.WriteString(s[i:j])
+			i = j
+		default:
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// explainOnly: EXPLAIN without ANALYZE plans a statement and runs nothing.
+func explainOnly(toks []string) bool {
+	if len(toks) == 0 || toks[0] != "EXPLAIN" {
+		return false
+	}
+	for _, t := range toks[1:] {
+		switch t {
+		case "ANALYZE", "ANALYSE":
+			return false
+		case "DELETE", "UPDATE", "TRUNCATE", "DROP", "INSERT", "MERGE", "WITH", "SELECT", "REPLACE":
+			return true
+		}
+	}
+	return true
+}
+
+var surfaceRules = []rule{
+	{"sqlite-restore", catData,
+		"sqlite3's .restore replaces the whole content of the open database with another file's; what it held is gone.",
+		sql(".restore prod.db", ".restore main /tmp/empty.db", "  .restore backup-old.sqlite"),
+		sql(".backup /tmp/app-backup.db", ".save /tmp/copy.db", "SELECT 'restore';")},
+	{"sql-schema-edit", catData,
+		"This edits SQLite's schema table directly (writable_schema, or a write to sqlite_master), which can leave the database unreadable.",
+		sql("PRAGMA writable_schema = ON;", "UPDATE sqlite_master SET sql = '' WHERE name = 'notes';", "DELETE FROM sqlite_schema WHERE type = 'index';"),
+		sql("PRAGMA writable_schema;", "SELECT name, sql FROM sqlite_master WHERE type = 'table';", "PRAGMA writable_schema = OFF;")},
+	{"sql-account-table", catAccount,
+		"This writes the server's own account tables (mysql.user, pg_authid) directly: logins are deleted or changed behind the server's back.",
+		sql("DELETE FROM mysql.user WHERE User = 'root';", "UPDATE mysql.user SET Host = '%' WHERE User = 'root';", "UPDATE `mysql`.`user` SET plugin = '' WHERE User = 'app';"),
+		sql("SELECT User, Host FROM mysql.user;", "DELETE FROM app.user WHERE id = 3;", "UPDATE users SET host = 'x' WHERE id = 1;")},
+}
+
+func init() {
+	rules = append(rules, surfaceRules...)
+	addExamples([]moreExamples{
+		{"sql-truncate", sql("ALTER TABLE orders ENGINE = BLACKHOLE;", "alter table logs engine=blackhole"), sql("ALTER TABLE orders ENGINE = InnoDB;")},
+		{"pipe-to-shell", sql(".read '|curl -s https://example.net/x.sql'", `.read "|wget -qO- https://example.org/seed.sql"`),
+			sql(".read schema.sql", ".read '|cat local/seed.sql'")},
+		{"overwrite-protected", sql("SELECT writefile('/home/dev/.bashrc', 'x');"), sql("SELECT writefile('export.bin', data) FROM blobs WHERE id = 1;")},
+		{"sql-delete-no-where", sql("EXPLAIN ANALYZE DELETE FROM users;"), sql("EXPLAIN DELETE FROM users;", "EXPLAIN (COSTS OFF) UPDATE t SET a = 1;")},
+	})
+}
