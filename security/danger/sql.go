@@ -48,8 +48,8 @@ func classifySQL(input string, depth int) Verdict {
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
-		for _, stmt := range strings.Split(sanitizeSQL(code, escapes), ";") {
-			if id := sqlStatementRule(sqlTokens(stmt)); id != "" {
+		for _, toks := range sqlStatements(sanitizeSQL(code, escapes)) {
+			if id := sqlStatementRule(toks); id != "" {
 				return hit(id)
 			}
 		}
@@ -107,11 +107,14 @@ func sanitizeSQL(s string, backslashEscapes bool) string {
 			i = skipTo(s, i+2, "*/")
 			b.WriteByte(' ') // DROP/**/TABLE is DROP TABLE
 		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
-			q := s[i]
+			q, start := s[i], i
 			i = skipQuoted(s, i+1, q, backslashEscapes && q == '\'')
-			if q == '\'' {
+			switch name := s[start+1 : max(start+1, i-1)]; {
+			case q == '\'':
 				b.WriteString("''")
-			} else {
+			case plainIdent.MatchString(name):
+				b.WriteString(name) // "tmp_import" is the table tmp_import
+			default:
 				b.WriteString("x")
 			}
 		case s[i] == '$' && dollarQuote.MatchString(s[i:]) && (i == 0 || !isIdentByte(s[i-1])):

@@ -34,7 +34,7 @@ func scratchObjects(rest []string) bool {
 			t == "RESTRICT" || t == "MATERIALIZED" || t == "," || t == ";" || t == "*":
 		case t == "." && i+1 < len(rest):
 		case isWord(t) && (i+1 >= len(rest) || rest[i+1] != "."):
-			if !scratchTable(t) {
+			if !scratchTable(t) && !(rest[0] == "DATABASE" && testDatabase(t)) {
 				return false
 			}
 			names++

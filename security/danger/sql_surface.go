@@ -3,6 +3,8 @@ package danger
 import (
 	"regexp"
 	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 )
 
 // SQL clients' and servers' own surface, by what each command does: the
@@ -125,4 +127,80 @@ func init() {
 		{"overwrite-protected", sql("SELECT writefile('/home/dev/.bashrc', 'x');"), sql("SELECT writefile('export.bin', data) FROM blobs WHERE id = 1;")},
 		{"sql-delete-no-where", sql("EXPLAIN ANALYZE DELETE FROM users;"), sql("EXPLAIN DELETE FROM users;", "EXPLAIN (COSTS OFF) UPDATE t SET a = 1;")},
 	})
+}
+
+var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
+
+// testDatabase: a database named for tests (shop_test, test_app), which
+// suites drop and create as they run.
+func testDatabase(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, "_test") || strings.HasSuffix(n, "_tests") || strings.HasPrefix(n, "test_")
+}
+
+// sqlStatements splits sanitized SQL into token lists, leaving out what the
+// input undoes itself: statements inside a transaction it rolls back, and
+// drops of tables, views and sequences it created earlier.
+func sqlStatements(clean string) [][]string {
+	var out [][]string
+	created := map[string]bool{}
+	txStart := -1
+	for _, stmt := range strings.Split(clean, ";") {
+		toks := sqlTokens(stmt)
+		switch {
+		case len(toks) == 0:
+			continue
+		case toks[0] == "BEGIN" && (len(toks) == 1 || toks[1] == "TRANSACTION" || toks[1] == "WORK") ||
+			toks[0] == "START" && len(toks) > 1 && toks[1] == "TRANSACTION":
+			txStart = len(out)
+		case (toks[0] == "ROLLBACK" || toks[0] == "ABORT") && indexDepth0(toks, "TO") < 0 && txStart >= 0:
+			out = out[:txStart]
+			txStart = -1
+			continue
+		case toks[0] == "COMMIT" || toks[0] == "END":
+			txStart = -1
+		case toks[0] == "CREATE":
+			if name := createdName(toks[1:]); name != "" {
+				created[name] = true
+			}
+		case (toks[0] == "DROP" || toks[0] == "TRUNCATE") && len(created) > 0 && onlyCreated(toks[1:], created):
+			continue
+		}
+		out = append(out, toks)
+	}
+	return out
+}
+
+// createdName: the object a CREATE [TEMP] TABLE/VIEW … statement makes.
+func createdName(rest []string) string {
+	for len(rest) > 0 && shell.Set("TEMP", "TEMPORARY", "UNLOGGED", "OR", "REPLACE", "MATERIALIZED", "GLOBAL", "LOCAL")[rest[0]] {
+		rest = rest[1:]
+	}
+	if len(rest) < 2 || rest[0] != "TABLE" && rest[0] != "VIEW" && rest[0] != "SEQUENCE" {
+		return ""
+	}
+	rest = rest[1:]
+	if len(rest) > 3 && rest[0] == "IF" && rest[1] == "NOT" {
+		rest = rest[3:]
+	}
+	if len(rest) > 2 && rest[1] == "." {
+		rest = rest[2:]
+	}
+	return rest[0]
+}
+
+func onlyCreated(rest []string, created map[string]bool) bool {
+	names := 0
+	for i, t := range rest {
+		switch {
+		case shell.Set("TABLE", "VIEW", "SEQUENCE", "IF", "EXISTS", "ONLY", "CASCADE", "RESTRICT", "MATERIALIZED", ",")[t]:
+		case isWord(t) && i+1 < len(rest) && rest[i+1] == ".":
+		case t == ".":
+		case isWord(t) && created[t]:
+			names++
+		default:
+			return false
+		}
+	}
+	return names > 0
 }
