@@ -73,6 +73,9 @@ func splitMeta(input string) (code string, shell []string) {
 			continue
 		}
 		if strings.HasPrefix(t, `\`) || strings.HasPrefix(t, ".") {
+			if _, after, ok := strings.Cut(t, `\\`); ok && strings.HasPrefix(t, `\`) { // \c db \\ SQL
+				b.WriteString(after + "\n")
+			}
 			continue
 		}
 		b.WriteString(line)
@@ -110,6 +113,8 @@ func sanitizeSQL(s string, backslashEscapes bool) string {
 			q, start := s[i], i
 			i = skipQuoted(s, i+1, q, backslashEscapes && q == '\'')
 			switch name := s[start+1 : max(start+1, i-1)]; {
+			case q == '\'' && name != "" && strings.Trim(name, "%") == "":
+				b.WriteString(" " + anyString + " ") // LIKE '%' matches every value
 			case q == '\'':
 				b.WriteString("''")
 			case plainIdent.MatchString(name):

@@ -50,6 +50,9 @@ func checkSQLSurface(input string, depth int) Verdict {
 		}
 	}
 	clean := sanitizeSQLKeepStrings(code)
+	if v := checkSQLSurfaceMore(input, clean, depth); v.Dangerous {
+		return v
+	}
 	switch {
 	case sqliteSchemaEdit.MatchString(clean):
 		return hit("sql-schema-edit")
@@ -104,6 +107,10 @@ func explainOnly(toks []string) bool {
 }
 
 var surfaceRules = []rule{
+	{"sql-rls-off", catSecurity,
+		"This switches off row-level security on a table: every role with access to it sees every row, not only its own.",
+		sql("ALTER TABLE documents DISABLE ROW LEVEL SECURITY;", "alter table invoices no force row level security;", "SET row_security = off;"),
+		sql("ALTER TABLE documents ENABLE ROW LEVEL SECURITY;", "ALTER TABLE documents FORCE ROW LEVEL SECURITY;", "SET row_security = on;")},
 	{"sqlite-restore", catData,
 		"sqlite3's .restore replaces the whole content of the open database with another file's; what it held is gone.",
 		sql(".restore prod.db", ".restore main /tmp/empty.db", "  .restore backup-old.sqlite"),
@@ -125,7 +132,15 @@ func init() {
 		{"pipe-to-shell", sql(".read '|curl -s https://example.net/x.sql'", `.read "|wget -qO- https://example.org/seed.sql"`),
 			sql(".read schema.sql", ".read '|cat local/seed.sql'")},
 		{"overwrite-protected", sql("SELECT writefile('/home/dev/.bashrc', 'x');"), sql("SELECT writefile('export.bin', data) FROM blobs WHERE id = 1;")},
-		{"sql-delete-no-where", sql("EXPLAIN ANALYZE DELETE FROM users;"), sql("EXPLAIN DELETE FROM users;", "EXPLAIN (COSTS OFF) UPDATE t SET a = 1;")},
+		{"sql-delete-no-where", sql("EXPLAIN ANALYZE DELETE FROM users;", "DELETE FROM notes WHERE rowid > 0;", "delete from users where email like '%';",
+			"DELETE FROM invoices WHERE paid_at IS NULL OR paid_at IS NOT NULL;"), sql("EXPLAIN DELETE FROM users;", "EXPLAIN (COSTS OFF) UPDATE t SET a = 1;",
+			"DELETE FROM users WHERE email LIKE '%@example.test';", "DELETE FROM invoices WHERE paid_at IS NULL;")},
+		{"sql-drop", sql(`\c prod \\ DROP TABLE orders_archive;`, "DO $$ BEGIN EXECUTE format('DROP SCHEMA %I CASCADE', 'crm'); END $$;",
+			"ALTER TABLE order_items DISCARD TABLESPACE;", "CREATE OR REPLACE TABLE customers (id INT PRIMARY KEY);"),
+			sql(`\c prod`, "DO $$ BEGIN EXECUTE format('DROP TABLE IF EXISTS %I', 'tmp_ids'); END $$;", "ALTER TABLE order_items IMPORT TABLESPACE;",
+				"CREATE OR REPLACE VIEW v AS SELECT 1;", "CREATE OR REPLACE TABLE tmp_totals AS SELECT 1;")},
+		{"sql-update-no-where", sql("ALTER TABLE users ALTER COLUMN email TYPE int USING 0;"),
+			sql("ALTER TABLE users ALTER COLUMN age TYPE bigint USING age::bigint;", "ALTER TABLE t ALTER COLUMN n TYPE text;")},
 	})
 }
 
@@ -203,4 +218,110 @@ func onlyCreated(rest []string, created map[string]bool) bool {
 		}
 	}
 	return names > 0
+}
+
+// anyString stands for a literal of only % (LIKE '%') in sanitized SQL.
+const anyString = "ANYSTRING"
+
+// nullOrNotNull: "x IS NULL OR x IS NOT NULL" holds for every row.
+func nullOrNotNull(cond []string) bool {
+	null, notNull := map[string]bool{}, map[string]bool{}
+	for len(cond) > 0 {
+		i := indexDepth0(cond, "OR")
+		part := cond
+		if i >= 0 {
+			part, cond = cond[:i], cond[i+1:]
+		} else {
+			cond = nil
+		}
+		switch {
+		case len(part) == 3 && part[1] == "IS" && part[2] == "NULL":
+			null[part[0]] = true
+		case len(part) == 4 && part[1] == "IS" && part[2] == "NOT" && part[3] == "NULL":
+			notNull[part[0]] = true
+		}
+	}
+	for c := range null {
+		if notNull[c] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// EXECUTE format('drop schema %I cascade', 'crm') in PL/pgSQL.
+	sqlExecFormat = regexp.MustCompile(`(?is)\bEXECUTE\s+format\s*\(\s*'((?:[^']|'')*)'((?:\s*,\s*'(?:[^']|'')*')*)`)
+	sqlLitArg     = regexp.MustCompile(`'((?:[^']|'')*)'`)
+	// ALTER COLUMN … TYPE … USING a constant rewrites every row to it.
+	sqlUsingConst = regexp.MustCompile(`(?is)\bALTER\s+(?:COLUMN\s+)?\w+\s+(?:SET\s+DATA\s+)?TYPE\b[^;]*?\bUSING\s+(?:NULL|-?\d+(?:\.\d+)?|'[^']*')(?:\s*::\s*\w+)?\s*(?:;|,|$)`)
+	// MySQL: DISCARD TABLESPACE deletes the table's data file; CREATE OR
+	// REPLACE TABLE drops the table it replaces.
+	sqlDiscard      = regexp.MustCompile(`(?i)\bALTER\s+TABLE\s+[\w.` + "`" + `"]+\s+DISCARD\s+TABLESPACE\b`)
+	sqlReplaceTable = regexp.MustCompile(`(?i)\bCREATE\s+OR\s+REPLACE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[` + "`" + `"]?(\w+)`)
+	sqlRLSOff       = regexp.MustCompile(`(?i)\bALTER\s+TABLE\b[^;]*\b(?:DISABLE|NO\s+FORCE)\s+ROW\s+LEVEL\s+SECURITY\b|\bSET\s+row_security\s*(?:=|TO)\s*'?off\b`)
+	// Server settings whose value the server runs as a shell command.
+	sqlCommandSetting = regexp.MustCompile(`(?i)\b(?:archive_command|restore_command|archive_cleanup_command|recovery_end_command|ssl_passphrase_command)\s*(?:=|\bTO\b)\s*'((?:[^']|'')*)'`)
+	// sqlite3's .open --new empties the file it opens.
+	sqliteOpenNew = regexp.MustCompile(`(?m)^\s*\.open\s+(?:--?\w+\s+)*--new\s+(?:--?\w+\s+)*['"]?([^'"\s]+)`)
+)
+
+// checkSQLSurfaceMore: dynamic SQL built by format(), type changes that
+// overwrite a column, MySQL tablespace and table replacement, row-level
+// security off, settings that run commands, and .open --new.
+func checkSQLSurfaceMore(input, clean string, depth int) Verdict {
+	if m := sqliteOpenNew.FindStringSubmatch(input); m != nil {
+		if v := effectVerdict(emptyFile, m[1], "", depth, "sqlite3 .open --new"); v.Dangerous {
+			return v
+		}
+	}
+	for _, m := range sqlExecFormat.FindAllStringSubmatch(clean, -1) {
+		stmt := strings.ReplaceAll(m[1], "''", "'")
+		for _, a := range sqlLitArg.FindAllStringSubmatch(m[2], -1) {
+			if loc := sqlFormatArg.FindStringIndex(stmt); loc != nil {
+				stmt = stmt[:loc[0]] + a[1] + stmt[loc[1]:]
+			}
+		}
+		if v := classifySQL(sqlFormatArg.ReplaceAllString(stmt, "x"), depth+1); v.Dangerous {
+			return via(v, "EXECUTE format()")
+		}
+	}
+	for _, m := range sqlCommandSetting.FindAllStringSubmatch(clean, -1) {
+		if v := judgeCommand(strings.ReplaceAll(m[1], "''", "'"), depth, "a server command setting"); v.Dangerous {
+			return v
+		}
+	}
+	switch {
+	case sqlUsingConst.MatchString(clean):
+		return hit("sql-update-no-where")
+	case sqlDiscard.MatchString(clean):
+		return hit("sql-drop")
+	case sqlRLSOff.MatchString(clean):
+		return hit("sql-rls-off")
+	}
+	if m := sqlReplaceTable.FindStringSubmatch(clean); m != nil && !scratchTable(m[1]) {
+		return hit("sql-drop")
+	}
+	return Verdict{}
+}
+
+// testDatabases: a psql or mysql command line whose database (-d, -D,
+// --dbname, --database) is named for tests.
+func testDatabases(c shell.Command) bool {
+	dbs := append(optionValues(c.Args[1:], "-d", "--dbname"), optionValues(c.Args[1:], "-D", "--database")...)
+	for _, db := range dbs {
+		if !testDatabase(db) {
+			return false
+		}
+	}
+	return len(dbs) > 0 && c.Name != "sqlite3"
+}
+
+func init() {
+	// pg_dropcluster deletes a PostgreSQL cluster's data directory.
+	commandChecks["pg_dropcluster"] = func(shell.Command, int) Verdict { return hit("dropdb") }
+	addExamples([]moreExamples{
+		{"dropdb", sh("sudo pg_dropcluster --stop 16 main", "pg_dropcluster 15 old"), sh("pg_lsclusters", "sudo pg_ctlcluster 16 main restart")},
+		{"sql-truncate", sh("psql -d shop -c 'TRUNCATE users CASCADE'"), sh("psql -d app_test -c 'TRUNCATE users CASCADE'", "mysql -D shop_test -e 'TRUNCATE orders'")},
+	})
 }
