@@ -60,8 +60,9 @@ var (
 	rubyFileCall = regexp.MustCompile(`\b(?:File\s*\.\s*(delete|unlink|truncate)|FileUtils\s*\.\s*(rm|rm_f|remove_file|safe_unlink))\s*[( ]\s*`)
 	// A directory listing whose entries a later call on the line deletes:
 	// fs.readdirSync(dir).forEach(f => fs.rmSync(f…)), Dir.children(dir).each { … }.
-	listingCall = regexp.MustCompile(`\b(?:readdirSync|readdir|Dir\s*\.\s*(?:children|entries|each_child))\s*\(\s*(` + pyL + `)\s*\)`)
-	listDelete  = regexp.MustCompile(`\b(?:rmSync|rm|unlinkSync|unlink|rmdirSync|File\s*\.\s*(?:delete|unlink)|FileUtils\s*\.\s*rm\w*)\s*[( ]`)
+	listingCall = regexp.MustCompile(`\b(?:readdirSync|readdir|Dir\s*\.\s*(?:children|entries|each_child))\s*\(\s*(` + pyL + `)\s*\)|` +
+		`\bPathname\s*(?:\.\s*new\s*)?\(\s*(` + pyL + `)\s*\)\s*\.\s*children\b`)
+	listDelete = regexp.MustCompile(`\b(?:rmSync|rm|unlinkSync|unlink|rmdirSync|File\s*\.\s*(?:delete|unlink)|FileUtils\s*\.\s*rm\w*)\s*[( ]|&:\s*(?:rmtree|delete|unlink)\b`)
 	// Ruby's Kernel#open and IO.read/readlines/write/foreach of "|cmd" run cmd.
 	rubyPipeOpen = regexp.MustCompile(`(?:^|[^\w.])(?:(?:Kernel|IO|URI)\s*\.\s*)?(?:open|read|readlines|foreach|write|binread)\s*[( ]\s*(` + pyL + `)`)
 )
@@ -106,12 +107,15 @@ func consoleFileEffects(code string, strs []string, ruby bool, depth int) Verdic
 			continue
 		}
 		e := removeFiles
-		if strings.Contains(after[loc[0]:], "recursive") || strings.Contains(after[loc[0]:loc[1]], "rm_r") {
+		if strings.Contains(after[loc[0]:], "recursive") || strings.Contains(after[loc[0]:loc[1]], "rm_r") || strings.Contains(after[loc[0]:loc[1]], "rmtree") {
 			e = removeTrees
 		}
-		if v := effectVerdict(e, litValue(code[m[2]:m[3]], strs), "", depth, how); v.Dangerous {
+		if v := effectVerdict(e, litValue(sub(code, m, 1)+sub(code, m, 2), strs), "", depth, how); v.Dangerous {
 			return v
 		}
+	}
+	if v := consoleMore(code, strs, ruby, depth); v.Dangerous {
+		return v
 	}
 	if ruby {
 		for _, m := range rubyPipeOpen.FindAllStringSubmatch(code, -1) {

@@ -65,6 +65,7 @@ func judgeFileWrites(code string, strs []string) Verdict {
 func classifyNode(input string, depth int) Verdict {
 	code, strs := scanLiterals(input, "//", "${")
 	code, strs = rewritePaths(code, strs)
+	code, strs = consoleRewrite(code, strs, false)
 	for _, loc := range nodeExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "a JavaScript child process"); v.Dangerous {
 			return v
@@ -111,6 +112,7 @@ func classifyRuby(input string, depth int) Verdict {
 		}
 	}
 	code, strs = rewritePaths(code, strs)
+	code, strs = consoleRewrite(code, strs, true)
 	for _, loc := range rubyExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "Ruby"); v.Dangerous {
 			return v
@@ -142,7 +144,7 @@ func judgeCall(rest string, strs []string, depth int, how string) Verdict {
 		first := pyStrArg.FindString(rest)
 		after := strings.TrimLeft(rest[len(first):], " ")
 		if strings.HasSuffix(first, ",") && !strings.HasPrefix(after, "[") {
-			if args := pyCallArgs(rest); len(args) > 1 { // system('rm', '-rf', dir)
+			if args := pyCallArgs(rest + ")"); len(args) > 1 && allLiterals(args) { // system('rm', '-rf', dir)
 				return judgeCommand(pyWords(args, strs), depth, how)
 			}
 		}
