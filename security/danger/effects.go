@@ -152,6 +152,12 @@ var (
 func replEffects(ctx Context, line string, depth int) Verdict {
 	switch ctx {
 	case Debugger:
+		if m := gdbDump.FindStringSubmatch(line); m != nil {
+			if m[1] == "append" {
+				return appendVerdict(m[2], "", depth)
+			}
+			return effectVerdict(writeFile, m[2], "", depth, "gdb dump")
+		}
 		if m := gdbShellFn.FindStringSubmatch(line); m != nil {
 			return judgeCommand(strings.ReplaceAll(m[1], `\"`, `"`), depth, "a debugger call")
 		}
@@ -198,7 +204,13 @@ func replEffects(ctx Context, line string, depth int) Verdict {
 				return v
 			}
 		}
+		if v := vimLine(line, depth); v.Dangerous {
+			return v
+		}
 		for _, m := range vimWriteFile.FindAllStringSubmatch(line, -1) {
+			if strings.Contains(line[strings.Index(line, m[0])+len(m[0]):], "'a'") {
+				continue // appended to
+			}
 			if v := effectVerdict(writeFile, strings.ReplaceAll(m[1], "''", "'")+m[2], "", depth, "vim"); v.Dangerous {
 				return v
 			}
@@ -280,8 +292,80 @@ func checkIPythonCell(input string, depth int) (Verdict, bool) {
 			return effectVerdict(writeFile, m[3], "", depth, "an IPython cell magic"), true
 		}
 	}
+	if m := ipythonAPI.FindStringSubmatch(input); m != nil {
+		if v := classify(Shell, m[1]+m[2], depth+1); v.Dangerous {
+			return via(v, "IPython's system()"), true
+		}
+	}
 	if m := ipythonAssignShell.FindStringSubmatch(first); m != nil && body == "" {
 		return via(classify(Shell, m[1], depth+1), "an IPython shell escape"), true
 	}
 	return Verdict{}, false
+}
+
+var (
+	// Vim's current-file modifiers that name its directory (%:p:h, %:h):
+	// the project the file is in, as far as a deletion is concerned.
+	vimFileDir = regexp.MustCompile(`%(?::p)?(?::h)+|expand\s*\(\s*['"]%(?::p)?(?::h)+['"]\s*\)`)
+	vimCwd     = regexp.MustCompile(`(?:shellescape|fnameescape)\s*\(\s*getcwd\s*\(\s*\)\s*\)|getcwd\s*\(\s*\)`)
+	vimEscFn   = regexp.MustCompile(`(?:shellescape|fnameescape)\s*\(\s*('(?:[^']|'')*'|"(?:[^"\\]|\\.)*")\s*\)`)
+	vimSysExpr = regexp.MustCompile(`\bsystem(?:list)?\s*\((.+)\)\s*$`)
+	// fugitive's :Git / :G run git with the arguments given.
+	vimGit = regexp.MustCompile(`^:+\s*(?:Git|G)!?\s+(.+)$`)
+	// A whole buffer deleted and written back: ":e file | %d | w", ":bufdo %d | w".
+	vimEmptyAll = regexp.MustCompile(`^(?:%|1\s*,\s*\$|g/\^?\.?\*?/)\s*d(?:el(?:ete)?)?\s*$`)
+	vimWriteCmd = regexp.MustCompile(`^(?:w(?:rite)?|wq|x|up(?:date)?|wa(?:ll)?)!?(?:\s+(\S+))?\s*$`)
+	vimEdit     = regexp.MustCompile(`^(?:e(?:dit)?|sp(?:lit)?|vs(?:plit)?|tabe(?:dit)?)!?\s+(\S+)\s*$`)
+	remoteURL   = regexp.MustCompile(`^(?:scp|sftp|ftp|rsync|https?|dav)://`)
+	// gdb's dump and append write memory or a value to a file.
+	gdbDump = regexp.MustCompile(`^(dump|append)\s+(?:(?:binary|ihex|srec|tekhex|verilog|value|memory)\s+)*(\S+)`)
+	// IPython's API for the shell escape.
+	ipythonAPI = regexp.MustCompile(`\bget_ipython\s*\(\s*\)\s*\.\s*(?:system|getoutput|run_line_magic\s*\(\s*['"](?:system|sx)['"]\s*,)\s*\(?\s*(?:'([^'\\]*)'|"([^"\\]*)")`)
+)
+
+// vimLine judges a Vim command line as a sequence of |-separated commands:
+// the file an :edit opens is what a later %d and :w empty, or what a :w to
+// a remote URL sends; :bufdo/:argdo/:windo empty every buffer.
+func vimLine(line string, depth int) Verdict {
+	if l := vimFileDir.ReplaceAllString(line, "."); l != line {
+		return classifyREPL(Editor, l, depth+1)
+	}
+	if m := vimGit.FindStringSubmatch(line); m != nil {
+		return judgeCommand("git "+m[1], depth, "vim :Git")
+	}
+	if m := vimSysExpr.FindStringSubmatch(line); m != nil {
+		expr := vimCwd.ReplaceAllString(m[1], "'.'")
+		expr = vimEscFn.ReplaceAllString(expr, "$1")
+		if cmd, ok := vimString(expr); ok {
+			return judgeCommand(cmd, depth, "vim system()")
+		}
+	}
+	file, emptied, every := "", false, false
+	for _, part := range strings.Split(strings.TrimLeft(line, ":"), "|") {
+		part = strings.TrimSpace(part)
+		for _, prefix := range []string{"bufdo ", "argdo ", "windo ", "tabdo ", "cdo ", "cfdo "} {
+			if rest, ok := strings.CutPrefix(part, prefix); ok {
+				part, every = strings.TrimSpace(rest), true
+			}
+		}
+		if m := vimEdit.FindStringSubmatch(part); m != nil {
+			file, emptied = m[1], false
+			continue
+		}
+		if vimEmptyAll.MatchString(part) {
+			emptied = true
+			continue
+		}
+		m := vimWriteCmd.FindStringSubmatch(part)
+		switch {
+		case m == nil:
+		case m[1] != "" && remoteURL.MatchString(m[1]) && file != "" && isSecretFile(file):
+			return hit("expose-secret")
+		case emptied && every:
+			return hit("overwrite-protected")
+		case emptied && file != "":
+			return effectVerdict(emptyFile, file, "", depth, "vim")
+		}
+	}
+	return Verdict{}
 }
