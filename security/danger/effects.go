@@ -369,3 +369,36 @@ func vimLine(line string, depth int) Verdict {
 	}
 	return Verdict{}
 }
+
+var (
+	// Commands a Python library runs on another host (paramiko, fabric,
+	// asyncssh): judged as that host's shell would run them.
+	pyRemoteRun = regexp.MustCompile(`\.\s*(?:exec_command|sudo|run)\s*\(\s*(` + pyL + `)`)
+	pyRemoteLib = regexp.MustCompile(`\b(?:paramiko|fabric|asyncssh|SSHClient|Connection)\b`)
+	// Django lookups every row meets: pk__gte=0, id__gt=0, pk__isnull=False.
+	djangoEveryRow = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude\s*\(\s*(?:pk|id)__isnull\s*=\s*True\s*\)\s*\.\s*filter)?\s*\(\s*(?:(?:pk|id)__gte?\s*=\s*[01]|(?:pk|id)__isnull\s*=\s*False)\s*\)\s*\.\s*(?:delete|update)\s*\(`)
+)
+
+func pyRemoteExec(code string, strs []string, depth int) Verdict {
+	if pyRemoteLib.MatchString(code) {
+		for _, m := range pyRemoteRun.FindAllStringSubmatch(code, -1) {
+			if v := judgeCommand(litValue(m[1], strs), depth, "a remote command"); v.Dangerous {
+				return v
+			}
+		}
+	}
+	return hitIf(djangoEveryRow.MatchString(code), "orm-delete-all")
+}
+
+// pyRemoveEffects judges os.remove/unlink of a file as rm -f of it, after
+// the Python-specific checks have had their say.
+func pyRemoveEffects(code string, strs []string, depth int) Verdict {
+	for _, loc := range pyRemove.FindAllStringIndex(code, -1) {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok && !strings.Contains(code[loc[0]:loc[1]], "dir") {
+			if v := effectVerdict(removeFile, p, "", depth, "Python"); v.Dangerous {
+				return v
+			}
+		}
+	}
+	return Verdict{}
+}

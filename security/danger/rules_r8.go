@@ -34,3 +34,16 @@ func init() {
 		{"write-authorized-keys", gdb("dump binary memory ~/.ssh/authorized_keys buf buf+64"), gdb("dump binary memory /tmp/buf.bin buf buf+64")},
 	})
 }
+
+// Examples for Python's remote commands, bound command strings and lookups
+// every row meets (effects.go, python.go).
+func init() {
+	addExamples([]moreExamples{
+		{"delete-protected-tree", py("c = paramiko.SSHClient(); c.connect('app1'); c.exec_command('rm -rf /srv/app')",
+			"import subprocess; cmd = 'rm -rf ' + os.path.expanduser('~/work'); subprocess.run(cmd, shell=True)"),
+			py("c = paramiko.SSHClient(); c.connect('app1'); c.exec_command('uptime')", "cmd = 'ls -la'; subprocess.run(cmd, shell=True)")},
+		{"orm-delete-all", py("Invoice.objects.filter(id__gt=0).delete()", "Invoice.objects.filter(pk__isnull=False).update(paid=True)"),
+			py("Invoice.objects.filter(id__gt=100).delete()", "Invoice.objects.filter(pk=3).delete()")},
+		{"history-tamper", py("os.remove(os.path.expanduser('~/.zsh_history'))"), py("os.remove('history.txt')")},
+	})
+}
