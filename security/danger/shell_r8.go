@@ -38,7 +38,7 @@ func placeholderTargets(c shell.Command) bool {
 func devDatabase(name string) bool {
 	n := strings.ToLower(name)
 	return testDatabase(n) || strings.HasSuffix(n, "_dev") || strings.HasSuffix(n, "_development") ||
-		strings.HasSuffix(n, "_local") || strings.HasPrefix(n, "dev_")
+		strings.HasSuffix(n, "_local") || strings.HasPrefix(n, "dev_") || n == "regress" || n == "regression"
 }
 
 func init() {

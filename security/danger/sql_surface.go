@@ -319,9 +319,12 @@ func testDatabases(c shell.Command) bool {
 
 func init() {
 	// pg_dropcluster deletes a PostgreSQL cluster's data directory.
-	commandChecks["pg_dropcluster"] = func(shell.Command, int) Verdict { return hit("dropdb") }
+	commandChecks["pg_dropcluster"] = func(c shell.Command, _ int) Verdict {
+		ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+		return hitIf(len(ops) == 0 || !temporaryName(ops[len(ops)-1]) && !devDatabase(ops[len(ops)-1]), "dropdb")
+	}
 	addExamples([]moreExamples{
-		{"dropdb", sh("sudo pg_dropcluster --stop 16 main", "pg_dropcluster 15 old"), sh("pg_lsclusters", "sudo pg_ctlcluster 16 main restart")},
+		{"dropdb", sh("sudo pg_dropcluster --stop 16 main", "pg_dropcluster 15 old"), sh("pg_lsclusters", "sudo pg_ctlcluster 16 main restart", "pg_dropcluster 16 regress")},
 		{"sql-truncate", sh("psql -d shop -c 'TRUNCATE users CASCADE'"), sh("psql -d app_test -c 'TRUNCATE users CASCADE'", "mysql -D shop_test -e 'TRUNCATE orders'")},
 	})
 }
