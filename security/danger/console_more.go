@@ -86,6 +86,7 @@ func consoleRewrite(code string, strs []string, ruby bool) (string, []string) {
 		}
 		return m
 	})
+	code = consoleBindings(code)
 	if !ruby {
 		for _, m := range jsRename.FindAllStringSubmatch(code, -1) {
 			for _, pair := range strings.Split(m[1], ",") {
@@ -137,6 +138,9 @@ func decodeB64(s string) (string, bool) {
 
 // consoleMore judges code (rewritten by consoleRewrite) for the effects above.
 func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
+	if v := shelljsCalls(code, strs, depth); v.Dangerous {
+		return v
+	}
 	for _, m := range evalLit.FindAllStringSubmatch(code, -1) {
 		v := classifyNode(litValue(m[1], strs), depth+1)
 		if ruby {
@@ -276,4 +280,65 @@ func chmodDigits(m string) string {
 		m = m[1:]
 	}
 	return m
+}
+
+var (
+	// The home directory interpolated into a template or Ruby string.
+	homeInterp = regexp.MustCompile(`\$\{\s*(?:(?:require\s*\(\s*['"](?:node:)?os['"]\s*\)|os)\s*\.\s*homedir\s*\(\s*\)|process\s*\.\s*env\s*\.\s*HOME)\s*\}|` +
+		`#\{\s*(?:Dir\s*\.\s*home|ENV\s*\[\s*['"]HOME['"]\s*\])\s*\}`)
+	// name = literal (const/let/var in JavaScript), bound once.
+	consoleAssign = regexp.MustCompile(`(?m)(?:^|[;{])\s*(?:(?:const|let|var)\s+)?([A-Za-z_]\w*)\s*=\s*(` + pyL + `)\s*(?:;|$)`)
+	// shelljs: shell.rm('-rf', dir), shell.exec(cmd).
+	shelljs    = regexp.MustCompile(`\bshell\s*\.\s*(rm|exec)\s*\(`)
+	pyEndsWith = regexp.MustCompile(`\.\s*endswith\s*\(\s*(` + pyL + `)\s*\)`)
+)
+
+// homeInterpolation writes the home directory interpolated into a string
+// (${os.homedir()}, #{Dir.home}) as ~, so the literal names the path.
+func homeInterpolation(input string) string { return homeInterp.ReplaceAllString(input, "~") }
+
+// consoleBindings replaces names bound once to a literal with it, where
+// they are passed to a call: dir = '…'; rmSync(dir, …).
+func consoleBindings(code string) string {
+	count := map[string]int{}
+	lit := map[string]string{}
+	for _, m := range consoleAssign.FindAllStringSubmatch(code, -1) {
+		count[m[1]]++
+		lit[m[1]] = m[2]
+	}
+	for name, n := range count {
+		if n != 1 {
+			continue
+		}
+		re := regexp.MustCompile(`([(,]\s*)` + regexp.QuoteMeta(name) + `(\s*[,)])`)
+		code = re.ReplaceAllString(code, "${1}"+lit[name]+"${2}")
+	}
+	return code
+}
+
+// shelljsCalls judges shelljs's rm and exec as the shell commands they are.
+func shelljsCalls(code string, strs []string, depth int) Verdict {
+	for _, m := range shelljs.FindAllStringSubmatchIndex(code, -1) {
+		args := pyCallArgs(code[m[1]:])
+		if len(args) == 0 || !allLiterals(args) {
+			continue
+		}
+		cmd := pyWords(args, strs)
+		if code[m[2]:m[3]] == "rm" {
+			cmd = "rm " + cmd
+		} else {
+			cmd = litValue(strings.TrimSpace(args[0]), strs)
+		}
+		if v := judgeCommand(cmd, depth, "shelljs"); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// generatedSuffix: a loop or comprehension filtered to files of a generated
+// type (if f.endswith('.pyc')).
+func generatedSuffix(line string, strs []string) bool {
+	m := pyEndsWith.FindStringSubmatch(line)
+	return m != nil && generatedFiles("*"+litValue(m[1], strs))
 }

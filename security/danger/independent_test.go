@@ -25,7 +25,7 @@ import (
 var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
 	"retired": {0.999, 0.001},
-	"tune2":   {0.883, 0.032},
+	"tune2":   {0.991, 0.002},
 	"heldout": {0.926, 0.007},
 }
 

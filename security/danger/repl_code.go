@@ -15,7 +15,7 @@ import (
 // (scanLiterals), so a command that is only printed is not judged.
 
 var (
-	nodeExec = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(`)
+	nodeExec = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|execa|execaSync|execaCommand|execaCommandSync)\s*\(`)
 	nodeRm   = regexp.MustCompile(`\b(?:rmSync|rmdirSync|rm|rmdir)\s*\(`)
 	// fs-extra and rimraf delete recursively whatever the options.
 	nodeRmAll = regexp.MustCompile(`\b(?:removeSync|emptyDirSync|rimraf(?:\s*\.\s*sync)?|rimrafSync|fse\s*\.\s*remove)\s*\(`)
@@ -63,7 +63,7 @@ func judgeFileWrites(code string, strs []string) Verdict {
 }
 
 func classifyNode(input string, depth int) Verdict {
-	code, strs := scanLiterals(input, "//", "${")
+	code, strs := scanLiterals(homeInterpolation(input), "//", "${")
 	code, strs = rewritePaths(code, strs)
 	code, strs = consoleRewrite(code, strs, false)
 	for _, loc := range nodeExec.FindAllStringIndex(code, -1) {
@@ -101,7 +101,7 @@ func classifyNode(input string, depth int) Verdict {
 }
 
 func classifyRuby(input string, depth int) Verdict {
-	code, strs := scanLiterals(input, "#", "#{")
+	code, strs := scanLiterals(homeInterpolation(input), "#", "#{")
 	// `cmd` and %x(cmd) run a shell: they were read as literals marked "`".
 	for i, s := range strs {
 		if cmd, ok := strings.CutPrefix(s, "`"); ok {

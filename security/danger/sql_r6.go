@@ -49,7 +49,7 @@ var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh
 
 // sqlOutputMeta: client commands that send query output to a file,
 // replacing it (sqlite3 .output/.once, psql \o, mysql tee).
-var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once)|\\o|\\out)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once|save)|\\o|\\out|\\w|\\write)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
 
 // checkSQLOutputFile judges an output file as the shell's > onto it.
 func checkSQLOutputFile(input string) Verdict {
