@@ -36,6 +36,8 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 	case "branch":
 		force := o.Has("D", "") || o.Has("d", "delete") && o.Has("f", "force")
 		return hitIf(force && len(o.Operands) > 0 && !allTemporary(o.Operands), "git-discard-work")
+	case "read-tree": // -u --reset: the index and tree made to match a tree, local changes lost
+		return hitIf(o.Long["reset"] && o.Has("u", ""), "git-discard-work")
 	case "update-ref":
 		return hitIf(o.Has("d", ""), "git-discard-work")
 	case "worktree":

@@ -19,7 +19,7 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 	}
 	for i, op := range ops {
 		if op == "destroy" && (i == 0 || ops[i-1] == "run-all" || ops[i-1] == "run") {
-			return hit("terraform-destroy")
+			return hitIf(!placeholderTargets(c), "terraform-destroy")
 		}
 	}
 	if len(ops) > 0 && ops[0] == "apply" {
@@ -193,6 +193,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	}
 	for i, op := range ops {
 		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {
+			if i+1 < len(ops) && temporaryName(ops[i+1]) {
+				return Verdict{} // the name after the verb is disposable
+			}
 			if i > 0 && cloudRecordNouns[ops[i-1]] {
 				return Verdict{}
 			}

@@ -56,8 +56,10 @@ func checkUnpublish(c shell.Command, _ int) Verdict {
 	switch c.Name {
 	case "npm", "pnpm", "yarn":
 		return hitIf(ops[0] == "unpublish" || (c.Name == "yarn" && len(ops) > 1 && ops[0] == "npm" && ops[1] == "unpublish"), "package-unpublish")
-	case "gem", "cargo":
+	case "gem":
 		return hitIf(ops[0] == "yank", "package-unpublish")
+	case "cargo": // a yanked crate version is restored with cargo yank --undo
+		return Verdict{}
 	}
 	return Verdict{}
 }

@@ -25,9 +25,9 @@ var (
 func checkDecodedRun(ctx Context, input string) Verdict {
 	switch ctx {
 	case Node:
-		return hitIf(jsEvalDecoded.MatchString(input), "decode-to-shell")
+		return hitIf(jsEvalDecoded.MatchString(input) && !literalsDecoded(input, false), "decode-to-shell")
 	case Ruby:
-		return hitIf(rbEvalDecoded.MatchString(input), "decode-to-shell")
+		return hitIf(rbEvalDecoded.MatchString(input) && !literalsDecoded(input, true), "decode-to-shell")
 	}
 	return Verdict{}
 }

@@ -35,6 +35,8 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 	switch {
 	case isAuthorizedKeys(p):
 		return Verdict{} // write-authorized-keys judges who may log in
+	case publicKeyring(p):
+		return Verdict{} // a package source's public signing key, fetched again at will
 	case c == pcCredential && credDirs[base]:
 		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
 	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base):

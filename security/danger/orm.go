@@ -41,5 +41,5 @@ func checkDriverCalls(code string, strs []string, depth int) Verdict {
 	if v := checkORM(code); v.Dangerous {
 		return v
 	}
-	return hitIf(mongoDrop.MatchString(code), "mongo-drop")
+	return hitIf(mongoDrop.MatchString(code) && !mongoScratchOnly(code, strs), "mongo-drop")
 }

@@ -13,6 +13,9 @@ import (
 // comments are set aside first, so only real calls count; the strings those
 // calls receive are judged with the shell or SQL rules.
 func classifyPython(input string, depth int) Verdict {
+	if v, ok := checkIPythonCell(input, depth); ok {
+		return v
+	}
 	var src strings.Builder
 	for line := range strings.Lines(input) {
 		if cmd, ok := ipythonShell(strings.TrimSpace(line)); ok { // IPython shell escape
@@ -24,7 +27,7 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}
@@ -80,6 +83,7 @@ func pyShell(code string, strs []string, depth int) Verdict {
 		locs = append(locs, pyBareExec.FindAllStringIndex(code, -1)...)
 	}
 	seen := map[string]bool{}
+	vars := pyVars(code, strs)
 	for _, m := range pyModAlias.FindAllStringSubmatch(code, -1) { // import subprocess as sp
 		if seen[m[1]] {
 			continue
@@ -93,6 +97,9 @@ func pyShell(code string, strs []string, depth int) Verdict {
 		cmd, ok := pyStringArg(rest, strs)
 		if !ok {
 			cmd, ok = pyListArg(rest, strs)
+		}
+		if m := pyIdentArg.FindStringSubmatch(rest); !ok && m != nil {
+			cmd, ok = vars[m[1]] // cmd = 'rm -rf ' + …; subprocess.call(cmd, shell=True)
 		}
 		if !ok {
 			continue

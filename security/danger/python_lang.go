@@ -155,7 +155,7 @@ func pyBulkUnlink(code string, strs []string, vars map[string]string) Verdict {
 		if !pyUnlink.MatchString(line) {
 			continue
 		}
-		if typedGlob(m[2], strs) {
+		if typedGlob(m[2], strs) || generatedSuffix(line, strs) {
 			continue // dir.glob('*.dmg'): files of one type, as rm "$d"/*.dmg
 		}
 		if !ok || protectedTree(strings.ReplaceAll(p, "/**/", "/")) && !generatedFiles(path.Base(p)) {

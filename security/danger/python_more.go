@@ -23,7 +23,7 @@ var (
 	pyMongo     = regexp.MustCompile(`\.\s*drop_database\s*\(|\.\s*delete_many\s*\(\s*\{\s*\}\s*\)`)
 	pyMongoDrop = regexp.MustCompile(`\.\s*drop\s*\(\s*\)`)
 	pyForkLoop  = regexp.MustCompile(`\bwhile\s+(?:True|1)\s*:[\s\S]*?\bos\s*\.\s*fork\s*\(`)
-	pyAssign    = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:\x01(\d+)\x02[ \t]*(?:;|$)|(tempfile\s*\.\s*mkdtemp\s*\(|tempfile\s*\.\s*gettempdir\s*\())`)
+	pyAssign    = regexp.MustCompile(`(?m)(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*(?:\x01(\d+)\x02[ \t]*(?:;|$)|(tempfile\s*\.\s*mkdtemp\s*\(|tempfile\s*\.\s*gettempdir\s*\())`)
 	pyWithTemp  = regexp.MustCompile(`\bwith\s+tempfile\s*\.\s*\w+\s*\([^\n]*?\)\s+as\s+([A-Za-z_]\w*)`)
 	pyIdentArg  = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*[,)]`)
 	pyPathCall  = regexp.MustCompile(`^\s*(?:(?:pathlib\s*\.\s*)?Path|os\s*\.\s*path\s*\.\s*(?:expanduser|abspath|realpath|normpath))\s*\(`)
@@ -64,6 +64,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	for _, loc := range pyChmod.FindAllStringIndex(code, -1) {
 		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isAuthorizedKeys(p)) {
 			return hit("chmod-chown-system")
+		}
+		if v := pyChmodEffect(code[loc[0]:loc[1]], code[loc[1]:], strs); v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}

@@ -153,6 +153,10 @@ var (
 	pyBind     = regexp.MustCompile(`(?m)(?:^|;)\s*(\w+)\s*=\s*((?:os|shutil|subprocess|pathlib|importlib|posix|signal|asyncio)(?:\s*\.\s*\w+)*)\s*(?:;|$)`)
 	// Modules whose functions the checks know by their qualified name.
 	pyKnownModules = map[string]bool{"os": true, "shutil": true, "subprocess": true, "pathlib": true, "posix": true, "asyncio": true}
+	// pyFromNames: functions that destroy, run or signal, followed through
+	// "from os import remove" as through "os.remove".
+	pyFromNames = map[string]bool{"remove": true, "unlink": true, "rmdir": true, "removedirs": true, "truncate": true,
+		"chmod": true, "chown": true, "kill": true, "killpg": true, "system": true, "popen": true}
 )
 
 // aliases replaces alias names with what they stand for.
@@ -174,7 +178,7 @@ func (n *pyNorm) aliases(code string) string {
 			switch {
 			case len(f) == 3 && f[1] == "as":
 				names[f[2]] = m[1] + "." + f[0]
-			case len(f) == 1 && m[1] == "shutil":
+			case len(f) == 1 && (m[1] == "shutil" || pyFromNames[f[0]]):
 				names[f[0]] = m[1] + "." + f[0]
 			}
 		}

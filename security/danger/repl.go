@@ -39,6 +39,9 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 		if more.Dangerous {
 			return more
 		}
+		if v := replEffects(ctx, strings.TrimSpace(line), depth); v.Dangerous {
+			return v
+		}
 		var cmd string
 		var ok bool
 		switch ctx {

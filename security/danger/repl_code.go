@@ -15,7 +15,7 @@ import (
 // (scanLiterals), so a command that is only printed is not judged.
 
 var (
-	nodeExec = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(`)
+	nodeExec = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|execa|execaSync|execaCommand|execaCommandSync)\s*\(`)
 	nodeRm   = regexp.MustCompile(`\b(?:rmSync|rmdirSync|rm|rmdir)\s*\(`)
 	// fs-extra and rimraf delete recursively whatever the options.
 	nodeRmAll = regexp.MustCompile(`\b(?:removeSync|emptyDirSync|rimraf(?:\s*\.\s*sync)?|rimrafSync|fse\s*\.\s*remove)\s*\(`)
@@ -63,8 +63,9 @@ func judgeFileWrites(code string, strs []string) Verdict {
 }
 
 func classifyNode(input string, depth int) Verdict {
-	code, strs := scanLiterals(input, "//", "${")
+	code, strs := scanLiterals(homeInterpolation(input), "//", "${")
 	code, strs = rewritePaths(code, strs)
+	code, strs = consoleRewrite(code, strs, false)
 	for _, loc := range nodeExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "a JavaScript child process"); v.Dangerous {
 			return v
@@ -76,6 +77,9 @@ func classifyNode(input string, depth int) Verdict {
 		return v
 	}
 	if v := judgeFileWrites(code, strs); v.Dangerous {
+		return v
+	}
+	if v := consoleFileEffects(code, strs, false, depth); v.Dangerous {
 		return v
 	}
 	if v := judgeDeletes(code, strs, nodeRmAll, func(string) bool { return true }); v.Dangerous {
@@ -97,7 +101,7 @@ func classifyNode(input string, depth int) Verdict {
 }
 
 func classifyRuby(input string, depth int) Verdict {
-	code, strs := scanLiterals(input, "#", "#{")
+	code, strs := scanLiterals(homeInterpolation(input), "#", "#{")
 	// `cmd` and %x(cmd) run a shell: they were read as literals marked "`".
 	for i, s := range strs {
 		if cmd, ok := strings.CutPrefix(s, "`"); ok {
@@ -108,12 +112,16 @@ func classifyRuby(input string, depth int) Verdict {
 		}
 	}
 	code, strs = rewritePaths(code, strs)
+	code, strs = consoleRewrite(code, strs, true)
 	for _, loc := range rubyExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "Ruby"); v.Dangerous {
 			return v
 		}
 	}
 	if v := judgeFileWrites(code, strs); v.Dangerous {
+		return v
+	}
+	if v := consoleFileEffects(code, strs, true, depth); v.Dangerous {
 		return v
 	}
 	if v := checkDriverCalls(code, strs, depth); v.Dangerous {
@@ -136,7 +144,7 @@ func judgeCall(rest string, strs []string, depth int, how string) Verdict {
 		first := pyStrArg.FindString(rest)
 		after := strings.TrimLeft(rest[len(first):], " ")
 		if strings.HasSuffix(first, ",") && !strings.HasPrefix(after, "[") {
-			if args := pyCallArgs(rest); len(args) > 1 { // system('rm', '-rf', dir)
+			if args := pyCallArgs(rest + ")"); len(args) > 1 && allLiterals(args) { // system('rm', '-rf', dir)
 				return judgeCommand(pyWords(args, strs), depth, how)
 			}
 		}

@@ -46,7 +46,7 @@ var (
 		`\.\s*(?:delete|unlink)\s*\([^\n]*\bfor\b[^\n]*\b(?:scan_iter|keys)\s*\(\s*(?:(?:match\s*=\s*)?\x01(\d+)\x02)?\s*\)`)
 	// mongoDropTarget: what a MongoDB drop names: db.<coll>.drop(),
 	// db['coll'].drop(), drop_database('name'), drop_collection('name').
-	mongoDropTarget = regexp.MustCompile(`\bdb\s*(?:\.\s*(\w+)|\[\s*\x01(\d+)\x02\s*\])\s*\.\s*drop\s*\(\s*\)|\.\s*drop_(?:database|collection)\s*\(\s*\x01(\d+)\x02\s*\)`)
+	mongoDropTarget = regexp.MustCompile(`\bdb\s*(?:\.\s*(\w+)|(?:\[|\.\s*collection\s*\()\s*\x01(\d+)\x02\s*[\])])\s*\.\s*drop\s*\(\s*\)|\.\s*drop_(?:database|collection)\s*\(\s*\x01(\d+)\x02\s*\)`)
 	mongoDropAny    = regexp.MustCompile(`\.\s*(?:drop|drop_database|drop_collection|delete_many|remove)\s*\(`)
 	ormEmptyFilter  = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
 )

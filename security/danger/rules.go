@@ -232,7 +232,7 @@ var rules = []rule{
 	{"sql-drop", catData,
 		"This drops a database object (table, database, schema, column...) and all the data in it.",
 		join(sql("DROP TABLE users;", "drop database app", "DROP SCHEMA public CASCADE;", "ALTER TABLE users DROP COLUMN email;",
-			"SELECT 1; DROP TABLE t;", "/* cleanup */ DROP VIEW v", "DROP/**/TABLE users", "/*!50000 DROP TABLE users */",
+			"SELECT 1; DROP TABLE t;", "/* cleanup */ DROP TABLE v", "DROP/**/TABLE users", "/*!50000 DROP TABLE users */",
 			"DO $$ BEGIN EXECUTE 'DROP TABLE users'; END $$;", "PREPARE s FROM 'DROP TABLE users'"),
 			sh(`psql -c "DROP TABLE users"`, "psql <<< 'DROP TABLE x'", `mysql -e 'drop database app'`, `sqlite3 app.db "DROP TABLE t"`),
 			unk("DROP TABLE users;"), py(`cur.execute("DROP TABLE users")`)),

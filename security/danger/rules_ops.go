@@ -115,6 +115,6 @@ var opsRules = []rule{
 		sh("kubectl get pvc", "kubectl delete pod db-0", "kubectl delete pvc scratch-e2e-1", "kubectl describe sts redis", "kubectl delete -f job.yaml")},
 	{"package-unpublish", catInfra,
 		"This withdraws a published package version that other projects may depend on.",
-		sh("npm unpublish left-pad@1.0.0", "npm unpublish mypkg --force", "gem yank mygem -v 0.3.1", "cargo yank --version 1.2.3 mycrate", "dotnet nuget delete Acme.Core 1.0.0", "nuget delete Acme.Core 1.0.0"),
+		sh("npm unpublish left-pad@1.0.0", "npm unpublish mypkg --force", "gem yank mygem -v 0.3.1", "dotnet nuget delete Acme.Core 1.0.0", "nuget delete Acme.Core 1.0.0"),
 		sh("npm publish", "npm publish --dry-run", "cargo yank --version 1.2.3 --undo mycrate", "gem list", "npm uninstall mypkg", "dotnet nuget push pkg.nupkg", "npm unpublish --help")},
 }

@@ -156,6 +156,8 @@ func checkWriteTarget(p string) Verdict {
 		return hit("write-block-device")
 	case p == "/proc/sysrq-trigger":
 		return hit("shutdown")
+	case p == "/sys/fs/selinux/enforce":
+		return hit("security-off") // echo 0 > it is setenforce 0
 	case isAuthorizedKeys(p):
 		return hit("write-authorized-keys")
 	case isCriticalFile(p): // not an application's own file under /etc/<app>

@@ -42,11 +42,14 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLAdmin(code, depth); v.Dangerous {
 		return v
 	}
+	if v := checkSQLSurface(input, depth); v.Dangerous {
+		return v
+	}
 	// Whether a backslash escapes a quote depends on the server and its
 	// settings; judging both readings means neither can hide a statement.
 	for _, escapes := range []bool{false, true} {
-		for _, stmt := range strings.Split(sanitizeSQL(code, escapes), ";") {
-			if id := sqlStatementRule(sqlTokens(stmt)); id != "" {
+		for _, toks := range sqlStatements(sanitizeSQL(code, escapes)) {
+			if id := sqlStatementRule(toks); id != "" {
 				return hit(id)
 			}
 		}
@@ -70,6 +73,9 @@ func splitMeta(input string) (code string, shell []string) {
 			continue
 		}
 		if strings.HasPrefix(t, `\`) || strings.HasPrefix(t, ".") {
+			if _, after, ok := strings.Cut(t, `\\`); ok && strings.HasPrefix(t, `\`) { // \c db \\ SQL
+				b.WriteString(after + "\n")
+			}
 			continue
 		}
 		b.WriteString(line)
@@ -104,11 +110,16 @@ func sanitizeSQL(s string, backslashEscapes bool) string {
 			i = skipTo(s, i+2, "*/")
 			b.WriteByte(' ') // DROP/**/TABLE is DROP TABLE
 		case s[i] == '\'' || s[i] == '"' || s[i] == '`':
-			q := s[i]
+			q, start := s[i], i
 			i = skipQuoted(s, i+1, q, backslashEscapes && q == '\'')
-			if q == '\'' {
+			switch name := s[start+1 : max(start+1, i-1)]; {
+			case q == '\'' && name != "" && strings.Trim(name, "%") == "":
+				b.WriteString(" " + anyString + " ") // LIKE '%' matches every value
+			case q == '\'':
 				b.WriteString("''")
-			} else {
+			case plainIdent.MatchString(name):
+				b.WriteString(name) // "tmp_import" is the table tmp_import
+			default:
 				b.WriteString("x")
 			}
 		case s[i] == '$' && dollarQuote.MatchString(s[i:]) && (i == 0 || !isIdentByte(s[i-1])):
@@ -165,6 +176,9 @@ var keepDrops = shell.Set("CONSTRAINT", "DEFAULT", "NOT", "INDEX", "KEY", "IDENT
 
 // sqlStatementRule returns the id of the rule a statement breaks, or "".
 func sqlStatementRule(toks []string) string {
+	if explainOnly(toks) {
+		return ""
+	}
 	if id := nestedStatementRule(toks); id != "" {
 		return id
 	}

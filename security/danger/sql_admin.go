@@ -212,5 +212,5 @@ func checkPgRestore(c shell.Command, _ int) Verdict {
 	case !clean && restoreScratch[db]:
 		return Verdict{} // --create alone: CREATE DATABASE from the maintenance db
 	}
-	return hitIf(!temporaryName(db), "db-restore-clean")
+	return hitIf(!temporaryName(db) && !devDatabase(db), "db-restore-clean")
 }

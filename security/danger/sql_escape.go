@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -44,5 +45,5 @@ func escapeDeletesDB(cmd string) bool {
 }
 
 func dbFileWord(s string) bool {
-	return s != "" && s[0] != '-' && dbFiles.MatchString(path.Base(s))
+	return s != "" && s[0] != '-' && dbFiles.MatchString(path.Base(s)) && !strings.HasPrefix(s, "/tmp/")
 }

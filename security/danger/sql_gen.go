@@ -111,7 +111,7 @@ var (
 		`\bmysql\s*\.\s*user\b[^;]*\b(?:authentication_string|password)\s*=\s*(?:''|""|PASSWORD\s*\(\s*''\s*\))`)
 	// sqlFileTarget: the file a statement makes the server or client write.
 	sqlFileTarget = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'|\bCOPY\b[^;]*?\bTO\s+'([^']*)'|` +
-		`\blo_export\s*\([^,]*,\s*'([^']*)'|\bpg_(?:file_write|write_file)\s*\(\s*'([^']*)'|\bATTACH\s+(?:DATABASE\s+)?'([^']*)'`)
+		`\blo_export\s*\([^;]*,\s*'([^']*)'\s*\)|\bpg_(?:file_write|write_file)\s*\(\s*'([^']*)'|\bATTACH\s+(?:DATABASE\s+)?'([^']*)'`)
 	// sqlUntrusted: function bodies in untrusted languages run as the server's OS user.
 	sqlUntrusted = regexp.MustCompile(`(?i)\bLANGUAGE\s+'?(plpython\w*u|plperlu|plsh)\b`)
 	// sqliteOut: sqlite3's .once/.output to a pipe.
@@ -190,7 +190,8 @@ var outputRunners = shell.Set("sh", "bash", "zsh", "dash", "ksh", "fish", "pytho
 
 // codeObjects hold code, not data: dropping one loses no rows (unless
 // CASCADE takes the columns and tables that depend on it along).
-var codeObjects = shell.Set("FUNCTION", "PROCEDURE", "ROUTINE", "OPERATOR", "AGGREGATE", "CAST", "TRIGGER", "RULE", "STATISTICS")
+var codeObjects = shell.Set("FUNCTION", "PROCEDURE", "ROUTINE", "OPERATOR", "AGGREGATE", "CAST", "TRIGGER", "RULE", "STATISTICS",
+	"VIEW", "MATERIALIZED", "EVENT", "EXTENSION")
 
 func codeObject(rest []string) bool {
 	return len(rest) > 0 && codeObjects[rest[0]] && indexDepth0(rest, "CASCADE") < 0

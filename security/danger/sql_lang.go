@@ -34,7 +34,7 @@ func scratchObjects(rest []string) bool {
 			t == "RESTRICT" || t == "MATERIALIZED" || t == "," || t == ";" || t == "*":
 		case t == "." && i+1 < len(rest):
 		case isWord(t) && (i+1 >= len(rest) || rest[i+1] != "."):
-			if !scratchTable(t) {
+			if !scratchTable(t) && !(rest[0] == "DATABASE" && testDatabase(t)) {
 				return false
 			}
 			names++
@@ -138,6 +138,8 @@ func everyRow(t []string) bool {
 		case t[1] == ">" && idColumn(t[0]) && errB == nil:
 			return b <= 0
 		}
+	case len(t) == 3 && (t[1] == "LIKE" || t[1] == "ILIKE") && t[2] == anyString:
+		return true // every non-null value matches '%'
 	case len(t) == 4 && t[1] == ">" && t[2] == "=":
 		n, err := strconv.Atoi(t[3])
 		return err == nil && idColumn(t[0]) && n <= 1
@@ -145,7 +147,9 @@ func everyRow(t []string) bool {
 	return false
 }
 
-func idColumn(c string) bool { return c == "ID" || strings.HasSuffix(c, "_ID") }
+func idColumn(c string) bool {
+	return c == "ID" || strings.HasSuffix(c, "_ID") || c == "ROWID" || c == "_ROWID_" || c == "OID" || c == "PK"
+}
 
 var (
 	sqlToProgram = regexp.MustCompile(`(?is)\bCOPY\b[^;]*\bTO\s+PROGRAM\b`)

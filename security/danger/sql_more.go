@@ -22,7 +22,7 @@ func filtered(rest []string) bool {
 			break
 		}
 	}
-	if tautology(cond) {
+	if tautology(cond) || nullOrNotNull(cond) {
 		return false
 	}
 	if j := indexDepth0(cond, "OR"); j > 0 && tautology(cond[:j]) {

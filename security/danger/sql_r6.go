@@ -8,7 +8,7 @@ import (
 // SQL that exposes or hides: the server reading a key, credential or
 // password file from its own filesystem into a query result (pg_read_file,
 // LOAD_FILE, COPY FROM a file, LOAD DATA INFILE), and settings that stop
-// the server recording what is done (log_statement none, general_log OFF,
+// the server recording what is done (log_statement none,
 // sql_log_bin 0, pgaudit.log none, a server audit turned off).
 
 var (
@@ -19,7 +19,7 @@ var (
 	// sqlAuditOff: a logging or audit setting turned off, set to record
 	// nothing, or a server audit stopped or dropped.
 	sqlAuditOff = regexp.MustCompile(`(?i)\bSET\s+(?:GLOBAL\s+|SESSION\s+|PERSIST\s+|@@(?:global\.|session\.)?)?` +
-		`(?:log_statement|pgaudit\.log|pgaudit\.log_level|log_destination|general_log|sql_log_bin|audit_log_policy|audit_log_disable|log_output|server_audit_logging|logging_collector|log_connections|log_disconnections)` +
+		`(?:log_statement|pgaudit\.log|pgaudit\.log_level|log_destination|sql_log_bin|audit_log_policy|audit_log_disable|log_output|server_audit_logging|logging_collector|log_connections|log_disconnections)` +
 		`\s*(?:=|\bTO\b)\s*'?(?:none|off|0|false|'')'?` +
 		`|\bALTER\s+SERVER\s+AUDIT\b[^;]*\bSTATE\s*=\s*OFF|\bDROP\s+(?:SERVER|DATABASE)\s+AUDIT\b|\bUNINSTALL\s+PLUGIN\s+(?:audit_log|server_audit)\b|\bDROP\s+EXTENSION\s+(?:IF\s+EXISTS\s+)?pgaudit\b`)
 )
@@ -35,7 +35,7 @@ func checkSQLExposeAudit(code string) Verdict {
 		}
 	}
 	if m := sqlAuditOff.FindString(code); m != "" {
-		// log_destination '' and sql_log_bin 0 are off; so is general_log 0
+		// log_destination '' and sql_log_bin 0 are off
 		if !strings.Contains(strings.ToLower(m), "log_destination") || strings.HasSuffix(m, "''") {
 			return hit("sql-audit-off")
 		}
@@ -49,7 +49,7 @@ var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh
 
 // sqlOutputMeta: client commands that send query output to a file,
 // replacing it (sqlite3 .output/.once, psql \o, mysql tee).
-var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once)|\\o|\\out)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once|save)|\\o|\\out|\\w|\\write)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
 
 // checkSQLOutputFile judges an output file as the shell's > onto it.
 func checkSQLOutputFile(input string) Verdict {
