@@ -26,7 +26,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
 	"retired": {0.999, 0.001},
 	"tune2":   {0.991, 0.002},
-	"heldout": {0.926, 0.007},
+	"heldout": {0.945, 0.005},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }
