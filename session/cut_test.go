@@ -1,6 +1,7 @@
 package session
 
 import (
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -237,5 +238,19 @@ func TestSkippedOutputAfterAClearIsKept(t *testing.T) {
 	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "cl1ear"), Timeout: 2 * time.Second})
 	if !got.Matched {
 		t.Fatalf("read: %+v", got)
+	}
+}
+
+// A call whose time is gone before its input goes in says so, and does not blame
+// the program for not reading; nothing was typed, so the session is as it was.
+func TestNoTimeToTypeIsNotAProgramThatStopsReading(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	_, err := s.Send(t.Context(), Input{Text: "echo unsent", AppendNewline: true, Timeout: time.Nanosecond})
+	if !errors.Is(err, errNoTimeToType) || strings.Contains(err.Error(), "not reading") {
+		t.Fatalf("err = %v, want the timeout to be named", err)
+	}
+	if r := send(t, s, "echo se$((1))nt"); r.Output != "se1nt\n$ " {
+		t.Fatalf("next command: %+v", r)
 	}
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -61,6 +62,19 @@ type Result struct {
 	Unseen bool
 }
 
+// errNoTimeToType: the call's time ran out before a chunk of its input could be
+// written at all.
+var errNoTimeToType = errors.New("no time left to type")
+
+// noTimeErr says which part of the input went unsent when the time ran out first.
+func noTimeErr(id string, i, n int) error {
+	what := "the input"
+	if n > 1 {
+		what = fmt.Sprintf("line %d of %d (and any after it)", i+1, n)
+	}
+	return fmt.Errorf("type into session %s: the timeout ran out before %s could be typed, so it was not sent (%w); call again with a larger timeout_ms", id, what, errNoTimeToType)
+}
+
 // enter is what the Enter key sends.
 const enter = "\r"
 
@@ -115,6 +129,11 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		hidden := s.InputHidden()
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		write := func(b []byte) error {
+			if !time.Now().Before(deadline) {
+				// Out of time before a byte went in (a loaded machine, a slow gate):
+				// that says nothing about whether the program reads its input.
+				return errNoTimeToType
+			}
 			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
 			defer cancel()
 			s.tapInput(b, hidden) // first, so the recording has it before its echo
@@ -152,6 +171,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 				// last output is in.
 				v = s.wait(ctx, waitSpec{from: from, det: detect.New(detect.Options{}), deadline: deadline})
 				break
+			}
+			if errors.Is(err, errNoTimeToType) {
+				return Result{}, noTimeErr(s.ID, i, len(chunks))
 			}
 			return Result{}, fmt.Errorf("type into session %s: the program is not reading its input (%w); try send_control ctrl+c", s.ID, err)
 		}
