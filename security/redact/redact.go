@@ -124,6 +124,7 @@ type finding struct {
 	lineDone int // lines before this offset were judged as .pgpass lines already
 	endFrom  int // memo for the next private-key END line (see pemEnd)
 	endAt    int
+	kinds    keyMemo
 }
 
 var scanner = newAnchors(anchorWords())
@@ -207,13 +208,17 @@ func anchorWords() []anchorWord {
 	)
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
+// The byte classes are tables: they are asked about every byte around every
+// anchor hit.
+var (
+	wordBytes   = byteSet("_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	keyBytes    = byteSet("-._0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	base64Bytes = byteSet("+/=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+)
 
-func isBase64Byte(c byte) bool {
-	return isWordByte(c) && c != '_' || c == '+' || c == '/' || c == '='
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+func isBase64Byte(c byte) bool { return base64Bytes[c] }
 
 // lineAt returns the bounds of the line holding offset i.
 func lineAt(s string, i int) (start, end int) {

@@ -23,7 +23,7 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	}
 	f.keysDone = ke
 	key := s[ks:ke]
-	kind := keyKind(key)
+	kind := f.kinds.kind(key)
 	if kind == "" && ks > 0 && s[ks-1] == ';' && shortPassword[lowerASCII(key)] {
 		kind = "password" // Uid=app;Pwd=x; in a connection string
 	}
@@ -40,7 +40,7 @@ func findAssignment(f *finding, hit int) (span, bool) {
 		return span{}, false
 	}
 	if kind == "" { // a value of a key that names no secret is not looked at for keys,
-		if !strings.EqualFold(key, "key") && !strings.EqualFold(key, "name") { // unless it names one: <add key="ApiPassword" value="x"/>
+		if !equalFold(key, "key") && !equalFold(key, "name") { // unless it names one: <add key="ApiPassword" value="x"/>
 			_, f.keysDone, _ = valueAt(s, p)
 		}
 		return span{}, false
@@ -132,6 +132,25 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 	return p, sep
 }
 
+// keyMemo remembers the kinds of the key names judged in one text:
+// keyword-dense output names the same keys again and again (each object of a
+// JSON array, each line of a log), and judging a name costs several times
+// what finding it in the memo does. It is direct-mapped: a name whose slot is
+// taken replaces what was there.
+type keyMemo [64]struct{ key, kind string }
+
+func (m *keyMemo) kind(key string) string {
+	h := uint32(2166136261) // FNV-1a
+	for i := 0; i < len(key); i++ {
+		h = (h ^ uint32(key[i])) * 16777619
+	}
+	e := &m[h%uint32(len(m))]
+	if e.key != key || e.key == "" {
+		e.key, e.kind = key, keyKind(key)
+	}
+	return e.kind
+}
+
 // passWords end in "pass" and name no password.
 var passWords = wordSet("pass bypass compass surpass overpass underpass trespass impass multipass onepass twopass firstpass secondpass")
 
@@ -140,13 +159,13 @@ var shortPassword = wordSet("pwd pw pass")
 // generated: a value with the shape of a generated secret: long, and mixing
 // cases and digits, or base64 with its padding.
 func generated(v string) bool {
-	if strings.ContainsAny(v, ".: ") {
+	if strings.IndexByte(v, '.') >= 0 || strings.IndexByte(v, ':') >= 0 || strings.IndexByte(v, ' ') >= 0 {
 		return false // HomePage.Title.Welcome2024, user:1234:Cart: a name built of parts
 	}
 	return len(v) >= 20 && (mixedCase(v) || len(v)%4 == 0 && strings.HasSuffix(v, "=") && strings.Trim(v, "=") != "")
 }
 
-func isKeyByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
+func isKeyByte(c byte) bool { return keyBytes[c] }
 
 // valueAt returns the value starting at p: inside quotes if it is quoted, else
 // up to a space or a delimiter of the text around it (&;,)}] and quotes).

@@ -154,10 +154,27 @@ func monotonous(body string) bool {
 	return true
 }
 
+// mixedCase: s has a digit, an upper-case and a lower-case letter.
 func mixedCase(s string) bool {
-	return strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
-		strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz")
+	var seen byte
+	for i := 0; i < len(s); i++ {
+		seen |= caseBits[s[i]]
+	}
+	return seen == 7
 }
+
+var caseBits = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 2
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 4
+	}
+	return t
+}()
 
 // jwtPrefix keeps the first three dot-separated parts.
 func jwtPrefix(t string) string {
