@@ -50,7 +50,7 @@ func (r *Redactor) Secrets(s string) []Span {
 	if r == nil || !r.enabled || s == "" {
 		return nil
 	}
-	found := findSecrets(s, 0, false)
+	found := findSecrets(s, false, nil)
 	out := make([]Span, len(found))
 	for i, sp := range found {
 		out[i] = Span{sp.start, sp.end, sp.kind}
@@ -64,7 +64,7 @@ func (r *Redactor) Secrets(s string) []Span {
 // findSecrets, which sorts and merges.
 func redactText(s string) string {
 	var b strings.Builder
-	f := &finding{s: s, endFrom: -1}
+	f := &finding{s: s, endFrom: -1, kinds: new(keyMemo)}
 	written, ordered := 0, true
 	scanner.scan(s, func(start int, w *anchorWord) {
 		if start < f.covered || !ordered {
@@ -88,7 +88,7 @@ func redactText(s string) string {
 	})
 	switch {
 	case !ordered:
-		return apply(s, findSecrets(s, 0, false))
+		return apply(s, findSecrets(s, false, f.kinds))
 	case written == 0:
 		return s
 	}
@@ -124,15 +124,19 @@ type finding struct {
 	lineDone int // lines before this offset were judged as .pgpass lines already
 	endFrom  int // memo for the next private-key END line (see pemEnd)
 	endAt    int
-	kinds    keyMemo
+	kinds    *keyMemo
 }
 
 var scanner = newAnchors(anchorWords())
 
-// findSecrets returns the secrets in s at or after from, in order and not
-// overlapping. atEnd: s ends where its chunk was cut (see Stream).
-func findSecrets(s string, from int, atEnd bool) []span {
-	f := &finding{s: s, atEnd: atEnd, covered: from, endFrom: -1}
+// findSecrets returns the secrets in s, in order and not overlapping. atEnd:
+// s ends where its chunk was cut (see Stream). kinds: the key names judged
+// before (nil: none).
+func findSecrets(s string, atEnd bool, kinds *keyMemo) []span {
+	if kinds == nil {
+		kinds = new(keyMemo)
+	}
+	f := &finding{s: s, atEnd: atEnd, endFrom: -1, kinds: kinds}
 	f.spans = make([]span, 0, min(len(s)/64, 1024)) // keyword-dense text holds a secret every few lines
 	scanner.scan(s, func(start int, w *anchorWord) {
 		if start < f.covered {

@@ -132,21 +132,34 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 	return p, sep
 }
 
-// keyMemo remembers the kinds of the key names judged in one text:
-// keyword-dense output names the same keys again and again (each object of a
-// JSON array, each line of a log), and judging a name costs several times
-// what finding it in the memo does. It is direct-mapped: a name whose slot is
-// taken replaces what was there.
-type keyMemo [64]struct{ key, kind string }
+// keyMemo remembers the kinds of the key names judged in one text, or in one
+// session's stream of output: keyword-dense output names the same keys again
+// and again (each object of a JSON array, each line of a log), and judging a
+// name costs several times what finding it in the memo does. It is
+// direct-mapped: a name whose slot is taken replaces what was there.
+type keyMemo struct {
+	slots [64]struct{ key, kind string }
+	clone bool // keep copies of the names, not substrings of the texts: the memo outlives them (a Stream's)
+}
 
 func (m *keyMemo) kind(key string) string {
-	h := uint32(2166136261) // FNV-1a
-	for i := 0; i < len(key); i++ {
-		h = (h ^ uint32(key[i])) * 16777619
+	// The hash mixes the length, the first and the last four bytes and one in
+	// the middle: names that differ elsewhere only share a slot.
+	n := len(key)
+	h := uint32(n)*0x9e3779b1 ^ uint32(key[n/2])
+	if n >= 4 {
+		h ^= (uint32(key[0]) | uint32(key[1])<<8 | uint32(key[2])<<16 | uint32(key[3])<<24) * 0x85ebca6b
+		h ^= (uint32(key[n-4]) | uint32(key[n-3])<<8 | uint32(key[n-2])<<16 | uint32(key[n-1])<<24) * 0xc2b2ae35
+	} else {
+		h ^= uint32(key[0])*0x85ebca6b ^ uint32(key[n-1])*0xc2b2ae35
 	}
-	e := &m[h%uint32(len(m))]
+	h ^= h >> 16
+	e := &m.slots[h%uint32(len(m.slots))]
 	if e.key != key || e.key == "" {
 		e.key, e.kind = key, keyKind(key)
+		if m.clone {
+			e.key = strings.Clone(key)
+		}
 	}
 	return e.kind
 }

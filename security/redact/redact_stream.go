@@ -21,12 +21,13 @@ type Stream struct {
 	tail   string // the last chunk's unterminated last line (bounded)
 	before string // the end of the output so far, the context a secret cut between chunks is judged in (bounded)
 	enable bool
+	kinds  keyMemo // the key names judged in this output so far
 }
 
 // Stream returns a new Stream that redacts as r does. A nil or disabled
 // Redactor yields a Stream that returns chunks unchanged.
 func (r *Redactor) Stream() *Stream {
-	return &Stream{r: r, enable: r != nil && r.enabled}
+	return &Stream{r: r, enable: r != nil && r.enabled, kinds: keyMemo{clone: true}}
 }
 
 // maxTail bounds the unterminated line kept for the next chunk, and
@@ -163,7 +164,7 @@ func (s *Stream) redactRest(text string, carry bool) string {
 	}
 	joined := prev + text
 	atEnd := !strings.HasSuffix(text, "\n")
-	spans := findSecrets(joined, 0, atEnd)
+	spans := findSecrets(joined, atEnd, &s.kinds)
 	var own []span
 	for _, sp := range spans {
 		if sp.end <= len(prev) {

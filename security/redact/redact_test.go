@@ -124,7 +124,7 @@ func TestRedactTextMatchesSpans(t *testing.T) {
 	lines = append(lines, cleanCorpus...)
 	lines = append(lines, "MIIEowIBAAKCAQEA1x9Rk3bZ\nq8fA2b3c4d5e6f7g8h9i0jKL\npassword=hunter22\n-----END PRIVATE KEY-----")
 	for _, in := range lines {
-		if got, want := redactText(in), apply(in, findSecrets(in, 0, false)); got != want {
+		if got, want := redactText(in), apply(in, findSecrets(in, false, nil)); got != want {
 			t.Errorf("redactText(%q) = %q, want %q", in, got, want)
 		}
 	}
