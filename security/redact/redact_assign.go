@@ -14,11 +14,11 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	if hit < f.keysDone {
 		return span{}, false
 	}
-	ks, ke := hit, hit
-	for ks > 0 && hit-ks < 96 && isKeyByte(s[ks-1]) {
+	ks, ke := hit, min(hit+2, len(s)) // the shortest keyword, pw, is two key bytes
+	for low := max(hit-96, 0); ks > low && isKeyByte(s[ks-1]); {
 		ks--
 	}
-	for ke < len(s) && ke-hit < 96 && isKeyByte(s[ke]) {
+	for high := min(hit+96, len(s)); ke < high && isKeyByte(s[ke]); {
 		ke++
 	}
 	f.keysDone = ke
@@ -56,10 +56,12 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
 		return span{}, false // getpass("Password: "): the quote ends a prompt's text
 	}
-	for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
-		if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
-			if sp, ok := t.find(f, vs); ok {
-				return sp, true
+	if len(v) >= minToken || f.atEnd && ve == len(s) {
+		for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
+			if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
+				if sp, ok := t.find(f, vs); ok {
+					return sp, true
+				}
 			}
 		}
 	}

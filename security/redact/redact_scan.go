@@ -146,10 +146,17 @@ func (a *anchors) scan(s string, hit func(start int, w *anchorWord)) {
 		if (s0|s1|s2|s3)&hitBit == 0 {
 			continue
 		}
-		for k, sk := range [4]uint16{s0, s1, s2, s3} {
-			if sk&hitBit != 0 {
-				a.report(s, i+k, sk, hit)
-			}
+		if s0&hitBit != 0 {
+			a.report(s, i, s0, hit)
+		}
+		if s1&hitBit != 0 {
+			a.report(s, i+1, s1, hit)
+		}
+		if s2&hitBit != 0 {
+			a.report(s, i+2, s2, hit)
+		}
+		if s3&hitBit != 0 {
+			a.report(s, i+3, s3, hit)
 		}
 	}
 	for ; i < len(s); i++ {

@@ -85,6 +85,17 @@ var tokenRules = func() []tokenRule {
 	return rules
 }()
 
+// minToken is the length of the shortest token tokenRules accept whole: no
+// body byte is one that ends an unquoted value (valueEnds) or a quote, so a
+// shorter value holds none.
+var minToken = func() int {
+	n := 1 << 20
+	for _, t := range tokenRules {
+		n = min(n, len(t.prefix)+t.min)
+	}
+	return n
+}()
+
 // tokensByFirst indexes tokenRules by their prefix's first byte, so a value
 // is compared with the few prefixes it could start with.
 var tokensByFirst = func() (idx [256][]int) {
