@@ -64,7 +64,8 @@ func (r *Redactor) Secrets(s string) []Span {
 // findSecrets, which sorts and merges.
 func redactText(s string) string {
 	var b strings.Builder
-	f := &finding{s: s, endFrom: -1, kinds: new(keyMemo)}
+	f := &finding{s: s, endFrom: -1}
+	defer f.done()
 	written, ordered := 0, true
 	scanner.scan(s, func(start int, w *anchorWord) {
 		if start < f.covered || !ordered {
@@ -88,7 +89,7 @@ func redactText(s string) string {
 	})
 	switch {
 	case !ordered:
-		return apply(s, findSecrets(s, false, f.kinds))
+		return apply(s, findSecrets(s, false, nil))
 	case written == 0:
 		return s
 	}
@@ -124,20 +125,32 @@ type finding struct {
 	lineDone int // lines before this offset were judged as .pgpass lines already
 	endFrom  int // memo for the next private-key END line (see pemEnd)
 	endAt    int
-	kinds    *keyMemo
+	kinds    *keyMemo // nil until a key is judged
+	lent     bool     // kinds is from memos, to go back when the pass ends
 }
 
 var scanner = newAnchors(anchorWords())
 
+// done returns a lent memo.
+func (f *finding) done() {
+	if f.lent {
+		memos.Put(f.kinds)
+		f.kinds, f.lent = nil, false
+	}
+}
+
 // findSecrets returns the secrets in s, in order and not overlapping. atEnd:
 // s ends where its chunk was cut (see Stream). kinds: the key names judged
-// before (nil: none).
+// before (nil: none, or a Redactor's one-off text).
 func findSecrets(s string, atEnd bool, kinds *keyMemo) []span {
-	if kinds == nil {
-		kinds = new(keyMemo)
-	}
-	f := &finding{s: s, atEnd: atEnd, endFrom: -1, kinds: kinds}
-	f.spans = make([]span, 0, min(len(s)/64, 1024)) // keyword-dense text holds a secret every few lines
+	return appendSecrets(make([]span, 0, min(len(s)/64, 1024)), s, atEnd, kinds) // keyword-dense text holds a secret every few lines
+}
+
+// appendSecrets is findSecrets appending to spans (a Stream's, kept from one
+// read to the next).
+func appendSecrets(spans []span, s string, atEnd bool, kinds *keyMemo) []span {
+	f := &finding{s: s, atEnd: atEnd, endFrom: -1, kinds: kinds, spans: spans}
+	defer f.done()
 	scanner.scan(s, func(start int, w *anchorWord) {
 		if start < f.covered {
 			return

@@ -3,6 +3,7 @@ package redact
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // findAssignment: a value given to a key that names a secret. The anchor is
@@ -23,6 +24,9 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	}
 	f.keysDone = ke
 	key := s[ks:ke]
+	if f.kinds == nil {
+		f.kinds, f.lent = memos.Get().(*keyMemo), true
+	}
 	kind := f.kinds.kind(key)
 	if kind == "" && ks > 0 && s[ks-1] == ';' && shortPassword[lowerASCII(key)] {
 		kind = "password" // Uid=app;Pwd=x; in a connection string
@@ -138,13 +142,28 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 // session's stream of output: keyword-dense output names the same keys again
 // and again (each object of a JSON array, each line of a log), and judging a
 // name costs several times what finding it in the memo does. It is
-// direct-mapped: a name whose slot is taken replaces what was there.
+// direct-mapped: a name whose slot is taken replaces what was there. A slot
+// holds a copy of the name, so that the memo keeps no text alive and may
+// outlive it (a Stream's, a pooled one); longer names are judged every time.
+// What it remembers stays true: a name's kind depends on the name alone.
 type keyMemo struct {
-	slots [64]struct{ key, kind string }
-	clone bool // keep copies of the names, not substrings of the texts: the memo outlives them (a Stream's)
+	slots [64]struct {
+		n    uint8
+		key  [maxMemoKey]byte
+		kind string // a constant of keyKind's, or built once at start
+	}
 }
 
+const maxMemoKey = 31
+
+// memos lends the memos of one-off texts (Redact, Secrets): 3 KiB each, too
+// much to allocate for every small result.
+var memos = sync.Pool{New: func() any { return new(keyMemo) }}
+
 func (m *keyMemo) kind(key string) string {
+	if n := len(key); n > maxMemoKey {
+		return keyKind(key)
+	}
 	// The hash mixes the length, the first and the last four bytes and one in
 	// the middle: names that differ elsewhere only share a slot.
 	n := len(key)
@@ -157,13 +176,15 @@ func (m *keyMemo) kind(key string) string {
 	}
 	h ^= h >> 16
 	e := &m.slots[h%uint32(len(m.slots))]
-	if e.key != key || e.key == "" {
-		e.key, e.kind = key, keyKind(key)
-		if m.clone {
-			e.key = strings.Clone(key)
-		}
+	if int(e.n) == n && string(e.key[:n]) == key {
+		return e.kind
 	}
-	return e.kind
+	kind := keyKind(key)
+	if n <= maxMemoKey {
+		e.n = uint8(copy(e.key[:], key))
+		e.kind = kind
+	}
+	return kind
 }
 
 // passWords end in "pass" and name no password.

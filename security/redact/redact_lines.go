@@ -127,6 +127,11 @@ func findPgpass(f *finding, hit int) (span, bool) {
 	if hit < f.lineDone {
 		return span{}, false
 	}
+	for i := hit - 1; i >= 0 && s[i] != '\n'; i-- { // most hits are times and file:line: a blank comes first
+		if s[i] == ' ' || s[i] == '\t' {
+			return span{}, false
+		}
+	}
 	ls, le := lineAt(s, hit)
 	f.lineDone = le
 	line := strings.TrimRight(s[ls:le], "\r")

@@ -1,5 +1,7 @@
 package redact
 
+import "strings"
+
 // anchors finds, in one pass over the text, every place where a secret could
 // start: a known token prefix, a keyword of a key name, a URL's "://", a PEM
 // armour line. It is an Aho-Corasick automaton over ASCII-case-folded bytes,
@@ -92,6 +94,10 @@ func newAnchors(words []anchorWord) *anchors {
 		}
 	}
 	a := &anchors{words: words}
+	for i := range a.words { // a word with no letters matches exactly when it matches folded
+		w := &a.words[i]
+		w.exact = w.exact && strings.ToLower(w.text) != strings.ToUpper(w.text)
+	}
 	classes := 1 // class 0: the bytes no anchor holds
 	for _, w := range words {
 		for j := 0; j < len(w.text); j++ {

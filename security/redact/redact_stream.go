@@ -22,12 +22,13 @@ type Stream struct {
 	before string // the end of the output so far, the context a secret cut between chunks is judged in (bounded)
 	enable bool
 	kinds  keyMemo // the key names judged in this output so far
+	spans  []span  // reused from read to read
 }
 
 // Stream returns a new Stream that redacts as r does. A nil or disabled
 // Redactor yields a Stream that returns chunks unchanged.
 func (r *Redactor) Stream() *Stream {
-	return &Stream{r: r, enable: r != nil && r.enabled, kinds: keyMemo{clone: true}}
+	return &Stream{r: r, enable: r != nil && r.enabled}
 }
 
 // maxTail bounds the unterminated line kept for the next chunk, and
@@ -164,8 +165,8 @@ func (s *Stream) redactRest(text string, carry bool) string {
 	}
 	joined := prev + text
 	atEnd := !strings.HasSuffix(text, "\n")
-	spans := findSecrets(joined, atEnd, &s.kinds)
-	var own []span
+	spans := appendSecrets(s.spans[:0], joined, atEnd, &s.kinds)
+	own := spans[:0] // filtered in place: an element is written only after it is read
 	for _, sp := range spans {
 		if sp.end <= len(prev) {
 			continue
@@ -174,7 +175,11 @@ func (s *Stream) redactRest(text string, carry bool) string {
 		sp.end -= len(prev)
 		own = append(own, sp)
 	}
-	return apply(text, own)
+	out := apply(text, own)
+	if cap(spans) <= 1024 {
+		s.spans = spans
+	}
+	return out
 }
 
 // beginSplit: the previous chunk ended with part of a BEGIN line that this
