@@ -210,10 +210,17 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 		p++ // a Python bytes, raw or unicode literal: b'\xe4\xa6'
 	}
 	if p < len(s) && (s[p] == '"' || s[p] == '\'' || s[p] == '`') {
-		q := s[p]
-		e := p + 1
-		for e < len(s) && e-p < 4096 && s[e] != q && s[e] != '\n' {
-			if s[e] == '\\' && e+1 < len(s) && s[e+1] != '\n' {
+		stops := &quotedEnds[s[p]&3] // ", ' and ` differ in their low bits
+		e, lim := p+1, min(len(s), p+4096)
+		for e < lim {
+			if !stops[s[e]] {
+				e++
+				continue
+			}
+			if s[e] != '\\' {
+				break
+			}
+			if e+1 < len(s) && s[e+1] != '\n' {
 				e++
 			}
 			e++
@@ -229,6 +236,15 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 
 // valueEnds: the bytes that end an unquoted value.
 var valueEnds = byteSet(" \t\r\n'\"&;,)}]")
+
+// quotedEnds, by the low two bits of the opening quote: the bytes where a
+// value in those quotes ends or may (a backslash escapes the byte after it).
+var quotedEnds = func() (t [4][256]bool) {
+	for _, q := range []byte("\"'`") {
+		t[q&3] = byteSet(string(q) + "\n\\")
+	}
+	return t
+}()
 
 func byteSet(s string) (set [256]bool) {
 	for i := 0; i < len(s); i++ {

@@ -99,6 +99,10 @@ func hasPrefixFold(s, prefix string) bool {
 	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
 }
 
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && equalFold(s[len(s)-len(suffix):], suffix)
+}
+
 // equalFold is strings.EqualFold for a word of ASCII: the lengths first.
 func equalFold(s, word string) bool {
 	return len(s) == len(word) && strings.EqualFold(s, word)
