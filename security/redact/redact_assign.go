@@ -295,47 +295,74 @@ const maxKeyWords = 8
 
 // keyWords splits a key name into lower-case words at _ - . and case changes
 // (SecretAccessKey, APIKey, client-key-data, --password), keeping the last
-// maxKeyWords. lower is the key in lower case; the words are its substrings.
+// maxKeyWords; camel: the name has both cases, so case changes may cut it. lower is the key in lower case; the words are its substrings.
 // They are returned by value, so that lower may live on the caller's stack.
-func keyWords(key, lower string) (words [maxKeyWords]string, n int) {
-	start := 0
-	for i := 0; i <= len(key); i++ {
-		cut, next := false, i
-		switch {
-		case i == len(key):
-			cut = true
-		case key[i] == '_' || key[i] == '-' || key[i] == '.':
-			cut, next = true, i+1
-		case i > start && 'A' <= key[i] && key[i] <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
-			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
-			cut = true
-		}
-		if !cut {
-			continue
-		}
-		if i > start {
-			if n == maxKeyWords {
-				for j := 1; j < n; j++ { // not copy(): it would move lower to the heap
-					words[j-1] = words[j]
-				}
-				n--
+func keyWords(key, lower string, camel bool) (words [maxKeyWords]string, n int) {
+	add := func(start, end int) {
+		if n == maxKeyWords {
+			for j := 1; j < n; j++ { // not copy(): it would move lower to the heap
+				words[j-1] = words[j]
 			}
-			words[n] = lower[start:i]
-			n++
+			n--
 		}
-		start = next
+		words[n] = lower[start:end]
+		n++
+	}
+	start, prev := 0, byte(nameSep)
+	if !camel { // cut at separators only: the common ALL_CAPS and snake_case names
+		for i := 0; i < len(key); i++ {
+			if nameBytes[key[i]] == nameSep {
+				if i > start {
+					add(start, i)
+				}
+				start = i + 1
+			}
+		}
+		if len(key) > start {
+			add(start, len(key))
+		}
+		return words, n
+	}
+	for i := 0; i < len(key); i++ {
+		c := nameBytes[key[i]]
+		switch {
+		case c == nameSep:
+			if i > start {
+				add(start, i)
+			}
+			start = i + 1
+		case camel && c == nameUpper && i > start && (prev == nameLower ||
+			prev == nameUpper && i+1 < len(key) && nameBytes[key[i+1]] == nameLower): // fooBar, APIKey
+			add(start, i)
+			start = i
+		}
+		prev = c
+	}
+	if len(key) > start {
+		add(start, len(key))
 	}
 	return words, n
 }
 
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return true
-		}
+// nameBytes classes the bytes of a key name for keyWords, as bits to OR.
+const (
+	nameSep = 1 << iota
+	nameUpper
+	nameLower
+)
+
+var nameBytes = func() (t [256]byte) {
+	for _, c := range []byte("_-.") {
+		t[c] = nameSep
 	}
-	return false
-}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = nameUpper
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = nameLower
+	}
+	return t
+}()
 
 // lowerASCII lowers s, allocating only when it has an upper-case letter.
 func lowerASCII(s string) string {
@@ -384,7 +411,11 @@ func wordSet(s string) map[string]bool {
 // secretKeyRef name something about a secret, not the secret.
 func keyKind(key string) string {
 	lower := key
-	if hasUpper(key) {
+	var cases byte
+	for i := 0; i < len(key); i++ {
+		cases |= nameBytes[key[i]]
+	}
+	if cases&nameUpper != 0 {
 		var b [32]byte // a key of up to 32 bytes is lowered on the stack: judging it allocates nothing
 		if len(key) > len(b) {
 			lower = strings.ToLower(key)
@@ -395,7 +426,7 @@ func keyKind(key string) string {
 			lower = string(b[:len(key)])
 		}
 	}
-	all, n := keyWords(key, lower)
+	all, n := keyWords(key, lower, cases&nameUpper != 0 && cases&nameLower != 0)
 	w := all[:n]
 	for len(w) > 1 && fillers[w[len(w)-1]] {
 		w = w[:len(w)-1]
