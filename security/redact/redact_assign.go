@@ -227,8 +227,8 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 		}
 		return p + 1, min(e, len(s)), true
 	}
-	e := p
-	for e < len(s) && e-p < 4096 && !valueEnds[s[e]] {
+	e, lim := p, min(len(s), p+4096)
+	for e < lim && !valueEnds[s[e]] {
 		e++
 	}
 	return p, e, false

@@ -146,12 +146,20 @@ func prompt(v string) bool {
 
 var referencePrefixes = []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"}
 
+// referencesByFirst indexes referencePrefixes by their first byte.
+var referencesByFirst = func() (idx [256][]string) {
+	for _, p := range referencePrefixes {
+		idx[p[0]] = append(idx[p[0]], p)
+	}
+	return idx
+}()
+
 // reference: where a secret is kept, not the secret: a path or a secret
 // store's address.
 func reference(v string) bool {
 	if strings.IndexByte(v, ':') >= 0 || strings.IndexByte(v, '+') >= 0 { // every prefix has one
-		for _, p := range referencePrefixes {
-			if fold(v[0]) == p[0] && hasPrefixFold(v, p) {
+		for _, p := range referencesByFirst[fold(v[0])] {
+			if hasPrefixFold(v, p) {
 				return true
 			}
 		}
