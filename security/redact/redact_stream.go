@@ -219,6 +219,9 @@ func (s *Stream) keyBodyLen(chunk string, carry bool) (n int, ended bool) {
 
 // endsInsideKey: the last BEGIN of a private key in s has no END after it.
 func endsInsideKey(s string) bool {
+	if !strings.Contains(s, "BEGIN ") { // not "-----BEGIN ": a search for it stops at every dash of a log
+		return false
+	}
 	if !strings.Contains(s, "-----BEGIN ") {
 		return false
 	}
