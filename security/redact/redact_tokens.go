@@ -10,6 +10,7 @@ import (
 type tokenRule struct {
 	prefix, kind string
 	body         func(byte) bool
+	bodySet      *[256]bool // body as a table, for the loop over the body's bytes
 	min, max     int
 	wordEnd      bool                    // no word byte may follow the body
 	ok           func(token string) bool // nil: any body of the right length
@@ -82,6 +83,13 @@ var tokenRules = func() []tokenRule {
 	for _, p := range []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"} {
 		rules = append(rules, tokenRule{prefix: p, kind: "slack-token", body: alnumD, min: 10, max: 255})
 	}
+	for i := range rules {
+		set := new([256]bool)
+		for c := range 256 {
+			set[c] = rules[i].body(byte(c))
+		}
+		rules[i].bodySet = set
+	}
 	return rules
 }()
 
@@ -122,7 +130,7 @@ func (t *tokenRule) find(f *finding, start int) (span, bool) {
 	}
 	b := start + len(t.prefix)
 	e := b
-	for e < len(s) && e-b < t.max+1 && t.body(s[e]) {
+	for lim := min(len(s), b+t.max+1); e < lim && t.bodySet[s[e]]; {
 		e++
 	}
 	n := e - b
