@@ -87,8 +87,11 @@ func (s *Stream) Skip(text string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	begins := pemBeginLine.FindAllStringIndex(text, -1)
-	ends := pemEndLine.FindAllStringIndex(text, -1)
+	var begins, ends [][]int
+	if strings.Contains(text, "PRIVATE KEY-----") { // in every BEGIN and END line; the regexps stop at every run of dashes
+		begins = pemBeginLine.FindAllStringIndex(text, -1)
+		ends = pemEndLine.FindAllStringIndex(text, -1)
+	}
 	lastBegin, lastEnd := -1, -1
 	if begins != nil {
 		lastBegin = begins[len(begins)-1][0]
