@@ -354,15 +354,21 @@ func findURLPassword(f *finding, start int) (span, bool) {
 	if b == start {
 		return span{}, false
 	}
-	i := start + 3
+	us := start + 3 // the user
+	if strings.HasPrefix(s[us:], "[REDACTED:") { // a user redacted before (a key): the rest is judged after its marker, not in it
+		if e := strings.IndexByte(s[us:min(len(s), us+64)], ']'); e > 0 {
+			us += e + 1
+		}
+	}
+	i := us
 	for i < len(s) && i-start < 256 && !strings.ContainsRune(" \t\r\n:/@", rune(s[i])) {
 		i++
 	}
-	if u := s[start+3 : i]; i == len(s) && f.atEnd && u != "" && !strings.Contains(u, ".") && strings.ContainsAny(u, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-		return span{start + 3, i, "url-key"}, true // cut where a key as the user may be (a host has dots)
+	if u := s[us:i]; i == len(s) && f.atEnd && u != "" && !strings.Contains(u, ".") && strings.ContainsAny(u, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return span{us, i, "url-key"}, true // cut where a key as the user may be (a host has dots)
 	}
-	if i < len(s) && s[i] == '@' && i-start-3 >= 32 && (hexString(s[start+3:i]) || generated(s[start+3:i])) {
-		return span{start + 3, i, "url-key"}, true // a key as the user: a Sentry DSN
+	if i < len(s) && s[i] == '@' && i-us >= 32 && (hexString(s[us:i]) || generated(s[us:i])) {
+		return span{us, i, "url-key"}, true // a key as the user: a Sentry DSN
 	}
 	if i >= len(s) || s[i] != ':' {
 		return span{}, false
