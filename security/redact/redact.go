@@ -68,7 +68,7 @@ func redactText(s string) string {
 	defer f.done()
 	written, ordered := 0, true
 	scanner.scan(s, func(start int, w *anchorWord) {
-		if start < f.covered || !ordered {
+		if !ordered || f.inSecret(start) {
 			return
 		}
 		sp, ok := w.find(f, start)
@@ -85,7 +85,7 @@ func redactText(s string) string {
 		b.WriteString(s[written:sp.start])
 		writeMarker(&b, sp.kind)
 		written = sp.end
-		f.covered = max(f.covered, sp.end)
+		f.found(sp)
 	})
 	switch {
 	case !ordered:
@@ -120,16 +120,35 @@ type finding struct {
 	atEnd bool // the text is a chunk cut where more may follow: a value running into its end may be the first part of a secret
 	spans []span
 
-	covered  int // hits before this offset lie inside a secret already found
-	keysDone int // key names before this offset were judged already
-	lineDone int // lines before this offset were judged as .pgpass lines already
-	endFrom  int // memo for the next private-key END line (see pemEnd)
-	endAt    int
-	kinds    *keyMemo // nil until a key is judged
-	lent     bool     // kinds is from memos, to go back when the pass ends
+	covered     int // hits from coveredFrom to before covered lie inside secrets already found
+	coveredFrom int
+	keysDone    int // key names before this offset were judged already
+	lineDone    int // lines before this offset were judged as .pgpass lines already
+	endFrom     int // memo for the next private-key END line (see pemEnd)
+	endAt       int
+	kinds       *keyMemo // nil until a key is judged
+	lent        bool     // kinds is from memos, to go back when the pass ends
 }
 
 var scanner = newAnchors(anchorWords())
+
+// inSecret: the hit at start lies inside the secrets found last, where there is
+// nothing more to find. A hit before them is looked at: the secret an anchor
+// leads to may start well after it (a URL's password after its user, which may
+// be a token itself; a value after its key).
+func (f *finding) inSecret(start int) bool {
+	return f.coveredFrom <= start && start < f.covered
+}
+
+// found records a secret found.
+func (f *finding) found(sp span) {
+	if sp.start > f.covered {
+		f.coveredFrom = sp.start
+	} else {
+		f.coveredFrom = min(f.coveredFrom, sp.start)
+	}
+	f.covered = max(f.covered, sp.end)
+}
 
 // done returns a lent memo.
 func (f *finding) done() {
@@ -152,12 +171,12 @@ func appendSecrets(spans []span, s string, atEnd bool, kinds *keyMemo) []span {
 	f := &finding{s: s, atEnd: atEnd, endFrom: -1, kinds: kinds, spans: spans}
 	defer f.done()
 	scanner.scan(s, func(start int, w *anchorWord) {
-		if start < f.covered {
+		if f.inSecret(start) {
 			return
 		}
 		if sp, ok := w.find(f, start); ok && sp.end > sp.start {
 			f.spans = append(f.spans, sp)
-			f.covered = max(f.covered, sp.end)
+			f.found(sp)
 		}
 	})
 	return merge(f.spans)
