@@ -354,8 +354,10 @@ func findURLPassword(f *finding, start int) (span, bool) {
 	if b == start {
 		return span{}, false
 	}
-	us := start + 3 // the user
-	if strings.HasPrefix(s[us:], "[REDACTED:") { // a user redacted before (a key): the rest is judged after its marker, not in it
+	// The user starts after "://", or after a marker there (a key redacted
+	// before): the rest is judged after the marker, not in it.
+	us := start + 3
+	if strings.HasPrefix(s[us:], "[REDACTED:") {
 		if e := strings.IndexByte(s[us:min(len(s), us+64)], ']'); e > 0 {
 			us += e + 1
 		}
