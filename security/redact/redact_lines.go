@@ -135,7 +135,7 @@ func findPgpass(f *finding, hit int) (span, bool) {
 	ls, le := lineAt(s, hit)
 	f.lineDone = le
 	line := strings.TrimRight(s[ls:le], "\r")
-	if strings.ContainsAny(line, " \t") || strings.Count(line, ":") != 4 {
+	if strings.ContainsAny(line, " \t") || strings.Count(line, ":") != 4 || strings.Contains(line, "[REDACTED:") { // a marker's colon is no field's end
 		return span{}, false
 	}
 	fields := strings.Split(line, ":")
