@@ -50,7 +50,7 @@ func (r *Redactor) Secrets(s string) []Span {
 	if r == nil || !r.enabled || s == "" {
 		return nil
 	}
-	found := findSecrets(s, 0, false)
+	found := findSecrets(s, false, nil)
 	out := make([]Span, len(found))
 	for i, sp := range found {
 		out[i] = Span{sp.start, sp.end, sp.kind}
@@ -65,9 +65,10 @@ func (r *Redactor) Secrets(s string) []Span {
 func redactText(s string) string {
 	var b strings.Builder
 	f := &finding{s: s, endFrom: -1}
+	defer f.done()
 	written, ordered := 0, true
 	scanner.scan(s, func(start int, w *anchorWord) {
-		if start < f.covered || !ordered {
+		if !ordered || f.inSecret(start) {
 			return
 		}
 		sp, ok := w.find(f, start)
@@ -84,11 +85,11 @@ func redactText(s string) string {
 		b.WriteString(s[written:sp.start])
 		writeMarker(&b, sp.kind)
 		written = sp.end
-		f.covered = max(f.covered, sp.end)
+		f.found(sp)
 	})
 	switch {
 	case !ordered:
-		return apply(s, findSecrets(s, 0, false))
+		return apply(s, findSecrets(s, false, nil))
 	case written == 0:
 		return s
 	}
@@ -119,27 +120,63 @@ type finding struct {
 	atEnd bool // the text is a chunk cut where more may follow: a value running into its end may be the first part of a secret
 	spans []span
 
-	covered  int // hits before this offset lie inside a secret already found
-	keysDone int // key names before this offset were judged already
-	lineDone int // lines before this offset were judged as .pgpass lines already
-	endFrom  int // memo for the next private-key END line (see pemEnd)
-	endAt    int
+	covered     int // hits from coveredFrom to before covered lie inside secrets already found
+	coveredFrom int
+	keysDone    int // key names before this offset were judged already
+	lineDone    int // lines before this offset were judged as .pgpass lines already
+	endFrom     int // memo for the next private-key END line (see pemEnd)
+	endAt       int
+	kinds       *keyMemo // nil until a key is judged
+	lent        bool     // kinds is from memos, to go back when the pass ends
 }
 
 var scanner = newAnchors(anchorWords())
 
-// findSecrets returns the secrets in s at or after from, in order and not
-// overlapping. atEnd: s ends where its chunk was cut (see Stream).
-func findSecrets(s string, from int, atEnd bool) []span {
-	f := &finding{s: s, atEnd: atEnd, covered: from, endFrom: -1}
-	f.spans = make([]span, 0, min(len(s)/64, 1024)) // keyword-dense text holds a secret every few lines
+// inSecret: the hit at start lies inside the secrets found last, where there is
+// nothing more to find. A hit before them is looked at: the secret an anchor
+// leads to may start well after it (a URL's password after its user, which may
+// be a token itself; a value after its key).
+func (f *finding) inSecret(start int) bool {
+	return f.coveredFrom <= start && start < f.covered
+}
+
+// found records a secret found.
+func (f *finding) found(sp span) {
+	if sp.start > f.covered {
+		f.coveredFrom = sp.start
+	} else {
+		f.coveredFrom = min(f.coveredFrom, sp.start)
+	}
+	f.covered = max(f.covered, sp.end)
+}
+
+// done returns a lent memo.
+func (f *finding) done() {
+	if f.lent {
+		memos.Put(f.kinds)
+		f.kinds, f.lent = nil, false
+	}
+}
+
+// findSecrets returns the secrets in s, in order and not overlapping. atEnd:
+// s ends where its chunk was cut (see Stream). kinds: the key names judged
+// before (nil: none, or a Redactor's one-off text).
+func findSecrets(s string, atEnd bool, kinds *keyMemo) []span {
+	return appendSecrets(make([]span, 0, min(len(s)/64, 1024)), s, atEnd, kinds) // keyword-dense text holds a secret every few lines
+}
+
+// appendSecrets is findSecrets appending to spans (a Stream's, kept from one
+// read to the next).
+func appendSecrets(spans []span, s string, atEnd bool, kinds *keyMemo) []span {
+	f := &finding{s: s, atEnd: atEnd, endFrom: -1, kinds: kinds, spans: spans}
+	defer f.done()
 	scanner.scan(s, func(start int, w *anchorWord) {
-		if start < f.covered {
+		if f.inSecret(start) {
 			return
 		}
 		if sp, ok := w.find(f, start); ok && sp.end > sp.start {
 			f.spans = append(f.spans, sp)
-			f.covered = max(f.covered, sp.end)
+			f.found(sp)
 		}
 	})
 	return merge(f.spans)
@@ -207,13 +244,17 @@ func anchorWords() []anchorWord {
 	)
 }
 
-func isWordByte(c byte) bool {
-	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
+// The byte classes are tables: they are asked about every byte around every
+// anchor hit.
+var (
+	wordBytes   = byteSet("_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	keyBytes    = byteSet("-._0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	base64Bytes = byteSet("+/=0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+)
 
-func isBase64Byte(c byte) bool {
-	return isWordByte(c) && c != '_' || c == '+' || c == '/' || c == '='
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+func isBase64Byte(c byte) bool { return base64Bytes[c] }
 
 // lineAt returns the bounds of the line holding offset i.
 func lineAt(s string, i int) (start, end int) {

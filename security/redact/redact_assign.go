@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // findAssignment: a value given to a key that names a secret. The anchor is
 // a keyword (pass, pwd, secret, token, key, auth) inside the key; the key is
@@ -14,16 +11,19 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	if hit < f.keysDone {
 		return span{}, false
 	}
-	ks, ke := hit, hit
-	for ks > 0 && hit-ks < 96 && isKeyByte(s[ks-1]) {
+	ks, ke := hit, min(hit+2, len(s)) // the shortest keyword, pw, is two key bytes
+	for low := max(hit-96, 0); ks > low && isKeyByte(s[ks-1]); {
 		ks--
 	}
-	for ke < len(s) && ke-hit < 96 && isKeyByte(s[ke]) {
+	for high := min(hit+96, len(s)); ke < high && isKeyByte(s[ke]); {
 		ke++
 	}
 	f.keysDone = ke
 	key := s[ks:ke]
-	kind := keyKind(key)
+	if f.kinds == nil {
+		f.kinds, f.lent = memos.Get().(*keyMemo), true
+	}
+	kind := f.kinds.kind(key)
 	if kind == "" && ks > 0 && s[ks-1] == ';' && shortPassword[lowerASCII(key)] {
 		kind = "password" // Uid=app;Pwd=x; in a connection string
 	}
@@ -40,7 +40,7 @@ func findAssignment(f *finding, hit int) (span, bool) {
 		return span{}, false
 	}
 	if kind == "" { // a value of a key that names no secret is not looked at for keys,
-		if !strings.EqualFold(key, "key") && !strings.EqualFold(key, "name") { // unless it names one: <add key="ApiPassword" value="x"/>
+		if !equalFold(key, "key") && !equalFold(key, "name") { // unless it names one: <add key="ApiPassword" value="x"/>
 			_, f.keysDone, _ = valueAt(s, p)
 		}
 		return span{}, false
@@ -56,10 +56,12 @@ func findAssignment(f *finding, hit int) (span, bool) {
 	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
 		return span{}, false // getpass("Password: "): the quote ends a prompt's text
 	}
-	for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
-		if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
-			if sp, ok := t.find(f, vs); ok {
-				return sp, true
+	if len(v) >= minToken || f.atEnd && ve == len(s) {
+		for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
+			if t := &tokenRules[i]; strings.HasPrefix(v, t.prefix) {
+				if sp, ok := t.find(f, vs); ok {
+					return sp, true
+				}
 			}
 		}
 	}
@@ -132,21 +134,16 @@ func separator(s string, ke int, key, kind string) (int, byte) {
 	return p, sep
 }
 
-// passWords end in "pass" and name no password.
-var passWords = wordSet("pass bypass compass surpass overpass underpass trespass impass multipass onepass twopass firstpass secondpass")
-
-var shortPassword = wordSet("pwd pw pass")
-
 // generated: a value with the shape of a generated secret: long, and mixing
 // cases and digits, or base64 with its padding.
 func generated(v string) bool {
-	if strings.ContainsAny(v, ".: ") {
+	if strings.IndexByte(v, '.') >= 0 || strings.IndexByte(v, ':') >= 0 || strings.IndexByte(v, ' ') >= 0 {
 		return false // HomePage.Title.Welcome2024, user:1234:Cart: a name built of parts
 	}
 	return len(v) >= 20 && (mixedCase(v) || len(v)%4 == 0 && strings.HasSuffix(v, "=") && strings.Trim(v, "=") != "")
 }
 
-func isKeyByte(c byte) bool { return isWordByte(c) || c == '-' || c == '.' }
+func isKeyByte(c byte) bool { return keyBytes[c] }
 
 // valueAt returns the value starting at p: inside quotes if it is quoted, else
 // up to a space or a delimiter of the text around it (&;,)}] and quotes).
@@ -155,18 +152,25 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 		p++ // a Python bytes, raw or unicode literal: b'\xe4\xa6'
 	}
 	if p < len(s) && (s[p] == '"' || s[p] == '\'' || s[p] == '`') {
-		q := s[p]
-		e := p + 1
-		for e < len(s) && e-p < 4096 && s[e] != q && s[e] != '\n' {
-			if s[e] == '\\' && e+1 < len(s) && s[e+1] != '\n' {
+		stops := &quotedEnds[s[p]&3] // ", ' and ` differ in their low bits
+		e, lim := p+1, min(len(s), p+4096)
+		for e < lim {
+			if !stops[s[e]] {
+				e++
+				continue
+			}
+			if s[e] != '\\' {
+				break
+			}
+			if e+1 < len(s) && s[e+1] != '\n' {
 				e++
 			}
 			e++
 		}
 		return p + 1, min(e, len(s)), true
 	}
-	e := p
-	for e < len(s) && e-p < 4096 && !valueEnds[s[e]] {
+	e, lim := p, min(len(s), p+4096)
+	for e < lim && !valueEnds[s[e]] {
 		e++
 	}
 	return p, e, false
@@ -174,6 +178,15 @@ func valueAt(s string, p int) (start, end int, quoted bool) {
 
 // valueEnds: the bytes that end an unquoted value.
 var valueEnds = byteSet(" \t\r\n'\"&;,)}]")
+
+// quotedEnds, by the low two bits of the opening quote: the bytes where a
+// value in those quotes ends or may (a backslash escapes the byte after it).
+var quotedEnds = func() (t [4][256]bool) {
+	for _, q := range []byte("\"'`") {
+		t[q&3] = byteSet(string(q) + "\n\\")
+	}
+	return t
+}()
 
 func byteSet(s string) (set [256]bool) {
 	for i := 0; i < len(s); i++ {
@@ -217,175 +230,4 @@ func authorizationValue(f *finding, p int) (span, bool) {
 func netrcContext(s string, ks int) bool {
 	before := s[max(0, ks-256):ks]
 	return strings.Contains(before, "machine ") || strings.Contains(before, "login ")
-}
-
-// maxKeyWords bounds the words of a key name that are looked at (the last ones).
-const maxKeyWords = 8
-
-// keyWords splits a key name into lower-case words at _ - . and case changes
-// (SecretAccessKey, APIKey, client-key-data, --password), keeping the last
-// maxKeyWords. lower is the key in lower case; the words are its substrings.
-// They are returned by value, so that lower may live on the caller's stack.
-func keyWords(key, lower string) (words [maxKeyWords]string, n int) {
-	start := 0
-	for i := 0; i <= len(key); i++ {
-		cut, next := false, i
-		switch {
-		case i == len(key):
-			cut = true
-		case key[i] == '_' || key[i] == '-' || key[i] == '.':
-			cut, next = true, i+1
-		case i > start && 'A' <= key[i] && key[i] <= 'Z' && ('a' <= key[i-1] && key[i-1] <= 'z' ||
-			i+1 < len(key) && 'a' <= key[i+1] && key[i+1] <= 'z' && 'A' <= key[i-1] && key[i-1] <= 'Z'):
-			cut = true
-		}
-		if !cut {
-			continue
-		}
-		if i > start {
-			if n == maxKeyWords {
-				for j := 1; j < n; j++ { // not copy(): it would move lower to the heap
-					words[j-1] = words[j]
-				}
-				n--
-			}
-			words[n] = lower[start:i]
-			n++
-		}
-		start = next
-	}
-	return words, n
-}
-
-func hasUpper(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-// lowerASCII lowers s, allocating only when it has an upper-case letter.
-func lowerASCII(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
-}
-
-var (
-	// keyQualifiers make a *_KEY a secret: API_KEY, DD_APP_KEY, AccountKey,
-	// SECRET_KEY, but not primary_key, sort_key or ssh_key (usually a path).
-	keyQualifiers = kindSet("_key", "api access secret private account shared app application master encryption encrypt signing sign client license auth session service storage subscription admin deploy hmac jwt consumer webhook ingest sas instrumentation cipher aes root")
-	// keyNonSecret make a *_KEY something other than a secret: a database's
-	// key, a public half, a lookup key.
-	keyNonSecret = wordSet("primary foreign sort partition hash range row cache idempotency object s3 map lookup routing public pub ssh host gpg pgp fingerprint ssl tls cert verify verification peer dedup dedupe unique composite shard group message event idempotence kms key translation i18n l10n locale index column field attribute property setting config registry redis hot short cut keyboard")
-	// fillers end a key name without changing what it holds: client-key-data,
-	// secret_key_base, password_value.
-	fillers = wordSet("data value b64 base64 base str string")
-	// metadata ends a key that says something about a secret.
-	metadata = wordSet("file path name names ref id arn version type kind count length len size ttl expiry expires expiration rotation prefix suffix format enabled required header env var field prompt policy role label description desc hint url uri endpoint location source backend manager provider store engine mount dir namespace stdin fd cmd command")
-)
-
-// kindSet maps each word of s to the word with suffix, the marker's kind,
-// built once so that no kind is built per match.
-func kindSet(suffix, s string) map[string]string {
-	m := map[string]string{}
-	for _, w := range strings.Fields(s) {
-		m[w] = w + suffix
-	}
-	return m
-}
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
-// keyKind returns the marker's kind for a key that names a secret, or "".
-// What a key ends with decides: PASSWORD_FILE, TOKEN_TTL, secretName and
-// secretKeyRef name something about a secret, not the secret.
-func keyKind(key string) string {
-	lower := key
-	if hasUpper(key) {
-		var b [32]byte // a key of up to 32 bytes is lowered on the stack: judging it allocates nothing
-		if len(key) > len(b) {
-			lower = strings.ToLower(key)
-		} else {
-			for i := 0; i < len(key); i++ {
-				b[i] = fold(key[i])
-			}
-			lower = string(b[:len(key)])
-		}
-	}
-	all, n := keyWords(key, lower)
-	w := all[:n]
-	for len(w) > 1 && fillers[w[len(w)-1]] {
-		w = w[:len(w)-1]
-	}
-	if len(w) == 0 {
-		return ""
-	}
-	last, prev := w[len(w)-1], ""
-	if len(w) > 1 {
-		prev = w[len(w)-2]
-	}
-	switch last {
-	case "password", "passwd", "passphrase", "passcode":
-		return "password"
-	case "pass", "pwd", "pw":
-		if prev != "" && prev != "old" {
-			return "password"
-		}
-	case "secret", "secrets":
-		return "secret"
-	case "token":
-		return "token"
-	case "authorization":
-		return "authorization"
-	case "auth":
-		if len(w) == 1 {
-			return "auth"
-		}
-	case "key":
-		if prev == "access" && len(w) > 2 && w[len(w)-3] == "secret" {
-			return "aws-secret-access-key"
-		}
-		if k, ok := keyQualifiers[prev]; ok {
-			return k
-		}
-		if prev != "" && !keyNonSecret[prev] {
-			return "key?" // FERNET_KEY, STRIPE_KEY: a secret if the value has a secret's shape
-		}
-	case "passin", "passout": // openssl -passin pass:x
-		return "password"
-	case "requirepass", "masterauth", "bindpw", "rootpw", "dbpass": // redis.conf, nslcd.conf, slapd.conf
-		return "password"
-	case "authkey":
-		return "auth_key"
-	case "apikey", "accesskey", "secretkey", "privatekey", "accountkey", "appkey", "masterkey", "signingkey", "encryptionkey":
-		return keyQualifiers[last[:len(last)-3]]
-	case "authtoken", "accesstoken", "apitoken":
-		return "token"
-	}
-	switch {
-	case strings.HasSuffix(last, "password") || strings.HasSuffix(last, "passwd"):
-		return "password" // PGPASSWORD, DBPASSWD
-	case strings.HasSuffix(last, "pass") && !passWords[last]:
-		return "password" // smtppass, requirepass
-	case strings.HasSuffix(last, "secret"):
-		return "secret"
-	case strings.HasSuffix(last, "token") && len(w) == 1:
-		return "token" // authToken is [auth token]; GHTOKEN, NPMTOKEN
-	}
-	if !metadata[last] && (slices.Contains(w, "secret") || slices.Contains(w, "secrets")) {
-		return "secret" // JWT_SECRET_V2, SECRET_PHRASE
-	}
-	return ""
 }

@@ -9,16 +9,28 @@ import (
 // benchTexts are what the benchmarks redact, about 1 MiB each. "realistic" is
 // keyword-dense terminal output: build logs, an env dump, JSON and YAML
 // configs full of key names like token, secret and password, with a real
-// secret every few dozen lines. The others are worst cases.
+// secret every few dozen lines. The others are worst cases; "distinct-keys"
+// names no key twice, so that each name is judged afresh (the memo of key
+// names helps it not at all).
 func benchTexts() map[string]string {
 	return map[string]string{
-		"realistic":   fill(realisticLines()),
-		"keywords":    fill([]string{"password=token secret: key token=auth api_key: pass passwd=secret_key:token "}),
-		"assignments": fill([]string{`{"password": "p4ss", "token": "t0ken", "secret": "s3cr3t", "api_key": "k3y"},`}),
-		"base64-wall": fill([]string{strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2", 1)}),
-		"base64-line": strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVph", 1<<20/36),
-		"prefixes":    fill([]string{"sk-learn ghp_ AKIA eyJ xoxb- hf_ npm_ glpat- AIza ya29. SG. ://x "}),
+		"realistic":     fill(realisticLines()),
+		"keywords":      fill([]string{"password=token secret: key token=auth api_key: pass passwd=secret_key:token "}),
+		"assignments":   fill([]string{`{"password": "p4ss", "token": "t0ken", "secret": "s3cr3t", "api_key": "k3y"},`}),
+		"base64-wall":   fill([]string{strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2", 1)}),
+		"base64-line":   strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVph", 1<<20/36),
+		"prefixes":      fill([]string{"sk-learn ghp_ AKIA eyJ xoxb- hf_ npm_ glpat- AIza ya29. SG. ://x "}),
+		"distinct-keys": distinctKeys(),
 	}
+}
+
+func distinctKeys() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "SERVICE_%d_API_TOKEN_NAME=svc-%d\n  \"svc%dDbPasswordFile\": \"/run/secrets/db%d\",\nsvc_%d_secret_ref: vault:kv/app%d\nAPP%d_SECRET_KEY=%s\n",
+			i, i, i, i, i, i, i, hexSecret)
+	}
+	return b.String()
 }
 
 func realisticLines() []string {

@@ -72,9 +72,12 @@ func xmlValue(s string, ks, ke int, atEnd bool) (vs, ve int, ok bool) {
 	if q != '"' && q != '\'' || s[ke] != q {
 		return 0, 0, false
 	}
-	attr := strings.ToLower(strings.TrimRight(s[max(0, ks-8):ks-1], " "))
-	if !strings.HasSuffix(attr, "key=") && !strings.HasSuffix(attr, "name=") {
-		return 0, 0, false
+	attr := s[max(0, ks-8) : ks-1]
+	if attr != "" && attr[len(attr)-1] == ' ' {
+		attr = strings.TrimRight(attr, " ")
+	}
+	if attr == "" || attr[len(attr)-1] != '=' || !hasSuffixFold(attr, "key=") && !hasSuffixFold(attr, "name=") {
+		return 0, 0, false // most often a JSON key: "password": "x"
 	}
 	rest := strings.TrimLeft(s[ke+1:min(len(s), ke+64)], " \t")
 	if !strings.HasPrefix(rest, "value=") || len(rest) < 7 || rest[6] != '"' && rest[6] != '\'' {

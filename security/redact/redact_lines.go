@@ -127,10 +127,15 @@ func findPgpass(f *finding, hit int) (span, bool) {
 	if hit < f.lineDone {
 		return span{}, false
 	}
+	for i := hit - 1; i >= 0 && s[i] != '\n'; i-- { // most hits are times and file:line: a blank comes first
+		if s[i] == ' ' || s[i] == '\t' {
+			return span{}, false
+		}
+	}
 	ls, le := lineAt(s, hit)
 	f.lineDone = le
 	line := strings.TrimRight(s[ls:le], "\r")
-	if strings.ContainsAny(line, " \t") || strings.Count(line, ":") != 4 {
+	if strings.ContainsAny(line, " \t") || strings.Count(line, ":") != 4 || strings.Contains(line, "[REDACTED:") { // a marker's colon is no field's end
 		return span{}, false
 	}
 	fields := strings.Split(line, ":")

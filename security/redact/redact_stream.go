@@ -21,6 +21,8 @@ type Stream struct {
 	tail   string // the last chunk's unterminated last line (bounded)
 	before string // the end of the output so far, the context a secret cut between chunks is judged in (bounded)
 	enable bool
+	kinds  keyMemo // the key names judged in this output so far
+	spans  []span  // reused from read to read
 }
 
 // Stream returns a new Stream that redacts as r does. A nil or disabled
@@ -85,8 +87,11 @@ func (s *Stream) Skip(text string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	begins := pemBeginLine.FindAllStringIndex(text, -1)
-	ends := pemEndLine.FindAllStringIndex(text, -1)
+	var begins, ends [][]int
+	if strings.Contains(text, "PRIVATE KEY-----") { // in every BEGIN and END line; the regexps stop at every run of dashes
+		begins = pemBeginLine.FindAllStringIndex(text, -1)
+		ends = pemEndLine.FindAllStringIndex(text, -1)
+	}
 	lastBegin, lastEnd := -1, -1
 	if begins != nil {
 		lastBegin = begins[len(begins)-1][0]
@@ -163,8 +168,8 @@ func (s *Stream) redactRest(text string, carry bool) string {
 	}
 	joined := prev + text
 	atEnd := !strings.HasSuffix(text, "\n")
-	spans := findSecrets(joined, 0, atEnd)
-	var own []span
+	spans := appendSecrets(s.spans[:0], joined, atEnd, &s.kinds)
+	own := spans[:0] // filtered in place: an element is written only after it is read
 	for _, sp := range spans {
 		if sp.end <= len(prev) {
 			continue
@@ -173,7 +178,11 @@ func (s *Stream) redactRest(text string, carry bool) string {
 		sp.end -= len(prev)
 		own = append(own, sp)
 	}
-	return apply(text, own)
+	out := apply(text, own)
+	if cap(spans) <= 1024 {
+		s.spans = spans
+	}
+	return out
 }
 
 // beginSplit: the previous chunk ended with part of a BEGIN line that this
@@ -213,6 +222,9 @@ func (s *Stream) keyBodyLen(chunk string, carry bool) (n int, ended bool) {
 
 // endsInsideKey: the last BEGIN of a private key in s has no END after it.
 func endsInsideKey(s string) bool {
+	if !strings.Contains(s, "BEGIN ") { // not "-----BEGIN ": a search for it stops at every dash of a log
+		return false
+	}
 	if !strings.Contains(s, "-----BEGIN ") {
 		return false
 	}

@@ -158,3 +158,35 @@ func TestStreamAnswered(t *testing.T) {
 		t.Fatalf("the output after a hidden answer was redacted: %q", out)
 	}
 }
+
+// TestStreamReadsOfKeywordDenseText: a session's output arriving as PTY reads
+// of any size, cut mid-line and mid-secret, shows none of its secrets, and
+// keeps the clean lines that whole-text redaction keeps (the Stream's memo of
+// key names, kept across reads, judges them as a fresh one does).
+func TestStreamReadsOfKeywordDenseText(t *testing.T) {
+	t.Parallel()
+	text := fill(realisticLines())[:256<<10]
+	whole := NewRedactor(true).Redact(text)
+	for _, size := range []int{4096, 1000, 333, 61} {
+		s := NewRedactor(true).Stream()
+		var out strings.Builder
+		for i := 0; i < len(text); i += size {
+			out.WriteString(s.Redact(text[i:min(i+size, len(text))]))
+		}
+		for _, secret := range []string{hexSecret, b64Secret, pgPass} {
+			if leaked(out.String(), secret) {
+				t.Errorf("reads of %d bytes: a piece of %q leaked", size, secret)
+			}
+		}
+		kept := map[string]bool{}
+		for line := range strings.Lines(out.String()) {
+			kept[line] = true
+		}
+		for line := range strings.Lines(whole) {
+			if !strings.Contains(line, "[REDACTED:") && !kept[line] {
+				t.Errorf("reads of %d bytes: the clean line %q was changed", size, line)
+				break
+			}
+		}
+	}
+}

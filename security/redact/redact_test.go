@@ -38,6 +38,8 @@ func TestRedact(t *testing.T) {
 		{"pem", "a\n" + fakePEM + "\nb", "a\n[REDACTED:private-key]\nb"},
 		{"pem unterminated", "x\n-----BEGIN PRIVATE KEY-----\nMIIEv\nABCD", "x\n[REDACTED:private-key]"},
 		{"url", "postgres://app:s3cr3t@db:5432/x", "postgres://app:[REDACTED:url-password]@db:5432/x"},
+		{"token as a url's user", "https://" + fakeGitHub + ":x-oauth-basic@github.com/o/r", // the password's anchor comes first
+			"https://[REDACTED:github-token]:[REDACTED:url-password]@github.com/o/r"},
 		{"password=", "PGPASSWORD=hunter2 psql", "PGPASSWORD=[REDACTED:password] psql"},
 		{"passwd:", "passwd: hunter2", "passwd: [REDACTED:password]"},
 		{"secret json", `{"client_secret": "abc123"}`, `{"client_secret": "[REDACTED:secret]"}`},
@@ -124,7 +126,7 @@ func TestRedactTextMatchesSpans(t *testing.T) {
 	lines = append(lines, cleanCorpus...)
 	lines = append(lines, "MIIEowIBAAKCAQEA1x9Rk3bZ\nq8fA2b3c4d5e6f7g8h9i0jKL\npassword=hunter22\n-----END PRIVATE KEY-----")
 	for _, in := range lines {
-		if got, want := redactText(in), apply(in, findSecrets(in, 0, false)); got != want {
+		if got, want := redactText(in), apply(in, findSecrets(in, false, nil)); got != want {
 			t.Errorf("redactText(%q) = %q, want %q", in, got, want)
 		}
 	}

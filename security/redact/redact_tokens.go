@@ -10,6 +10,7 @@ import (
 type tokenRule struct {
 	prefix, kind string
 	body         func(byte) bool
+	bodySet      *[256]bool // body as a table, for the loop over the body's bytes
 	min, max     int
 	wordEnd      bool                    // no word byte may follow the body
 	ok           func(token string) bool // nil: any body of the right length
@@ -82,7 +83,25 @@ var tokenRules = func() []tokenRule {
 	for _, p := range []string{"xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"} {
 		rules = append(rules, tokenRule{prefix: p, kind: "slack-token", body: alnumD, min: 10, max: 255})
 	}
+	for i := range rules {
+		set := new([256]bool)
+		for c := range 256 {
+			set[c] = rules[i].body(byte(c))
+		}
+		rules[i].bodySet = set
+	}
 	return rules
+}()
+
+// minToken is the length of the shortest token tokenRules accept whole: no
+// body byte is one that ends an unquoted value (valueEnds) or a quote, so a
+// shorter value holds none.
+var minToken = func() int {
+	n := 1 << 20
+	for _, t := range tokenRules {
+		n = min(n, len(t.prefix)+t.min)
+	}
+	return n
 }()
 
 // tokensByFirst indexes tokenRules by their prefix's first byte, so a value
@@ -111,7 +130,7 @@ func (t *tokenRule) find(f *finding, start int) (span, bool) {
 	}
 	b := start + len(t.prefix)
 	e := b
-	for e < len(s) && e-b < t.max+1 && t.body(s[e]) {
+	for lim := min(len(s), b+t.max+1); e < lim && t.bodySet[s[e]]; {
 		e++
 	}
 	n := e - b
@@ -154,10 +173,27 @@ func monotonous(body string) bool {
 	return true
 }
 
+// mixedCase: s has a digit, an upper-case and a lower-case letter.
 func mixedCase(s string) bool {
-	return strings.ContainsAny(s, "0123456789") && strings.ContainsAny(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
-		strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz")
+	var seen byte
+	for i := 0; i < len(s); i++ {
+		seen |= caseBits[s[i]]
+	}
+	return seen == 7
 }
+
+var caseBits = func() (t [256]byte) {
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 2
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 4
+	}
+	return t
+}()
 
 // jwtPrefix keeps the first three dot-separated parts.
 func jwtPrefix(t string) string {
@@ -318,15 +354,23 @@ func findURLPassword(f *finding, start int) (span, bool) {
 	if b == start {
 		return span{}, false
 	}
-	i := start + 3
+	// The user starts after "://", or after a marker there (a key redacted
+	// before): the rest is judged after the marker, not in it.
+	us := start + 3
+	if strings.HasPrefix(s[us:], "[REDACTED:") {
+		if e := strings.IndexByte(s[us:min(len(s), us+64)], ']'); e > 0 {
+			us += e + 1
+		}
+	}
+	i := us
 	for i < len(s) && i-start < 256 && !strings.ContainsRune(" \t\r\n:/@", rune(s[i])) {
 		i++
 	}
-	if u := s[start+3 : i]; i == len(s) && f.atEnd && u != "" && !strings.Contains(u, ".") && strings.ContainsAny(u, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-		return span{start + 3, i, "url-key"}, true // cut where a key as the user may be (a host has dots)
+	if u := s[us:i]; i == len(s) && f.atEnd && u != "" && !strings.Contains(u, ".") && strings.ContainsAny(u, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		return span{us, i, "url-key"}, true // cut where a key as the user may be (a host has dots)
 	}
-	if i < len(s) && s[i] == '@' && i-start-3 >= 32 && (hexString(s[start+3:i]) || generated(s[start+3:i])) {
-		return span{start + 3, i, "url-key"}, true // a key as the user: a Sentry DSN
+	if i < len(s) && s[i] == '@' && i-us >= 32 && (hexString(s[us:i]) || generated(s[us:i])) {
+		return span{us, i, "url-key"}, true // a key as the user: a Sentry DSN
 	}
 	if i >= len(s) || s[i] != ':' {
 		return span{}, false

@@ -13,7 +13,7 @@ import (
 // runs into the end of a chunk and may be the first part of a longer one, so
 // only placeholders and prompts are spared.
 func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd bool) bool {
-	if v == "" || placeholder(v) || !quoted && (prompt(v) || reference(v) || strings.ContainsAny(v, "([")) {
+	if v == "" || placeholder(v) || !quoted && (prompt(v) || reference(v) || strings.IndexByte(v, '(') >= 0 || strings.IndexByte(v, '[') >= 0) {
 		return false
 	}
 	if sep == ' ' && v[0] == '-' {
@@ -25,7 +25,7 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 	if digits(v) && len(v) < 8 {
 		return false // token: 1234, a port, a count
 	}
-	if kind == "password" && strings.EqualFold(key, "passwd") && nsswitch[lowerASCII(v)] {
+	if kind == "password" && equalFold(key, "passwd") && nsswitch[lowerASCII(v)] {
 		return false // nsswitch.conf: passwd: files
 	}
 	if kind != "password" && lowerWord(v) && len(v) < 8 {
@@ -50,7 +50,9 @@ func secretValue(kind, key, v string, quoted bool, sep byte, rest string, atEnd 
 // (admin, postgres) are not placeholders: systems run with them; changeme
 // says it is to be replaced, and hiding it would protect nothing.
 func placeholder(v string) bool {
-	v = strings.Trim(v, `"'`)
+	if v != "" && (quote(v[0]) || quote(v[len(v)-1])) {
+		v = strings.Trim(v, `"'`)
+	}
 	if v == "" {
 		return true
 	}
@@ -70,16 +72,40 @@ func placeholder(v string) bool {
 		for i := 0; i < len(v); i++ {
 			buf[i] = fold(v[i])
 		}
-		if placeholderWords[string(buf[:len(v)])] || selfNamed[string(buf[:len(v)])] { // no allocation: a map index by string(bytes)
+		if templateWords[string(buf[:len(v)])] { // no allocation: a map index by string(bytes)
 			return true
 		}
 	}
-	return hasPrefixFold(v, "your") || hasPrefixFold(v, "replace") || hasPrefixFold(v, "insert") ||
-		len(v) >= 4 && strings.EqualFold(v[len(v)-4:], "here") || containsFold(v, "redacted")
+	switch fold(v[0]) {
+	case 'y':
+		if hasPrefixFold(v, "your") {
+			return true
+		}
+	case 'r':
+		if hasPrefixFold(v, "replace") {
+			return true
+		}
+	case 'i':
+		if hasPrefixFold(v, "insert") {
+			return true
+		}
+	}
+	return len(v) >= 4 && fold(v[len(v)-1]) == 'e' && equalFold(v[len(v)-4:], "here") || containsFold(v, "redacted")
 }
 
+func quote(c byte) bool { return c == '"' || c == '\'' }
+
 func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+	return len(s) >= len(prefix) && equalFold(s[:len(prefix)], prefix)
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && equalFold(s[len(s)-len(suffix):], suffix)
+}
+
+// equalFold is strings.EqualFold for a word of ASCII: the lengths first.
+func equalFold(s, word string) bool {
+	return len(s) == len(word) && strings.EqualFold(s, word)
 }
 
 // containsFold: s holds word (lower case ASCII) in any case.
@@ -98,6 +124,17 @@ var placeholderWords = wordSet("null none nil true false yes no on off undefined
 // or ask for it to be changed (changeme): a template's text, not a secret.
 var selfNamed = wordSet("password passwd pass pwd secret token apikey api_key api-key key changeme change_me change-me changeit")
 
+// templateWords is placeholderWords and selfNamed in one map: one look-up.
+var templateWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, set := range []map[string]bool{placeholderWords, selfNamed} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
 var nsswitch = wordSet("files compat db nis nisplus ldap sss systemd winbind dns hesiod cache mymachines resolve myhostname usrfiles altfiles extrausers")
 
 // prompt: a shell prompt printed where a value was expected, as after
@@ -109,15 +146,26 @@ func prompt(v string) bool {
 
 var referencePrefixes = []string{"vault:", "arn:", "env:", "file:", "op://", "sm://", "ssm:", "awssm:", "gcpsm:", "azkv:", "ref+", "secretsmanager:", "k8s:", "sops:", "http://", "https://"}
 
+// referencesByFirst indexes referencePrefixes by their first byte.
+var referencesByFirst = func() (idx [256][]string) {
+	for _, p := range referencePrefixes {
+		idx[p[0]] = append(idx[p[0]], p)
+	}
+	return idx
+}()
+
 // reference: where a secret is kept, not the secret: a path or a secret
 // store's address.
 func reference(v string) bool {
 	if strings.IndexByte(v, ':') >= 0 || strings.IndexByte(v, '+') >= 0 { // every prefix has one
-		for _, p := range referencePrefixes {
+		for _, p := range referencesByFirst[fold(v[0])] {
 			if hasPrefixFold(v, p) {
 				return true
 			}
 		}
+	}
+	if v[0] != '/' && v[0] != '~' && v[0] != '.' {
+		return false
 	}
 	p := strings.TrimLeft(v, "~.")
 	if len(p) < 2 || p[0] != '/' || len(v)-len(p) > 2 {
@@ -170,15 +218,21 @@ func lowerWord(v string) bool {
 // (my-app-secret-name, db-credentials): a name a secret is kept under.
 func secretName(v string) bool {
 	parts, named := 0, false
-	for p := range strings.FieldsFuncSeq(v, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
-		if !lowerWord(p) {
-			return false
+	for start, i := 0, 0; i <= len(v); i++ {
+		if i < len(v) && v[i] != '-' && v[i] != '_' && v[i] != '.' {
+			if v[i] < 'a' || v[i] > 'z' {
+				return false
+			}
+			continue
 		}
-		parts++
-		switch p {
-		case "secret", "secrets", "token", "tokens", "password", "passwd", "key", "keys", "credential", "credentials", "creds", "apikey":
-			named = true
+		if i > start {
+			parts++
+			switch v[start:i] {
+			case "secret", "secrets", "token", "tokens", "password", "passwd", "key", "keys", "credential", "credentials", "creds", "apikey":
+				named = true
+			}
 		}
+		start = i + 1
 	}
 	return parts > 1 && named
 }
