@@ -7,8 +7,9 @@
 // from it.
 //
 // It runs from this package's init, so as early as Go allows, and it imports
-// nothing but the standard library's lowest layers and golang.org/x/sys/unix:
-// none of the server's packages, whose initialisation (the danger rules' regular
-// expressions) a launcher has no use for. It does no path resolution and no
+// only standard packages that are initialised before it anyway, and
+// golang.org/x/sys/unix: none of the server's packages, whose initialisation (the
+// danger rules' regular expressions) a launcher has no use for
+// (integration/launcher_test.go checks with Go's init trace). It does no path resolution and no
 // policy work; package sandbox does that, once, in the server.
 package launcher
