@@ -58,20 +58,21 @@ func Main(args []string, stderr io.Writer) int {
 	return 126
 }
 
-// makeTmp makes a new directory in parent, named after this process (a name
-// left by an earlier process with the same pid gets a suffix).
+// makeTmp makes a new directory in parent with a random name: parent lies in
+// an allowed path that sessions can write, so a name one could predict (a pid)
+// is one a session could take first.
 func makeTmp(parent string) (string, error) {
-	base := parent + "/session-" + strconv.Itoa(os.Getpid())
 	for i := 0; ; i++ {
-		dir := base
-		if i > 0 {
-			dir += "-" + strconv.Itoa(i)
+		n, err := random()
+		if err != nil {
+			return "", err
 		}
-		err := syscall.Mkdir(dir, 0o700)
+		dir := parent + "/session-" + strconv.FormatUint(n, 36)
+		err = syscall.Mkdir(dir, 0o700)
 		if err == nil {
 			return dir, nil
 		}
-		if err != syscall.EEXIST || i == 100 {
+		if err != syscall.EEXIST || i == 10 {
 			return "", &os.PathError{Op: "mkdir", Path: dir, Err: err}
 		}
 	}

@@ -60,6 +60,16 @@ func restrict(p *Plan) error {
 	return nil
 }
 
+// random reads 8 bytes from the kernel's generator (crypto/rand would bring
+// more packages' initialisation before the launcher's).
+func random() (uint64, error) {
+	var b [8]byte
+	if _, err := unix.Getrandom(b[:], 0); err != nil {
+		return 0, fmt.Errorf("getrandom: %w", err)
+	}
+	return *(*uint64)(unsafe.Pointer(&b)), nil
+}
+
 // addRule grants access beneath path; a path that does not exist is skipped.
 func addRule(ruleset int, path string, access uint64) error {
 	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)

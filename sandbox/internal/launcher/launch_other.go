@@ -3,6 +3,8 @@
 package launcher
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"io"
 )
@@ -24,4 +26,12 @@ func seclude(bool) error { return errors.New("seclusion: " + errUnsupported.Erro
 func Probe(stderr io.Writer) int {
 	io.WriteString(stderr, "seclusion is not supported here\n")
 	return 1
+}
+
+func random() (uint64, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
 }
