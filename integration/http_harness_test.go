@@ -117,7 +117,7 @@ func (h *httpServer) connect(t testing.TB, token, era string, opts ...transport.
 		t.Fatalf("transport: %v", err)
 	}
 	c := client.NewClient(tr, client.WithProtocolVersion(era))
-	s := &server{t: t, c: c, stderr: h.stderr, ctx: ctx, mark: h.mark}
+	s := &server{t: t, c: c, cmd: h.cmd, stderr: h.stderr, ctx: ctx, mark: h.mark} // cmd: the process every client of h shares
 	t.Cleanup(s.close)
 	if err := c.Start(ctx); err != nil {
 		t.Fatalf("start client: %v", err)

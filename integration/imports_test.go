@@ -13,21 +13,22 @@ import (
 // package may import. A package missing from the table fails the test too, so a new package
 // has to be placed in the architecture on purpose.
 var allowedImports = map[string][]string{
-	"cmd/mcp-terminal":        {"tools", "session", "security/danger", "security/policy", "security/redact", "pty", "sandbox", "auth", "record", "web"},
-	"record":                  {},
-	"sandbox":                 {},
-	"auth":                    {},
-	"pty":                     {},
-	"screen":                  {},
-	"detect":                  {"screen"},
-	"security/danger":         {"security/internal/shell"},
-	"security/policy":         {"security/internal/shell", "security/danger"},
-	"security/redact":         {},
-	"security/internal/shell": {},
-	"session":                 {"pty", "screen", "detect"},
-	"tools":                   {"session", "security/danger", "security/policy", "security/redact", "screen"},
-	"web":                     {"session", "screen"},
-	"integration":             {},
+	"cmd/mcp-terminal":          {"tools", "session", "security/danger", "security/policy", "security/redact", "pty", "sandbox", "auth", "record", "web"},
+	"record":                    {},
+	"sandbox":                   {"sandbox/internal/launcher"},
+	"sandbox/internal/launcher": {},
+	"auth":                      {},
+	"pty":                       {},
+	"screen":                    {},
+	"detect":                    {"screen"},
+	"security/danger":           {"security/internal/shell"},
+	"security/policy":           {"security/internal/shell", "security/danger"},
+	"security/redact":           {},
+	"security/internal/shell":   {},
+	"session":                   {"pty", "screen", "detect"},
+	"tools":                     {"session", "security/danger", "security/policy", "security/redact", "screen"},
+	"web":                       {"session", "screen"},
+	"integration":               {},
 }
 
 const module = "github.com/mcp-terminal/mcp-terminal"

@@ -1,93 +1,89 @@
 package sandbox
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
-	"os"
-	"strings"
-	"syscall"
+
+	"github.com/mcp-terminal/mcp-terminal/sandbox/internal/launcher"
 )
 
 // Subcommand is the server binary's internal subcommand that runs as the launcher.
-const Subcommand = "sandbox-exec"
+const Subcommand = launcher.Subcommand
 
 // Launcher is the argv prefix that starts a program under rs: self (the server's
-// own binary, /proc/self/exe in the child), the subcommand and the ruleset. The
-// caller appends the program's resolved path, its argv[0] and its arguments.
+// own binary, /proc/self/exe in the child), the subcommand and the launcher's
+// plan, computed here once: Landlock's masks for rs.ABI (the kernel's when 0,
+// never more than the kernel's or MaxABI) and the rules' paths, so the launcher
+// only makes system calls. The caller appends the program's resolved path, its
+// argv[0] and its arguments.
 func Launcher(self string, rs *Ruleset) ([]string, error) {
-	b, err := json.Marshal(rs)
-	if err != nil {
-		return nil, err
-	}
-	return []string{self, Subcommand, string(b)}, nil
-}
-
-// Main is the launcher: args are the ruleset, the program's path, its argv[0] and
-// its arguments. It applies the ruleset to itself and execs the program; it
-// returns only on failure, with the exit status a shell uses for a program that
-// could not run (126). stderr is the session's terminal.
-func Main(args []string, stderr io.Writer) int {
-	if len(args) < 3 {
-		fmt.Fprintln(stderr, "mcp-terminal sandbox: internal subcommand; usage: "+Subcommand+" RULESET PATH ARGV0 [ARGS...]")
-		return 2
-	}
-	var rs Ruleset
-	if err := json.Unmarshal([]byte(args[0]), &rs); err != nil {
-		fmt.Fprintf(stderr, "mcp-terminal sandbox: bad ruleset: %v\n", err)
-		return 126
-	}
-	path, argv := args[1], args[2:]
-	if rs.TerminalRule {
-		if tty, err := os.Readlink("/proc/self/fd/0"); err == nil && strings.HasPrefix(tty, "/dev/pts/") {
-			rs.grant(tty, Read|Write|Ioctl, true)
-		}
-	}
-	env := os.Environ()
-	if rs.TmpParent != "" {
-		dir, err := os.MkdirTemp(rs.TmpParent, "session-")
-		if err != nil {
-			fmt.Fprintf(stderr, "mcp-terminal sandbox: private TMPDIR: %v\n", err)
-			return 126
-		}
-		env = append(env, "TMPDIR="+dir)
-	}
-	if rs.Isolated {
-		if err := seclude(&rs); err != nil {
-			fmt.Fprintf(stderr, "mcp-terminal sandbox: not starting %s: %v\n", path, err)
-			return 126
-		}
-	}
-	abi := KernelABI()
+	abi := min(KernelABI(), MaxABI)
 	if rs.ABI > 0 {
 		abi = min(abi, rs.ABI)
 	}
-	if err := Apply(&rs, abi); err != nil {
-		if !rs.BestEffort {
-			fmt.Fprintf(stderr, "mcp-terminal sandbox: not starting %s: %v\n", path, err)
-			return 126
-		}
-		fmt.Fprintf(stderr, "mcp-terminal sandbox: running %s UNCONFINED (best-effort): %v\n", path, err)
-	}
-	err := syscall.Exec(path, argv, env)
-	fmt.Fprintf(stderr, "mcp-terminal sandbox: exec %s: %v\n", path, err)
-	if err == syscall.ENOENT {
-		return 127
-	}
-	return 126
+	p := plan(rs, abi)
+	return []string{self, Subcommand, p.Encode()}, nil
 }
 
-// init runs the launcher as soon as the binary starts with the subcommand, before
-// the packages that are slow to initialise (the danger rules take ~150 ms to
-// build) and that a launcher does not need. Go initialises packages in import-path
-// order, each once its own imports are ready (the Go spec, "Package
-// initialization"); this one sorts before them and imports none of them.
-// cmd/mcp-terminal dispatches the subcommand too, should that order ever change.
-func init() {
-	if len(os.Args) > 1 && os.Args[1] == Subcommand {
-		os.Exit(Main(os.Args[2:], os.Stderr))
+// Main is the launcher (sandbox/internal/launcher), for a binary whose own
+// dispatch reaches it: args are the plan, the program's path, its argv[0] and its
+// arguments. It returns only on failure. The launcher normally runs earlier, from
+// its package's init.
+func Main(args []string, stderr io.Writer) int { return launcher.Main(args, stderr) }
+
+// plan turns rs into the launcher's numbers for Landlock ABI abi: rights that ABI
+// does not know are not restricted, as on a kernel of that ABI (Check says
+// beforehand whether that loses anything the settings require).
+func plan(rs *Ruleset, abi int) launcher.Plan {
+	p := launcher.Plan{ABI: max(abi, 0), BestEffort: rs.BestEffort, Seclude: rs.Isolated, HideProcs: rs.HideProcs, TmpParent: rs.TmpParent}
+	p.FS = fsRights(rs.Handled, true)
+	if rs.NoTCP {
+		p.Net = launcher.NetBindTCP | launcher.NetConnectTCP
 	}
-	if len(os.Args) > 1 && os.Args[1] == probeSubcommand {
-		os.Exit(probeMain(os.Stderr))
+	if !rs.Empty() {
+		p.Scoped = launcher.ScopeSignal
+		if rs.NoTCP || rs.Isolated {
+			p.Scoped |= launcher.ScopeAbstractUnixSocket
+		}
 	}
+	if abi > 0 {
+		// Without Landlock at all, the masks stay whole: the launcher refuses, or
+		// in best-effort mode runs the program unconfined, and says which.
+		fs, net, scoped := launcher.Known(abi)
+		p.FS, p.Net, p.Scoped = p.FS&fs, p.Net&net, p.Scoped&scoped
+	}
+	for _, r := range rs.Rules {
+		if set := fsRights(r.Access, !r.File) & p.FS; set != 0 {
+			p.Rules = append(p.Rules, launcher.Rule{Access: set, Path: r.Path})
+		}
+	}
+	if rs.TerminalRule {
+		p.Terminal = fsRights(Read|Write|Ioctl, false) & p.FS
+	}
+	return p
+}
+
+// fsRights maps this package's rights to Landlock's.
+func fsRights(a Access, dir bool) uint64 {
+	var s uint64
+	if a&Read != 0 {
+		s |= launcher.FSReadFile
+	}
+	if a&List != 0 && dir {
+		s |= launcher.FSReadDir
+	}
+	if a&Exec != 0 {
+		s |= launcher.FSExecute
+	}
+	if a&Write != 0 {
+		s |= launcher.FSWriteFile | launcher.FSTruncate
+		if dir {
+			s |= launcher.FSRemoveDir | launcher.FSRemoveFile | launcher.FSMakeChar | launcher.FSMakeDir |
+				launcher.FSMakeReg | launcher.FSMakeSock | launcher.FSMakeFifo | launcher.FSMakeBlock |
+				launcher.FSMakeSym | launcher.FSRefer
+		}
+	}
+	if a&Ioctl != 0 {
+		s |= launcher.FSIoctlDev
+	}
+	return s
 }

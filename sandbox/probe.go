@@ -7,11 +7,13 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/sandbox/internal/launcher"
 )
 
 // probeSubcommand is the internal subcommand the launcher runs, in Seclusion,
 // to see a session's view from inside.
-const probeSubcommand = "sandbox-probe"
+const probeSubcommand = launcher.ProbeSubcommand
 
 // Seclusion reports whether the launcher in self (this binary, or a test binary
 // acting as it) can hide other processes from a session and take its

@@ -37,45 +37,46 @@ const fileRights = Read | Exec | Write | Ioctl
 
 // Rule grants Access on Path (beneath it, for a directory).
 type Rule struct {
-	Path   string `json:"p"`
-	Access Access `json:"a"`
-	File   bool   `json:"f,omitempty"` // not a directory: only fileRights apply
+	Path   string
+	Access Access
+	File   bool // not a directory: only fileRights apply
 }
 
-// Ruleset is what the launcher applies. It travels to the launcher as JSON on its
-// command line, so it holds resolved paths only: building it (walking directories,
-// resolving programs) is the server's work, done once.
+// Ruleset is what the launcher applies, in this package's terms. It holds
+// resolved paths only: building it (walking directories, resolving programs) is
+// the server's work, done once, and so is turning it into the launcher's plan of
+// Landlock masks (Launcher).
 type Ruleset struct {
 	// Handled are the file rights restricted at all; a right not handled is not
 	// restricted anywhere. Zero: the filesystem is not restricted.
-	Handled Access `json:"h,omitempty"`
-	Rules   []Rule `json:"r,omitempty"`
+	Handled Access
+	Rules   []Rule
 	// Programs is set when execute is granted on allowed programs only.
-	Programs bool `json:"x,omitempty"`
+	Programs bool
 	// NoTCP denies TCP connect and bind (Landlock ABI 4).
-	NoTCP bool `json:"n,omitempty"`
+	NoTCP bool
 	// TerminalRule grants the launcher's own terminal (its stdin, a /dev/pts/N
 	// known only in the child) read, write and ioctl.
-	TerminalRule bool `json:"t,omitempty"`
+	TerminalRule bool
 	// TmpParent, when set, is where the launcher makes the session's own TMPDIR
 	// (shared /tmp being off).
-	TmpParent string `json:"tmp,omitempty"`
+	TmpParent string
 	// BestEffort applies what the kernel supports and drops the rest, instead of
 	// refusing to start the program.
-	BestEffort bool `json:"b,omitempty"`
+	BestEffort bool
 	// ABI caps the Landlock ABI the rules are built for (tests force a lower one).
-	ABI int `json:"abi,omitempty"`
+	ABI int
 	// Isolated keeps the session apart from every process outside its own
 	// Landlock domain (other sessions, the server): signals and abstract unix
 	// sockets are scoped to the domain (ABI 6) whatever the network setting.
-	Isolated bool `json:"i,omitempty"`
+	Isolated bool
 	// HideProcs gives an isolated session a /proc of its own, showing only the
 	// processes it may trace (its own), and the launcher drops every capability
 	// whether or not it is set (seclude_linux.go).
-	HideProcs bool `json:"hp,omitempty"`
+	HideProcs bool
 	// Confined says files are confined to allowed paths (Build sets it, for
 	// Features; the launcher needs only the rules).
-	Confined bool `json:"-"`
+	Confined bool
 }
 
 // IsolationABI is the Landlock ABI that scopes signals and abstract unix sockets,

@@ -1,0 +1,79 @@
+package launcher
+
+import (
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"syscall"
+)
+
+// Main is the launcher: args are the encoded plan, the program's path, its argv[0]
+// and its arguments. It applies the plan to the calling thread and execs the
+// program from it; it returns only on failure, with the exit status a shell uses
+// for a program that could not run (126, 127 when it does not exist). stderr is
+// the session's terminal.
+func Main(args []string, stderr io.Writer) int {
+	if len(args) < 3 {
+		io.WriteString(stderr, "mcp-terminal sandbox: internal subcommand; usage: "+Subcommand+" PLAN PATH ARGV0 [ARGS...]\n")
+		return 2
+	}
+	p, err := Decode(args[0])
+	if err != nil {
+		io.WriteString(stderr, "mcp-terminal sandbox: bad ruleset: "+err.Error()+"\n")
+		return 126
+	}
+	path, argv := args[1], args[2:]
+	// Landlock domains, no_new_privs, capabilities and the mount namespace all
+	// belong to the thread, and execve keeps the calling thread's: so this thread
+	// alone is restricted, and it is the one that execs. Never unlocked.
+	runtime.LockOSThread()
+	env := os.Environ()
+	if p.TmpParent != "" {
+		dir, err := makeTmp(p.TmpParent)
+		if err != nil {
+			io.WriteString(stderr, "mcp-terminal sandbox: private TMPDIR: "+err.Error()+"\n")
+			return 126
+		}
+		env = append(env, "TMPDIR="+dir)
+	}
+	if p.Seclude {
+		if err := seclude(p.HideProcs); err != nil {
+			io.WriteString(stderr, "mcp-terminal sandbox: not starting "+path+": "+err.Error()+"\n")
+			return 126
+		}
+	}
+	if err := restrict(&p); err != nil {
+		if !p.BestEffort {
+			io.WriteString(stderr, "mcp-terminal sandbox: not starting "+path+": "+err.Error()+"\n")
+			return 126
+		}
+		io.WriteString(stderr, "mcp-terminal sandbox: running "+path+" UNCONFINED (best-effort): "+err.Error()+"\n")
+	}
+	err = syscall.Exec(path, argv, env)
+	io.WriteString(stderr, "mcp-terminal sandbox: exec "+path+": "+err.Error()+"\n")
+	if err == syscall.ENOENT {
+		return 127
+	}
+	return 126
+}
+
+// makeTmp makes a new directory in parent with a random name: parent lies in
+// an allowed path that sessions can write, so a name one could predict (a pid)
+// is one a session could take first.
+func makeTmp(parent string) (string, error) {
+	for i := 0; ; i++ {
+		n, err := random()
+		if err != nil {
+			return "", err
+		}
+		dir := parent + "/session-" + strconv.FormatUint(n, 36)
+		err = syscall.Mkdir(dir, 0o700)
+		if err == nil {
+			return dir, nil
+		}
+		if err != syscall.EEXIST || i == 10 {
+			return "", &os.PathError{Op: "mkdir", Path: dir, Err: err}
+		}
+	}
+}

@@ -1,0 +1,120 @@
+//go:build linux
+
+package launcher
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestMain lets the test binary act as the launcher (the TestHelperProcess
+// pattern): with LAUNCHER_TEST=1 it runs Main on its arguments.
+func TestMain(m *testing.M) {
+	if os.Getenv("LAUNCHER_TEST") == "1" {
+		os.Unsetenv("LAUNCHER_TEST")
+		os.Exit(Main(os.Args[1:], os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func kernelABI(t *testing.T) int {
+	t.Helper()
+	v, _, e := unix.RawSyscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if e != 0 {
+		t.Skipf("no Landlock: %v", e)
+	}
+	return int(v)
+}
+
+// run starts the test binary as the launcher with plan and sh -c script, and
+// returns its combined output and exit status.
+func run(t *testing.T, plan string, script string) (string, int) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), self, plan, "/bin/sh", "sh", "-c", script)
+	cmd.Env = append(os.Environ(), "LAUNCHER_TEST=1")
+	cmd.WaitDelay = 10 * time.Second
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err = cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), code
+}
+
+// TestRestrictsTheProgram: writes are confined to the granted directory, the
+// program runs with no_new_privs, a rule for a missing path is skipped, and a
+// rule with directory rights on what is now a file keeps the rights a file has.
+func TestRestrictsTheProgram(t *testing.T) {
+	abi := kernelABI(t)
+	in, out := t.TempDir(), t.TempDir()
+	file := filepath.Join(in, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write := uint64(FSWriteFile | FSMakeReg)
+	p := Plan{ABI: abi, FS: write, Rules: []Rule{
+		{write, in}, {write, filepath.Join(out, "missing")}, {write, file},
+	}}
+	script := strings.NewReplacer("IN", in, "OUT", out).Replace(`set -e
+echo x > IN/new; echo x > IN/file
+if echo x > OUT/new; then echo "wrote outside"; exit 1; fi
+grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status
+echo done`)
+	o, code := run(t, p.Encode(), script)
+	if code != 0 || !strings.Contains(o, "done") || !strings.Contains(o, "ermission denied") {
+		t.Fatalf("exit %d:\n%s", code, o)
+	}
+}
+
+// TestFailsClosed: a plan Landlock cannot apply (no ABI), or that cannot be read,
+// stops the program unless best-effort, which says it runs unconfined.
+func TestFailsClosed(t *testing.T) {
+	p := Plan{FS: FSWriteFile}
+	o, code := run(t, p.Encode(), "echo ran")
+	if code != 126 || strings.Contains(o, "ran") || !strings.Contains(o, "not starting /bin/sh: landlock: not supported") {
+		t.Errorf("ABI 0: exit %d:\n%s", code, o)
+	}
+	p.BestEffort = true
+	o, code = run(t, p.Encode(), "echo ran")
+	if code != 0 || !strings.Contains(o, "UNCONFINED (best-effort)") || !strings.Contains(o, "ran") {
+		t.Errorf("ABI 0, best-effort: exit %d:\n%s", code, o)
+	}
+	o, code = run(t, `{"h":31}`, "echo ran")
+	if code != 126 || !strings.Contains(o, "bad ruleset") {
+		t.Errorf("bad plan: exit %d:\n%s", code, o)
+	}
+	o, code = run(t, (&Plan{}).Encode(), "exit 3")
+	if code != 3 {
+		t.Errorf("empty plan: exit %d:\n%s", code, o)
+	}
+}
+
+// TestPrivateTmp: the program's TMPDIR is a new directory of its own in the
+// plan's parent.
+func TestPrivateTmp(t *testing.T) {
+	parent := t.TempDir()
+	o, code := run(t, (&Plan{TmpParent: parent}).Encode(), `test -d "$TMPDIR" && echo "$TMPDIR"`)
+	dir := strings.TrimSpace(o)
+	if code != 0 || filepath.Dir(dir) != parent || !strings.HasPrefix(filepath.Base(dir), "session-") {
+		t.Fatalf("exit %d, TMPDIR %q", code, o)
+	}
+	o2, _ := run(t, (&Plan{TmpParent: parent}).Encode(), `echo "$TMPDIR"`)
+	if strings.TrimSpace(o2) == dir {
+		t.Errorf("two sessions share TMPDIR %s", dir)
+	}
+}
