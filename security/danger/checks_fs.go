@@ -37,7 +37,8 @@ func checkRm(c shell.Command, _ int) Verdict {
 func bulkGlob(p string) bool {
 	base := path.Base(p)
 	ext := path.Ext(base)
-	return broadGlob(base) || broadGlob(strings.TrimSuffix(base, ext)) && userDataExt[strings.ToLower(ext)]
+	return broadGlob(base) || broadGlob(strings.TrimSuffix(base, ext)) && userDataExt[strings.ToLower(ext)] ||
+		!strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && sourceGlob(base)
 }
 
 // deleteVerdict judges the deletion of paths by the filesystem effect model.

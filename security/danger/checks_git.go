@@ -41,6 +41,12 @@ func checkGit(c shell.Command, depth int) Verdict {
 		return hitIf(!hasWord(rest, "--help") && !hasWord(rest, "--analyze"), "git-rewrite-history")
 	case "reflog":
 		return checkReflog(rest)
+	case "config": // git config [--global] alias.x '!cmd': the command runs whenever x is typed
+		for j, w := range rest[:max(len(rest)-1, 0)] {
+			if body, ok := strings.CutPrefix(rest[j+1].S, "!"); ok && strings.HasPrefix(w.S, "alias.") {
+				return via(classifyShell(shell.ForParser(body, Shell), depth+1), "a git alias")
+			}
+		}
 	}
 	if c.MoreArgs { // xargs git branch -D: the names arrive on stdin
 		rest = append(rest[:len(rest):len(rest)], shell.Word{S: shell.DynMark})

@@ -13,7 +13,7 @@ import (
 
 // checkGitWork judges subcommand sub with its arguments rest.
 func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
-	o := shell.ParseOpts(rest, "bBmsSO")
+	o := shell.ParseOpts(rest, gitValueLetters(sub))
 	if o.Has("h", "help") {
 		return Verdict{}
 	}
@@ -43,8 +43,8 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 	case "worktree":
 		ops := shell.Lits(o.Operands)
 		return hitIf(len(ops) > 0 && ops[0] == "remove" && o.Has("f", "force"), "git-discard-work")
-	case "rm":
-		return hitIf(o.Has("f", "force") && broadPathspec(rest), "git-discard-work")
+	case "rm": // -f drops the local changes of what it removes; -r a whole source tree
+		return hitIf(o.Has("f", "force") && (broadPathspec(rest) || o.Has("r", "") && sourceDirOperand(o.Operands)), "git-discard-work")
 	case "prune":
 		return hitIf(hasWord(rest, "--expire=now"), "git-rewrite-history")
 	case "gc":
@@ -68,6 +68,19 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// gitShortValues are, per subcommand, the short options that take a value
+// (git-restore(1): -s <tree>, but -S and -W are flags that combine as -SW;
+// git-checkout(1): -b/-B <branch>; git-switch(1): -c/-C <branch>).
+var gitShortValues = map[string]string{"restore": "s", "checkout": "bB", "switch": "cC", "branch": "u",
+	"stash": "m", "worktree": "bB", "update-ref": "m", "submodule": "b", "reset": "", "rm": "", "read-tree": ""}
+
+func gitValueLetters(sub string) string {
+	if v, ok := gitShortValues[sub]; ok {
+		return v
+	}
+	return "bBmsSO"
 }
 
 // broadPathspec: the paths after checkout/restore cover a whole tree

@@ -124,6 +124,8 @@ func classifyPath(p string) pathClass {
 		return pcProject // the working directory (or a parent), or all its entries
 	case scratchIn(comps):
 		return pcScratch
+	case sourceGlob(comps[len(comps)-1]):
+		return pcProject // every source file of a kind (*.go, src/**/*.ts): the project's code
 	case looksLikeFile(comps[len(comps)-1]):
 		return pcFile
 	case slices.ContainsFunc(comps, dbDataDir.MatchString):
@@ -287,6 +289,17 @@ func broadGlob(c string) bool {
 	return rest == "" || rest == "."
 }
 
+// sourceExt are the extensions of the files a project's code is written in.
+var sourceExt = shell.Set(".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rb", ".java", ".kt", ".kts", ".rs", ".c",
+	".cc", ".cpp", ".cxx", ".h", ".hpp", ".cs", ".php", ".swift", ".scala", ".sql", ".sh", ".vue", ".svelte", ".ex", ".exs",
+	".erl", ".hs", ".ml", ".clj", ".lua", ".dart", ".m", ".mm", ".r", ".R", ".pl", ".pm", ".tf", ".proto", ".ipynb", ".fs", ".zig", ".nim")
+
+// sourceGlob: a pattern for every file of a source language (*.py, *.go).
+func sourceGlob(name string) bool {
+	ext := path.Ext(name)
+	return sourceExt[ext] && broadGlob(strings.TrimSuffix(name, ext))
+}
+
 // looksLikeFile: a name with an extension (package-lock.json, notes.txt),
 // which rm -rf deletes as the one file it is.
 func looksLikeFile(name string) bool {
@@ -410,6 +423,8 @@ func fileVerdict(p string) Verdict {
 		return hit("log-tamper") // the system's logs, or all of a directory's
 	case c == pcVCS && !transientFile.MatchString(path.Base(p)) && !scratchWord.MatchString(path.Base(p)):
 		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
+	case c == pcHome && isDotfile(p) && coreDotfiles[path.Base(p)]:
+		return hit("overwrite-protected") // ~/.bashrc, ~/.gitconfig deleted: as lost as emptied
 	}
 	if !fileProtected[c] {
 		return Verdict{}
