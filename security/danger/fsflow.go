@@ -384,6 +384,12 @@ func relativeTo(c shell.Command, dir string) shell.Command {
 		if strings.HasPrefix(p, "-") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, shell.DynMark) {
 			continue
 		}
+		if strings.HasPrefix(p, "..") {
+			// cd app/build && rm -rf ../*: what ".." climbs to is the
+			// directory above, not something under build.
+			args[i] = shell.Word{S: path.Join(dir, p)}
+			continue
+		}
 		args[i] = shell.Word{S: strings.TrimSuffix(dir, "/") + "/" + p}
 	}
 	c.Args = args

@@ -335,3 +335,74 @@ func sedEmpties(c shell.Command) ([]string, bool) {
 	}
 	return nil, false
 }
+
+// checkTar: tar(1) extracting over the root, a system directory or a whole
+// home (-x -C /: every file the archive holds replaces the one there), and
+// an archive written onto a disk (-c -f /dev/sda). Options come bundled
+// (xzf, -xzf), separate (-x -z -f a.tgz) or long (--extract --directory=/).
+func checkTar(c shell.Command, _ int) Verdict {
+	extract, create := false, false
+	var dir, file string
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		value := func() string {
+			if i+1 < len(args) {
+				i++
+				return fsPath(args[i])
+			}
+			return ""
+		}
+		switch {
+		case a == "--extract" || a == "--get":
+			extract = true
+		case a == "--create" || a == "--append" || a == "--update":
+			create = true
+		case a == "--directory" || a == "--file":
+			if v := value(); a == "--file" {
+				file = v
+			} else {
+				dir = v
+			}
+		case strings.HasPrefix(a, "--directory="):
+			dir = a[len("--directory="):]
+		case strings.HasPrefix(a, "--file="):
+			file = a[len("--file="):]
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || i == 0 && !strings.ContainsAny(a, "/."): // old style: tar xzf a.tgz
+			for _, l := range strings.TrimPrefix(a, "-") {
+				switch l {
+				case 'x':
+					extract = true
+				case 'c', 'r', 'u':
+					create = true
+				case 'f':
+					file = value()
+				case 'C':
+					dir = value()
+				}
+			}
+		}
+	}
+	switch {
+	case create && isBlockDevice(file):
+		return hit("write-block-device")
+	case extract && dir != "":
+		return extractVerdict(dir)
+	}
+	return Verdict{}
+}
+
+// extractVerdict: unpacking an archive into dir replaces what is there;
+// into the root or a system directory that is the system's own files, into
+// a home the person's dotfiles and keys.
+func extractVerdict(dir string) Verdict {
+	p := path.Clean(dir)
+	switch {
+	case p == "/" || slices.Contains(systemFileDirs, p):
+		return hit("write-system-file")
+	case p == "~" || p == "/root" || strings.Count(p, "/") == 2 && (strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/Users/")):
+		return hit("overwrite-protected")
+	}
+	return Verdict{}
+}
