@@ -441,7 +441,11 @@ func shellDeletesArgs(c shell.Command) (deletes, recursive bool) {
 	if !ok {
 		return false, false
 	}
-	f, err := shell.Parse(w.S)
+	script := w.S
+	if c.Replace != "" { // xargs -I % sh -c 'rm -rf %': each line is the script's "$1"
+		script = strings.ReplaceAll(script, c.Replace, "$1")
+	}
+	f, err := shell.Parse(script)
 	if err != nil {
 		return false, false
 	}
