@@ -358,6 +358,9 @@ func checkScriptCode(code string, depth int) Verdict {
 			continue
 		}
 		v := fileVerdict(p)
+		if bulkGlob(p) { // unlink glob("*"), File.delete(*Dir["*.rb"]): a folder's entries, as rm * deletes them
+			v = treeVerdict(p)
+		}
 		if scriptRecursive.MatchString(m[0]) {
 			v = treeVerdict(p)
 			if isImportant(p) {
