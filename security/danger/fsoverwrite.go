@@ -45,6 +45,8 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
 	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
+	case prodConfig.MatchString(base) && how != byWrite:
+		return hit("overwrite-protected") // config/production.yml emptied, or replaced by another file
 	case c == pcData && (how == byEmpty || how == byWrite) && strings.HasPrefix(path.Clean(p), "/var/log/"):
 		return hit("log-tamper") // the system's record, emptied or written over
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
@@ -52,6 +54,10 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 	}
 	return Verdict{}
 }
+
+// prodConfig: a deployment's configuration named for production
+// (production.yml, prod.json, settings_production.py, production.rb).
+var prodConfig = regexp.MustCompile(`(?i)^(?:[a-z]+[._-])?(?:prod|production)\.(?:ya?ml|json|toml|ini|conf|cfg|properties|py|rb|exs|php)$`)
 
 // credHeld: p is where a credential is kept (a home's .ssh, .aws,
 // a dotfile such as ~/.pgpass, a tool's credential file), not a copy of one.

@@ -16,18 +16,31 @@ func classifyPython(input string, depth int) Verdict {
 	if v, ok := checkIPythonCell(input, depth); ok {
 		return v
 	}
+	if v, ok := checkSQLMagic(input, depth); ok {
+		return v
+	}
 	var src strings.Builder
 	for line := range strings.Lines(input) {
-		if cmd, ok := ipythonShell(strings.TrimSpace(line)); ok { // IPython shell escape
+		t := strings.TrimSpace(line)
+		if cmd, ok := ipythonShell(t); ok { // IPython shell escape
 			if v := classify(Shell, cmd, depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
+			}
+			if stmt, ok := strings.CutPrefix(t, "!"); ok && !strings.HasPrefix(stmt, "!") {
+				src.WriteString(stmt + "\n") // in pdb, !stmt is a Python statement
+			}
+			continue
+		}
+		if m := sqlMagic.FindStringSubmatch(t); m != nil { // %sql DROP TABLE t
+			if v := classify(SQL, m[1], depth+1); v.Dangerous {
+				return via(v, "IPython's %sql")
 			}
 			continue
 		}
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}
@@ -172,4 +185,19 @@ func pyLiteral(index string, strs []string) string {
 		return shell.DynMark
 	}
 	return strs[i]
+}
+
+// IPython's SQL magics (ipython-sql, jupysql): %sql STATEMENT on a line,
+// %%sql [connection] as a cell whose body is SQL.
+var (
+	sqlMagic     = regexp.MustCompile(`^%sql\s+(?:[a-z+]+://\S*\s+)?(.*)$`)
+	sqlCellMagic = regexp.MustCompile(`^%%sql\b`)
+)
+
+func checkSQLMagic(input string, depth int) (Verdict, bool) {
+	first, body, _ := strings.Cut(strings.TrimLeft(input, "\n"), "\n")
+	if !sqlCellMagic.MatchString(strings.TrimSpace(first)) {
+		return Verdict{}, false
+	}
+	return via(classify(SQL, body, depth+1), "IPython's %%sql"), true
 }

@@ -9,7 +9,8 @@ import (
 
 // More Python checks: code run by eval/exec (including code fetched from the
 // network), signals to every process, writes to system files and devices,
-// permission changes, Redis/MongoDB wipes and fork loops. code and strs come
+// permission changes, Redis/MongoDB wipes, fork loops and GitPython's git
+// commands. code and strs come
 // from scanPython: string literals are "\x01<n>\x02" in code.
 
 var (
@@ -163,4 +164,45 @@ func pyPathArg(rest string, strs []string, vars map[string]string) (string, bool
 		return p, ok
 	}
 	return "", false
+}
+
+var (
+	// GitPython: repo.git.<command>(*args, **kwargs) runs "git <command>" with
+	// the args, and kwargs as options (force=True is --force, f=True is -f).
+	pyGitCmd   = regexp.MustCompile(`\.\s*git\s*\.\s*([a-z_]+)\s*\(([^()]*)\)`)
+	pyGitKw    = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*(True|\x01(\d+)\x02)$`)
+	pyHeadWipe = regexp.MustCompile(`\.\s*head\s*\.\s*reset\s*\([^()]*\bworking_tree\s*=\s*True`)
+)
+
+// pyGitPython judges GitPython's calls as the git commands they run:
+// repo.git.stash('clear') is git stash clear, repo.git.push(force=True) is
+// git push --force; Repo.head.reset(working_tree=True) is reset --hard.
+func pyGitPython(code string, strs []string, depth int) Verdict {
+	if pyHeadWipe.MatchString(code) {
+		return hit("git-discard-work")
+	}
+	for _, m := range pyGitCmd.FindAllStringSubmatch(code, -1) {
+		words := []string{"git", strings.ReplaceAll(m[1], "_", "-")}
+		for _, a := range strings.Split(m[2], ",") {
+			a = strings.TrimSpace(a)
+			if kw := pyGitKw.FindStringSubmatch(a); kw != nil {
+				opt := "--" + strings.ReplaceAll(kw[1], "_", "-")
+				if len(kw[1]) == 1 {
+					opt = "-" + kw[1]
+				}
+				if kw[3] != "" {
+					opt += "=" + pyLiteral(kw[3], strs)
+				}
+				words = append(words, opt)
+				continue
+			}
+			if l := pyLit.FindStringSubmatch(a); l != nil && l[0] == a {
+				words = append(words, shellQuote(pyLiteral(l[1], strs)))
+			}
+		}
+		if v := classifyShell(strings.Join(words, " "), depth+1); v.Dangerous {
+			return via(v, "GitPython")
+		}
+	}
+	return Verdict{}
 }
