@@ -192,7 +192,22 @@ var (
 // every row of a query as a statement: the statements its string literals
 // build are judged.
 func checkPsqlMeta(input string, depth int) Verdict {
+	// The query buffer (lines typed since a statement was last sent) and the
+	// query last sent: \gexec on a line of its own runs the buffer, or when
+	// it is empty the last query again.
+	query, last := "", ""
 	for line := range strings.Lines(input) {
+		if !psqlExec.MatchString(line) {
+			query += line
+			if t := strings.TrimSpace(line); strings.HasSuffix(t, ";") {
+				query, last = "", query
+			}
+		} else {
+			if strings.TrimSpace(query) == "" {
+				query = last
+			}
+			line, query = query+line, ""
+		}
 		if m := psqlPipe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			if v := pipeTarget(m[1], depth, "a psql output pipe"); v.Dangerous {
 				return v
