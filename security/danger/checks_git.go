@@ -111,7 +111,10 @@ func checkGitPush(args []shell.Word) Verdict {
 		if (force || plus) && (dst == "HEAD" || dst == "@" || ref.Dyn()) {
 			return hit("git-force-push-all")
 		}
-		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || o.Long["force-with-lease"] && ancestorRev(src)) {
+		// A lease protects others' pushes, not the branch: HEAD:main or
+		// topic:main with it replaces main with another branch's history.
+		lease := o.Long["force-with-lease"] && (ancestorRev(src) || colon && src != dst)
+		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || lease) {
 			return hit("git-force-push-main")
 		}
 		if (del || colon && src == "") && !temporaryName(dst) && !strings.HasPrefix(dst, "refs/tags/") {

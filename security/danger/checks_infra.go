@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -126,10 +127,23 @@ func checkDocker(c shell.Command, _ int) Verdict {
 		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
 			return hit("docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
-			return hit("docker-prune-all")
+			return hitIf(!disposableProject(c.Args[1:]), "docker-prune-all")
 		}
 	}
 	return Verdict{}
+}
+
+// disposableProject: a compose project whose file or name says it is for
+// tests (docker compose -f docker-compose.test.yml down -v, -p e2e-42):
+// its volumes hold fixtures.
+func disposableProject(args []shell.Word) bool {
+	names := append(optionValues(args, "-f", "--file"), optionValues(args, "-p", "--project-name")...)
+	for _, n := range names {
+		if !temporaryName(strings.TrimSuffix(strings.TrimSuffix(path.Base(n), ".yml"), ".yaml")) {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 func contains(ss []string, s string) bool {

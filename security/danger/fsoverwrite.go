@@ -347,7 +347,7 @@ func sedEmpties(c shell.Command) ([]string, bool) {
 // an archive written onto a disk (-c -f /dev/sda). Options come bundled
 // (xzf, -xzf), separate (-x -z -f a.tgz) or long (--extract --directory=/).
 func checkTar(c shell.Command, _ int) Verdict {
-	extract, create := false, false
+	extract, create, overwrite := false, false, false
 	var dir, file string
 	args := c.Args[1:]
 	for i := 0; i < len(args); i++ {
@@ -364,6 +364,8 @@ func checkTar(c shell.Command, _ int) Verdict {
 			extract = true
 		case a == "--create" || a == "--append" || a == "--update":
 			create = true
+		case a == "--overwrite" || a == "--unlink-first" || a == "--recursive-unlink":
+			overwrite = true
 		case a == "--directory" || a == "--file":
 			if v := value(); a == "--file" {
 				file = v
@@ -380,6 +382,8 @@ func checkTar(c shell.Command, _ int) Verdict {
 				switch l {
 				case 'x':
 					extract = true
+				case 'U':
+					overwrite = true
 				case 'c', 'r', 'u':
 					create = true
 				case 'f':
@@ -394,7 +398,12 @@ func checkTar(c shell.Command, _ int) Verdict {
 	case create && isBlockDevice(file):
 		return hit("write-block-device")
 	case extract && dir != "":
-		return extractVerdict(dir)
+		if v := extractVerdict(dir); v.Dangerous {
+			return v
+		}
+		// told to replace what is there (tar(1) --overwrite, -U): an
+		// archive over a project or home tree puts old files over new work.
+		return hitIf(overwrite && treeProtected[classifyPath(dir)], "overwrite-protected")
 	}
 	return Verdict{}
 }
