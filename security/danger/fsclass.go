@@ -154,7 +154,7 @@ var sourceDirs = shell.Set("src", "source", "sources", "app", "apps", "tests", "
 	"internal", "include", "components", "pages", "packages", "services", "server", "client", "api", "scripts", "config",
 	"configs", "migrations", "db", "database", "models", "core", "frontend", "backend", "infra", "deploy", "charts",
 	"terraform", ".github", "proto", "web", "ui", "templates", "views", "controllers", "handlers", "modules", "notebooks",
-	"website", "project", "projects", "repo", "repos", "workspace", "k8s", "helm", "ansible", "lib/src")
+	"website", "project", "projects", "repo", "repos", "workspace", "k8s", "helm", "ansible", "lib/src", "lib")
 
 // leafClass: credentials, databases and VCS state wherever they are.
 func leafClass(p string) pathClass {
@@ -260,15 +260,31 @@ func absClass(comps []string) pathClass {
 		return pcData
 	case liveRelease(comps):
 		return pcData
-	case projectRoots[comps[0]] && len(comps) <= 2:
-		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
+	case projectRoots[comps[0]] && len(comps) <= 2,
+		comps[0] == "opt" && len(comps) >= 2 && len(comps) <= 3 && projectRoots[comps[1]]:
+		return pcProject // a container's or devcontainer's checkout (/workspace, /app, /opt/app)
 	case isImportant("/" + strings.Join(comps, "/")):
 		return pcSystem
 	}
 	return pcUnknown
 }
 
+// compiledAssets: the directories web frameworks compile their assets into
+// (Rails' public/assets, Laravel's public/build, Django's collectstatic
+// output), rebuilt by the next deploy.
+func compiledAssets(comps []string) bool {
+	for i, c := range comps {
+		if c == "staticfiles" || i+1 < len(comps) && (c == "public" && (comps[i+1] == "assets" || comps[i+1] == "build") || c == "static" && comps[i+1] == "CACHE") {
+			return true
+		}
+	}
+	return false
+}
+
 func scratchIn(comps []string) bool {
+	if compiledAssets(comps) {
+		return true
+	}
 	for _, c := range comps {
 		if scratchNames[c] || scratchWord.MatchString(c) || strings.HasPrefix(c, "cmake-build-") {
 			return true
