@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"net/netip"
 	"regexp"
 	"strings"
 
@@ -77,7 +78,7 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		if reads && netSendersExpose[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") {
 			return hit("expose-secret")
 		}
-		if dumps && rawSenders[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") {
+		if dumps && (rawSenders[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") || c.Name == "ssh" && sshToPublicIP(c)) {
 			return hit("expose-secret")
 		}
 		dumps = dumps || dbDumpers[c.Name]
@@ -85,7 +86,7 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 			return v
 		}
 		exportsKeys := (c.Name == "gpg" || c.Name == "gpg2") && (hasWord(c.Args, "--export-secret-keys") || hasWord(c.Args, "--export-secret-subkeys"))
-		if (envDumpers[c.Name] && len(c.Args) == 1) || stdinSecret(st.Redirs) || readsSecretArg(c) || exportsKeys {
+		if (envDumpers[c.Name] && len(c.Args) == 1) || stdinSecret(st.Redirs) || readsSecretArg(c) || exportsKeys || readsSecretStore(c) {
 			reads = true
 		}
 		if c.Name == "echo" || c.Name == "printf" {
@@ -93,6 +94,38 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// secretStoreReads are the commands that print a secret from a secret
+// store, as "<program> <words…>" prefixes of their operands.
+var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc get secret", "aws secretsmanager get-secret-value",
+	"aws ssm get-parameter", "aws ssm get-parameters", "gcloud secrets versions access", "az keyvault secret show", "vault kv get",
+	"vault read", "op read", "op item get", "pass show", "doppler secrets", "heroku config", "gh auth token", "security find-generic-password"}
+
+// readsSecretStore: c prints a secret from a store (kubectl get secret,
+// aws secretsmanager get-secret-value, vault kv get, op read).
+func readsSecretStore(c shell.Command) bool {
+	words := c.Name + " " + strings.Join(shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], secretStoreValueOpts), "").Operands), " ")
+	for _, p := range secretStoreReads {
+		if strings.HasPrefix(words+" ", p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+var secretStoreValueOpts = shell.Set("-n", "--namespace", "--context", "--profile", "--region", "-o", "--output", "--project")
+
+// sshToPublicIP: ssh to a literal public address (someone@203.0.113.40),
+// not a named or private backup host.
+func sshToPublicIP(c shell.Command) bool {
+	ops := shell.ParseOpts(c.Args[1:], "BbcDEeFIiJLlmOopQRSWw").Operands
+	if len(ops) == 0 {
+		return false
+	}
+	host := ops[0].S[strings.LastIndex(ops[0].S, "@")+1:]
+	ip, err := netip.ParseAddr(host)
+	return err == nil && !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast()
 }
 
 // readsSecretArg: c names a secret among its operands (cat ~/.ssh/id_rsa,

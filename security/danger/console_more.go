@@ -30,6 +30,8 @@ var (
 		`\.\s*(?:deleteBucket|deleteObjects|terminateInstances|deleteContainer|deleteShare|deleteFiles|delete_bucket|delete_objects|terminate_instances)\s*\(|` +
 		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
 		`\bbucket\s*\(\s*` + pyL + `\s*\)\s*\.\s*delete\s*\(`)
+	// wholeEnv: the environment object itself passed on (JSON.stringify(process.env), ENV.to_h).
+	wholeEnv    = regexp.MustCompile(`\bprocess\s*\.\s*env\s*[),]|\bENV\s*\.\s*to_h(?:ash)?\b`)
 	cloudPublic = regexp.MustCompile(`\.\s*makePublic\s*\(|\bPutBucketAcl(?:Command)?\b[^\n]*public-read|\bacl\s*:\s*['"]?public-read`)
 
 	// Reading a credential file, and sending something over HTTP.
@@ -170,6 +172,9 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 		return hit("storage-made-public")
 	}
 	if httpSend.MatchString(code) {
+		if wholeEnv.MatchString(code) {
+			return hit("py-send-secrets") // the whole environment, with every token in it
+		}
 		for _, m := range secretRead.FindAllStringSubmatch(code, -1) {
 			if p := litValue(m[1], strs); isSecretFile(p) || strings.HasSuffix(p, "master.key") {
 				return hit("py-send-secrets")

@@ -38,8 +38,11 @@ var (
 		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
-	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
-	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(`)
+	pySDKLoop = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
+	// pyPost: calls that send a body off the machine: HTTP, mail (smtplib's
+	// sendmail, send_message), sockets, FTP uploads.
+	pyPost = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(|` +
+		`\.\s*(?:sendmail|send_message|sendall|storbinary|storlines)\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
 )
 

@@ -62,6 +62,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	if v := pyWrites(code, strs); v.Dangerous {
 		return v
 	}
+	if v := pyPublicACL(code, strs); v.Dangerous {
+		return v
+	}
 	for _, loc := range pyChmod.FindAllStringIndex(code, -1) {
 		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isAuthorizedKeys(p)) {
 			return hit("chmod-chown-system")
@@ -202,6 +205,31 @@ func pyGitPython(code string, strs []string, depth int) Verdict {
 		}
 		if v := classifyShell(strings.Join(words, " "), depth+1); v.Dangerous {
 			return via(v, "GitPython")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	pyACLCall = regexp.MustCompile(`\bput_bucket_acl\s*\(|\bput_object_acl\s*\(|\.\s*Acl\s*\(\s*\)\s*\.\s*put\s*\(`)
+	pyACLArg  = regexp.MustCompile(`\bACL\s*=\s*\x01(\d+)\x02`)
+)
+
+// pyPublicACL: boto3's put_bucket_acl / put_object_acl (and Bucket.Acl().put)
+// with a canned ACL that grants everyone, as aws s3api put-bucket-acl --acl
+// public-read does.
+func pyPublicACL(code string, strs []string) Verdict {
+	for _, loc := range pyACLCall.FindAllStringIndex(code, -1) {
+		args := strings.Join(pyCallArgs(code[loc[1]:]), ",")
+		for _, m := range pyACLArg.FindAllStringSubmatch(args, -1) {
+			if publicGrant.MatchString(pyLiteral(m[1], strs)) {
+				return hit("storage-made-public")
+			}
+		}
+		for _, l := range pyLit.FindAllStringSubmatch(args, -1) {
+			if strings.Contains(pyLiteral(l[1], strs), "global/AllUsers") {
+				return hit("storage-made-public")
+			}
 		}
 	}
 	return Verdict{}
