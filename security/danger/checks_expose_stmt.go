@@ -197,6 +197,11 @@ func checkHostRootContainer(c shell.Command) Verdict {
 		}
 	}
 	args := shell.Lits(c.Args[1:])
+	// the Docker socket mounted into a container that publishes a port on
+	// every address: the daemon's API (root on the host) with no authentication
+	if mountsDockerSocket(c) && publishesOpenly(c) && (strings.Contains(strings.Join(args, " "), "UNIX-CONNECT:") || publishesDockerAPI(c)) {
+		return hit("auth-disabled")
+	}
 	priv := contains(args, "--privileged")
 	pidHost := contains(args, "--pid=host") || strings.Contains(strings.Join(args, " "), "--pid host")
 	return hitIf(priv && pidHost, "host-root-container")
@@ -206,6 +211,7 @@ func checkHostRootContainer(c shell.Command) Verdict {
 // configuration (pg_hba.conf trust, sshd empty passwords, redis without a
 // password).
 var authOffLine = regexp.MustCompile(`\btrust\b|PermitEmptyPasswords\s+yes|requirepass\s+(?:""|''|$)`)
+var sedBackref = regexp.MustCompile(`\\[0-9&]`)
 var authConfigs = regexp.MustCompile(`pg_hba\.conf$|sshd_config$|redis\.conf$`)
 
 // checkAuthConfigWrite: echo 'host all all 0.0.0.0/0 trust' >> pg_hba.conf,
@@ -242,6 +248,7 @@ func checkAuthConfigWrite(s *syntax.Stmt, c shell.Command, text []string) Verdic
 		return Verdict{}
 	}
 	for _, t := range text {
+		t = sedBackref.ReplaceAllString(t, " ") // s/…md5$/\1\2trust/: the groups kept around the new word
 		if authOffLine.MatchString(t) {
 			if strings.Contains(target, "redis") && !strings.Contains(t, "requirepass") {
 				continue
@@ -268,4 +275,33 @@ func sedReplacements(args []string) []string {
 		}
 	}
 	return out
+}
+
+func mountsDockerSocket(c shell.Command) bool {
+	for _, v := range optValues(c.Args[1:], "v", "volume", "mount") {
+		if strings.Contains(v.S, "docker.sock") {
+			return true
+		}
+	}
+	return false
+}
+
+// publishesOpenly: -p PORT:PORT or -p 0.0.0.0:…, not bound to loopback.
+func publishesOpenly(c shell.Command) bool {
+	for _, p := range optValues(c.Args[1:], "p", "publish") {
+		if !strings.HasPrefix(p.S, "127.") && !strings.HasPrefix(p.S, "localhost:") && !strings.HasPrefix(p.S, "[::1]") {
+			return true
+		}
+	}
+	return false
+}
+
+// publishesDockerAPI: the Docker API's own ports (2375, 2376) published.
+func publishesDockerAPI(c shell.Command) bool {
+	for _, p := range optValues(c.Args[1:], "p", "publish") {
+		if strings.Contains(p.S, "2375") || strings.Contains(p.S, "2376") {
+			return true
+		}
+	}
+	return false
 }

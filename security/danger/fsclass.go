@@ -445,11 +445,16 @@ func fileVerdict(p string) Verdict {
 	if !fileProtected[c] {
 		return Verdict{}
 	}
-	if projectKeyOrDB.MatchString(path.Base(p)) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") && !prodName.MatchString(p) {
+	if projectKeyOrDB.MatchString(path.Base(p)) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") && !prodName.MatchString(p) &&
+		!slices.ContainsFunc(components(path.Dir(p)), func(c string) bool { return appStateDirs[c] }) {
 		return Verdict{}
 	}
 	return hit("delete-credentials")
 }
+
+// appStateDirs hold what a running application wrote, not what a build or
+// a fixture made: Flask's instance/, Laravel's storage/, a var/ tree.
+var appStateDirs = shell.Set("instance", "storage", "var")
 
 var (
 	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)

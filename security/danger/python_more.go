@@ -65,6 +65,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	if v := pyPublicACL(code, strs); v.Dangerous {
 		return v
 	}
+	if pyKillCall.MatchString(code) && pyNamesDaemon(code, strs) {
+		return hit("kill-daemon")
+	}
 	for _, loc := range pyChmod.FindAllStringIndex(code, -1) {
 		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isAuthorizedKeys(p)) {
 			return hit("chmod-chown-system")
@@ -233,4 +236,28 @@ func pyPublicACL(code string, strs []string) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+var (
+	// pyKillCall: a signal sent from Python (os.kill/killpg, psutil's
+	// Process.kill/terminate/send_signal, subprocess objects' kill).
+	pyKillCall  = regexp.MustCompile(`\bos\s*\.\s*kill(?:pg)?\s*\(|\.\s*(?:kill|terminate|send_signal)\s*\(`)
+	pyNameMatch = regexp.MustCompile(`(?:==|\bin\s*[\[({]?)\s*\x01(\d+)\x02`)
+	pidFile     = regexp.MustCompile(`^/(?:var/)?run/(?:[\w.-]+/)?([\w.-]+?)\.pid$`)
+)
+
+// pyNamesDaemon: the code names a system daemon, as the process name it
+// matches (p.info['name'] == 'postgres') or by its pid file (/run/sshd.pid).
+func pyNamesDaemon(code string, strs []string) bool {
+	for _, s := range strs {
+		if m := pidFile.FindStringSubmatch(s); m != nil && daemons[m[1]] {
+			return true
+		}
+	}
+	for _, m := range pyNameMatch.FindAllStringSubmatch(code, -1) {
+		if s := pyLiteral(m[1], strs); daemons[s] && !temporaryName(s) {
+			return true
+		}
+	}
+	return false
 }
