@@ -25,8 +25,8 @@ import (
 var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune":    {0.999, 0.001},
 	"retired": {0.999, 0.001},
-	"tune2":   {0.991, 0.002},
-	"tune3":   {0, 1}, // first read; raised once its figures are taken
+	"tune2":   {0.992, 0.002},
+	"tune3":   {0.997, 0.002},
 	"heldout": {0.945, 0.005},
 }
 
