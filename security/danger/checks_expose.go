@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -645,6 +646,10 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 		if len(ops) < 2 || ops[0] != "s3api" {
 			return Verdict{}
 		}
+		if ops[1] == "put-object" && anyPublic(optValues(c.Args[1:], "", "acl")) {
+			body := optValues(c.Args[1:], "", "body", "key")
+			return hitIf(slices.ContainsFunc(body, func(w shell.Word) bool { return dataExport.MatchString(w.S) }), "storage-made-public")
+		}
 		switch ops[1] {
 		case "put-bucket-acl":
 			return hitIf(anyPublic(optValues(c.Args[1:], "", "acl")) || strings.Contains(strings.Join(args, " "), "AllUsers"), "storage-made-public")
@@ -652,6 +657,10 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 			return hit("storage-made-public")
 		}
 	case "gsutil":
+		// gsutil cp -a public-read (a canned ACL) of a data export
+		if len(ops) > 2 && (ops[0] == "cp" || ops[0] == "mv" || ops[0] == "rsync") && anyPublic(optValues(c.Args[1:], "a", "")) {
+			return hitIf(slices.ContainsFunc(ops[1:len(ops)-1], dataExport.MatchString), "storage-made-public")
+		}
 		if len(ops) > 1 && (ops[0] == "iam" || ops[0] == "acl") && ops[1] == "ch" {
 			for _, a := range args {
 				if publicGrant.MatchString(a) {

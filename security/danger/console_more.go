@@ -300,28 +300,14 @@ var (
 
 // homeInterpolation writes the home directory interpolated into a string
 // (${os.homedir()}, #{Dir.home}) as ~, so the literal names the path.
-// The application's own root (Rails.root, #{Rails.root}, Rails.root.join('a',
-// 'b')) is the project: written as ".", or as the relative path it joins.
+// #{Rails.root} interpolated into a command string is the project
+// (rewritePaths reads Rails.root where it is passed as an argument).
 func homeInterpolation(input string) string {
-	input = appRootJoin.ReplaceAllStringFunc(input, func(m string) string {
-		parts := appRootPart.FindAllStringSubmatch(m, -1)
-		ps := make([]string, len(parts))
-		for i, p := range parts {
-			ps[i] = p[1] + p[2]
-		}
-		return "'" + strings.Join(ps, "/") + "'"
-	})
 	input = appRootInterp.ReplaceAllString(input, ".")
-	input = appRoot.ReplaceAllString(input, "'.'")
 	return homeInterp.ReplaceAllString(input, "~")
 }
 
-var (
-	appRootJoin   = regexp.MustCompile(`\bRails\s*\.\s*root\s*\.\s*join\s*\(\s*(?:'[^']*'|"[^"]*")(?:\s*,\s*(?:'[^']*'|"[^"]*"))*\s*\)`)
-	appRootPart   = regexp.MustCompile(`'([^']*)'|"([^"]*)"`)
-	appRootInterp = regexp.MustCompile(`#\{\s*Rails\s*\.\s*root\s*\}`)
-	appRoot       = regexp.MustCompile(`\bRails\s*\.\s*root\b(?:\s*\.\s*to_s)?`)
-)
+var appRootInterp = regexp.MustCompile(`#\{\s*Rails\s*\.\s*root\s*\}`)
 
 // consoleBindings replaces names bound once to a literal with it, where
 // they are passed to a call: dir = '…'; rmSync(dir, …).

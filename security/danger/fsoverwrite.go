@@ -401,9 +401,7 @@ func checkTar(c shell.Command, _ int) Verdict {
 		if v := extractVerdict(dir); v.Dangerous {
 			return v
 		}
-		// told to replace what is there (tar(1) --overwrite, -U): an
-		// archive over a project or home tree puts old files over new work.
-		return hitIf(overwrite && treeProtected[classifyPath(dir)], "overwrite-protected")
+		return hitIf(overwrite && restoresOver(file, dir), "overwrite-protected")
 	}
 	return Verdict{}
 }
@@ -420,4 +418,44 @@ func extractVerdict(dir string) Verdict {
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
+}
+
+// checkUnzip: unzip(1) -o (overwrite without asking) into the root, a system
+// directory, a home or a project tree; without -o it asks before each file.
+func checkUnzip(c shell.Command, _ int) Verdict {
+	overwrite, dir := false, ""
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		switch {
+		case a == "-d" && i+1 < len(args):
+			i++
+			dir = fsPath(args[i])
+		case strings.HasPrefix(a, "-d") && len(a) > 2:
+			dir = a[2:]
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
+			overwrite = overwrite || strings.ContainsRune(a, 'o')
+		}
+	}
+	if !overwrite || dir == "" {
+		return Verdict{}
+	}
+	if v := extractVerdict(dir); v.Dangerous {
+		return v
+	}
+	archive := ""
+	if ops := shell.ParseOpts(args, "dx").Operands; len(ops) > 0 {
+		archive = ops[0].S
+	}
+	return hitIf(restoresOver(archive, dir), "overwrite-protected")
+}
+
+// oldArchive: an archive named as a backup or an old copy.
+var oldArchive = regexp.MustCompile(`(?i)backup|snapshot|(?:^|[-_.])(?:old|bak|prev|previous)(?:$|[-_.])`)
+
+// restoresOver: an old copy unpacked with overwriting (tar --overwrite,
+// unzip -o) over a project or home tree puts old files over newer work;
+// refreshing fixtures or vendored files in a subdirectory does not.
+func restoresOver(archive, dir string) bool {
+	return treeProtected[classifyPath(dir)] && oldArchive.MatchString(path.Base(archive))
 }

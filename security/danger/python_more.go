@@ -177,7 +177,11 @@ var (
 	// the args, and kwargs as options (force=True is --force, f=True is -f).
 	pyGitCmd   = regexp.MustCompile(`\.\s*git\s*\.\s*([a-z_]+)\s*\(([^()]*)\)`)
 	pyGitKw    = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*(True|\x01(\d+)\x02)$`)
-	pyHeadWipe = regexp.MustCompile(`\.\s*head\s*\.\s*reset\s*\([^()]*\bworking_tree\s*=\s*True`)
+	pyHeadWipe = regexp.MustCompile(`\.\s*(?:head|index)\s*\.\s*reset\s*\([^()]*\bworking_tree\s*=\s*True`)
+	// GitPython's object API: Repo.delete_head(name, force=True) is branch -D,
+	// Remote.push(..., force=True) is push --force.
+	pyGitAPI  = regexp.MustCompile(`\.\s*(delete_head|push)\s*\(([^()]*)\)`)
+	pyForceKw = regexp.MustCompile(`\bforce\s*=\s*True\b`)
 )
 
 // pyGitPython judges GitPython's calls as the git commands they run:
@@ -187,7 +191,24 @@ func pyGitPython(code string, strs []string, depth int) Verdict {
 	if pyHeadWipe.MatchString(code) {
 		return hit("git-discard-work")
 	}
-	for _, m := range pyGitCmd.FindAllStringSubmatch(code, -1) {
+	for _, m := range pyGitAPI.FindAllStringSubmatch(code, -1) {
+		if !pyForceKw.MatchString(m[2]) {
+			continue
+		}
+		var names []string
+		for _, l := range pyLit.FindAllStringSubmatch(m[2], -1) {
+			names = append(names, shellQuote(pyLiteral(l[1], strs)))
+		}
+		line := "git branch -D " + strings.Join(names, " ") // repo.delete_head('x', force=True)
+		if m[1] == "push" {                                 // remote.push('HEAD:main', force=True): the remote object's name is not in view
+			line = "git push --force origin " + strings.Join(names, " ")
+		}
+		if v := classifyShell(line, depth+1); v.Dangerous {
+			return via(v, "GitPython")
+		}
+	}
+	calls := pyGitCmd.FindAllStringSubmatch(code, -1)
+	for _, m := range calls {
 		words := []string{"git", strings.ReplaceAll(m[1], "_", "-")}
 		for _, a := range strings.Split(m[2], ",") {
 			a = strings.TrimSpace(a)
@@ -218,10 +239,39 @@ var (
 	pyACLArg  = regexp.MustCompile(`\bACL\s*=\s*\x01(\d+)\x02`)
 )
 
+var (
+	pyUploadCall = regexp.MustCompile(`\.\s*(?:upload_file|upload_fileobj|put_object)\s*\(`)
+	pyACLEntry   = regexp.MustCompile(`(?:\bACL\s*=|\x01(\d+)\x02\s*:)\s*\x01(\d+)\x02`)
+)
+
+// pyPublicUpload: a data export uploaded with a public canned ACL
+// (upload_file('customers.csv', …, ExtraArgs={'ACL': 'public-read'})).
+func pyPublicUpload(code string, strs []string) bool {
+	for _, loc := range pyUploadCall.FindAllStringIndex(code, -1) {
+		args := strings.Join(pyCallArgs(code[loc[1]:]), ",")
+		public, export := false, false
+		for _, m := range pyACLEntry.FindAllStringSubmatch(args, -1) {
+			if (m[1] == "" || pyLiteral(m[1], strs) == "ACL") && publicGrant.MatchString(pyLiteral(m[2], strs)) {
+				public = true
+			}
+		}
+		for _, l := range pyLit.FindAllStringSubmatch(args, -1) {
+			export = export || dataExport.MatchString(pyLiteral(l[1], strs))
+		}
+		if public && export {
+			return true
+		}
+	}
+	return false
+}
+
 // pyPublicACL: boto3's put_bucket_acl / put_object_acl (and Bucket.Acl().put)
 // with a canned ACL that grants everyone, as aws s3api put-bucket-acl --acl
 // public-read does.
 func pyPublicACL(code string, strs []string) Verdict {
+	if pyPublicUpload(code, strs) {
+		return hit("storage-made-public")
+	}
 	for _, loc := range pyACLCall.FindAllStringIndex(code, -1) {
 		args := strings.Join(pyCallArgs(code[loc[1]:]), ",")
 		for _, m := range pyACLArg.FindAllStringSubmatch(args, -1) {

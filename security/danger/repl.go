@@ -139,8 +139,9 @@ func judgeCommand(cmd string, depth int, how string) Verdict {
 }
 
 var (
-	gdbAttachInit = regexp.MustCompile(`^(?:attach|at)\s+1$`)
-	gdbKillCmd    = regexp.MustCompile(`^(?:kill|k|signal\s+(?:SIG)?(?:KILL|TERM|9|15)|call\s+(?:exit|_exit|abort)\s*\(.*)$`)
+	// gdb's attach, lldb's process attach --pid / -p
+	gdbAttachInit = regexp.MustCompile(`^(?:attach|at|process\s+attach\s+(?:--pid|-p))\s+1$`)
+	gdbKillCmd    = regexp.MustCompile(`^(?:kill|k|process\s+kill|signal\s+(?:SIG)?(?:KILL|TERM|9|15)|process\s+signal\s+(?:SIG)?(?:KILL|TERM|9|15)|call\s+(?:exit|_exit|abort)\s*\(.*|expr(?:ession)?\s+(?:\(\w+\)\s*)?(?:exit|_exit|abort)\s*\(.*)$`)
 )
 
 // killsAttachedInit: gdb attached to pid 1 (attach 1) and then told to kill
