@@ -180,7 +180,10 @@ func checkSQLText(code string) Verdict {
 var (
 	// psqlPipe: \o |cmd, \g |cmd, \gx |cmd (anywhere on a line) send query
 	// output to a shell command.
-	psqlPipe = regexp.MustCompile(`\\(?:o|out|g|gx|w|write)\s*\|\s*(.+)$`)
+	psqlPipe = regexp.MustCompile(`\\(?:o|out|g|gx|w|write)\s*['"]?\|\s*(.+?)['"]?$`)
+	// sqlPager: the program every result is piped through: mysql's pager
+	// CMD / \P CMD, psql's \setenv PAGER (or PSQL_PAGER) CMD.
+	sqlPager = regexp.MustCompile(`^(?:pager|\\P)\s+(.+)$|^\\setenv\s+(?:PSQL_)?PAGER\s+(.+)$`)
 	psqlExec = regexp.MustCompile(`\\gexec\b`)
 	// netSenders carry piped query results off the machine.
 	netSenders   = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "ssh", "telnet", "scp", "openssl")
@@ -207,6 +210,12 @@ func checkPsqlMeta(input string, depth int) Verdict {
 				query = last
 			}
 			line, query = query+line, ""
+		}
+		if m := sqlPager.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			cmd := strings.Trim(strings.TrimSuffix(strings.TrimSpace(m[1]+m[2]), ";"), `'"`)
+			if v := pipeTarget(cmd, depth, "the client's pager"); v.Dangerous {
+				return v
+			}
 		}
 		if m := psqlPipe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			if v := pipeTarget(m[1], depth, "a psql output pipe"); v.Dangerous {

@@ -56,8 +56,8 @@ var sqlTransportOff = regexp.MustCompile(`(?i)\b(?:ALTER\s+SYSTEM\s+SET|SET\s+(?
 var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_|ssl/private/|master\.passwd|mysql/debian\.cnf)|proc/(?:self|\d+)/environ|root/)|/\.my\.cnf$`)
 
 // sqlOutputMeta: client commands that send query output to a file,
-// replacing it (sqlite3 .output/.once, psql \o, mysql tee).
-var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once|save)|\\o|\\out|\\w|\\write)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+// replacing it (sqlite3 .output/.once, psql \o, mysql tee and \T, which append).
+var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once|save)|\\o|\\out|\\w|\\write|tee|\\T)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
 
 // sqlFileWrite: statements and commands that write a file on their own:
 // sqlite3 .backup [DB] FILE and VACUUM INTO 'file' (a copy of the database

@@ -27,7 +27,7 @@ var surfaceTable = map[string][]surfaceCase{
 	"psql": {
 		// round 9: \gexec on a line of its own (the query buffer, or the last query); ALTER SYSTEM SET ssl; COPY … TO 'file'
 		d("SELECT format('DROP TABLE %I', tablename)\nFROM pg_tables\n\\gexec"), o("SELECT format('ANALYZE %I', tablename) FROM pg_tables\n\\gexec"),
-		d("ALTER SYSTEM SET ssl = off;"), o("ALTER SYSTEM SET ssl = on;"), d("COPY (SELECT '') TO '/var/lib/postgresql/.psql_history';"),
+		d("ALTER SYSTEM SET ssl = off;"), o("ALTER SYSTEM SET ssl = on;"), d(`\setenv PAGER 'sh -c "rm -rf ~"'`), o(`\setenv PAGER less`), d(`\o '|rm -rf ~'`), d("COPY (SELECT '') TO '/var/lib/postgresql/.psql_history';"),
 		// round-8 second pass: more routes from the same sections
 		d("DROP TABLE a, b, c;"), d("TRUNCATE ONLY audit_log;"), d("DELETE FROM ONLY orders;"), d("UPDATE ONLY users SET active = false;"),
 		d("DROP TYPE mood CASCADE;"), d("ALTER USER postgres WITH PASSWORD NULL;"), d(`\w /home/dev/.bashrc`), d(`\o ~/.ssh/authorized_keys`),
@@ -95,6 +95,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// mysql: the SQL Statements chapter of the MySQL reference manual.
 	"mysql": {
+		// round 9, mysql's own commands (help): pager/\P pipe every result; tee/\T write a file
+		d("pager rm -rf ~"), d(`\P sh`), d("tee /home/dev/.bashrc"), o("pager less -S"), o("tee /tmp/session.log"),
 		d("DROP TABLE IF EXISTS users;"), d("DELETE QUICK FROM sessions;"), d("DELETE LOW_PRIORITY FROM orders;"), d("UPDATE LOW_PRIORITY users SET email = NULL;"),
 		o("PURGE BINARY LOGS TO 'mysql-bin.000123';"), d("SET sql_safe_updates = 0; DELETE FROM payments;"),
 		o("RENAME TABLE users TO users_old;"), o("KILL 1234;"), o("REPLACE INTO settings (k, v) VALUES ('theme', 'dark');"), o("SET sql_safe_updates = 1;"),
