@@ -52,7 +52,7 @@ var (
 	pyRmtree = regexp.MustCompile(`(?:\bshutil\s*\.\s*|(?:^|[^\w.]))rmtree\s*\(`)
 	pyRemove = regexp.MustCompile(`\bos\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
 	pyPath   = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*(?:unlink|rmdir)\s*\(`)
-	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|posix_spawnp?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	// pyBareExec: names imported with "from os import system" or "from subprocess import run".
 	pyBareExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	pyModAlias = regexp.MustCompile(`\bimport\s+(?:os|subprocess)\s+as\s+([A-Za-z_]\w*)`)
@@ -119,6 +119,18 @@ func pyShell(code string, strs []string, depth int) Verdict {
 		}
 		if v := classify(Shell, shell.ForParser(cmd, Shell), depth+1); v.Dangerous {
 			return via(v, "Python")
+		}
+		// os.execv(path, argv), os.posix_spawn(path, argv, env): the argv list
+		// after the program's path is the command line
+		for i, a := range pyCallArgs(rest) {
+			if i == 0 {
+				continue
+			}
+			if argv, ok := pyListArg(a, strs); ok {
+				if v := classify(Shell, shell.ForParser(argv, Shell), depth+1); v.Dangerous {
+					return via(v, "Python")
+				}
+			}
 		}
 	}
 	return Verdict{}

@@ -65,6 +65,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	if v := pyPublicACL(code, strs); v.Dangerous {
 		return v
 	}
+	if pyCoreDeleteAll(code) {
+		return hit("orm-delete-all")
+	}
 	if pyKillCall.MatchString(code) && pyNamesDaemon(code, strs) {
 		return hit("kill-daemon")
 	}
@@ -306,6 +309,19 @@ func pyNamesDaemon(code string, strs []string) bool {
 	}
 	for _, m := range pyNameMatch.FindAllStringSubmatch(code, -1) {
 		if s := pyLiteral(m[1], strs); daemons[s] && !temporaryName(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// SQLAlchemy's core statements: delete(Model) and update(Model).values(…)
+// executed with no .where() touch every row.
+var pyCoreStmt = regexp.MustCompile(`\bexecute\s*\(\s*(?:(?:sa|sqlalchemy)\s*\.\s*)?(?:delete|update)\s*\(\s*[A-Z]\w*(?:\s*\.\s*__table__)?\s*\)((?:\s*\.\s*values\s*\([^()]*\))?)\s*([.)])`)
+
+func pyCoreDeleteAll(code string) bool {
+	for _, m := range pyCoreStmt.FindAllStringSubmatch(code, -1) {
+		if m[2] == ")" { // nothing chained after it: no where()
 			return true
 		}
 	}
