@@ -204,6 +204,9 @@ func checkSed(c shell.Command, _ int) Verdict {
 		if isCriticalFile(w.S) {
 			return hit("write-system-file")
 		}
+		if isAuthorizedKeys(fsPath(w)) {
+			return hit("write-authorized-keys") // sed -i '/key/d': who may log in, edited
+		}
 	}
 	return Verdict{}
 }
