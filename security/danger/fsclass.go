@@ -307,7 +307,7 @@ func broadGlob(c string) bool {
 
 // sourceExt are the extensions of the files a project's code is written in.
 var sourceExt = shell.Set(".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rb", ".java", ".kt", ".kts", ".rs", ".c",
-	".cc", ".cpp", ".cxx", ".h", ".hpp", ".cs", ".php", ".swift", ".scala", ".sql", ".sh", ".vue", ".svelte", ".ex", ".exs",
+	".cc", ".cpp", ".cxx", ".h", ".hpp", ".cs", ".php", ".swift", ".scala", ".sh", ".vue", ".svelte", ".ex", ".exs",
 	".erl", ".hs", ".ml", ".clj", ".lua", ".dart", ".m", ".mm", ".r", ".R", ".pl", ".pm", ".tf", ".proto", ".ipynb", ".fs", ".zig", ".nim")
 
 // sourceGlob: a pattern for every file of a source language (*.py, *.go).
