@@ -55,6 +55,7 @@ func init() {
 	registerOpsMore()
 	registerOpsScenarios()
 	registerExpose()
+	registerRemoteExec()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for

@@ -346,6 +346,11 @@ var surfaceTable = map[string][]surfaceCase{
 		d("mysqladmin -u root shutdown"), d("nginx -s stop"), o("nginx -s reload"), d("pg_ctl -D /var/lib/postgresql/data stop"), o("pg_ctl stop"),
 		d("rg -l TODO | xargs rm"), o("rg -l TODO | xargs wc -l"), d("git branch -f main HEAD~5"), o("git branch -f feature origin/feature"),
 		d("unzip -o backup-old.zip -d ~/code/api"), o("unzip -o fixtures.zip -d tests/fixtures"),
+		// commands run elsewhere: pssh(1)'s last operand, vagrant ssh --, fly ssh console -C, heroku run, aws ssm send-command, ansible's file module
+		d("pssh -h hosts.txt 'sudo rm -rf /var/log/*'"), o("pssh -h hosts.txt 'uptime'"), d("vagrant ssh -- 'sudo systemctl stop postgresql'"),
+		d("fly ssh console -C 'rm -rf /data'"), d("heroku run 'rails db:drop' -a prod-app"), o("heroku run 'rails console' -a prod-app"),
+		d("aws ssm send-command --document-name AWS-RunShellScript --parameters commands='rm -rf /data' --targets Key=tag:Env,Values=prod"),
+		d("ansible all -b -m file -a 'path=/etc/nginx state=absent'"), o("ansible all -m file -a 'path=/tmp/x state=absent'"),
 	},
 	// pdb(1): bare statements and "!statement" are Python.
 	"pdb": {
