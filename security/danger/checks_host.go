@@ -158,7 +158,10 @@ func checkUfw(c shell.Command, _ int) Verdict {
 	if ops[0] == "delete" && len(ops) > 2 && ops[1] == "allow" && (ops[2] == "22" || ops[2] == "22/tcp" || ops[2] == "ssh" || ops[2] == "OpenSSH") {
 		return hit("firewall-off")
 	}
-	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || sshLockout(ops), "firewall-off")
+	// ufw(8) "default deny|reject outgoing": nothing leaves the host, the
+	// package mirrors and every API included
+	outDenied := ops[0] == "default" && (contains(ops, "deny") || contains(ops, "reject")) && contains(ops, "outgoing")
+	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || outDenied || sshLockout(ops), "firewall-off")
 }
 
 func checkSetenforce(c shell.Command, _ int) Verdict {

@@ -59,7 +59,10 @@ func sshLockout(args []string) bool {
 func checkFirewallCmd(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {
 		switch {
-		case w.S == "--panic-on", w.S == "--set-default-zone=trusted", w.S == "--remove-service=ssh", w.S == "--remove-port=22/tcp":
+		// firewall-cmd(1): trusted accepts everything; drop and block refuse
+		// every connection, ssh included, in the default zone
+		case w.S == "--panic-on", w.S == "--set-default-zone=trusted", w.S == "--set-default-zone=drop", w.S == "--set-default-zone=block",
+			w.S == "--remove-service=ssh", w.S == "--remove-port=22/tcp":
 			return hit("firewall-off")
 		}
 	}

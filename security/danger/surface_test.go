@@ -351,6 +351,9 @@ var surfaceTable = map[string][]surfaceCase{
 		d("fly ssh console -C 'rm -rf /data'"), d("heroku run 'rails db:drop' -a prod-app"), o("heroku run 'rails console' -a prod-app"),
 		d("aws ssm send-command --document-name AWS-RunShellScript --parameters commands='rm -rf /data' --targets Key=tag:Env,Values=prod"),
 		d("ansible all -b -m file -a 'path=/etc/nginx state=absent'"), o("ansible all -m file -a 'path=/tmp/x state=absent'"),
+		// ufw(8) default deny outgoing, firewall-cmd(1) --set-default-zone=drop; mkfs(8) on a loop device is an image
+		d("ufw default deny outgoing"), o("ufw default deny incoming"), d("firewall-cmd --set-default-zone=drop"), o("firewall-cmd --set-default-zone=public"),
+		o("sudo mkfs.ext4 /dev/loop5"), d("sudo mkfs.ext4 /dev/sdb1"),
 	},
 	// pdb(1): bare statements and "!statement" are Python.
 	"pdb": {
