@@ -19,6 +19,19 @@ func classifyPython(input string, depth int) Verdict {
 	if v, ok := checkSQLMagic(input, depth); ok {
 		return v
 	}
+	// get_ipython().run_line_magic('sql', 'DROP …') and run_cell_magic('bash',
+	// '', 'rm …') are the magics written out
+	for _, m := range ipyMagicAPI.FindAllStringSubmatch(input, -1) {
+		magic := "%" + m[2] + " " + m[3] + m[4]
+		if m[1] == "cell" {
+			magic = "%%" + m[2] + " " + m[3] + m[4] + "\n" + m[5] + m[6]
+		}
+		if depth < shell.MaxDepth {
+			if v := classifyPython(strings.ReplaceAll(magic, `\n`, "\n"), depth+1); v.Dangerous {
+				return v
+			}
+		}
+	}
 	var src strings.Builder
 	for line := range strings.Lines(input) {
 		t := strings.TrimSpace(line)
@@ -198,6 +211,8 @@ func pyLiteral(index string, strs []string) string {
 	}
 	return strs[i]
 }
+
+var ipyMagicAPI = regexp.MustCompile(`\brun_(line|cell)_magic\s*\(\s*['"](\w+)['"]\s*,\s*(?:'([^']*)'|"([^"]*)")(?:\s*,\s*(?:'([^']*)'|"([^"]*)"))?`)
 
 // IPython's SQL magics (ipython-sql, jupysql): %sql STATEMENT on a line,
 // %%sql [connection] as a cell whose body is SQL.

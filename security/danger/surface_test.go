@@ -208,6 +208,7 @@ var surfaceTable = map[string][]surfaceCase{
 	"ipython": {
 		// round 9: the SQL magics
 		d("%sql DROP TABLE experiments;"), d("%%sql\nDELETE FROM users;"), o("%sql SELECT * FROM experiments LIMIT 5"),
+		d("get_ipython().run_cell_magic('bash', '', 'rm -rf ~')"), d("get_ipython().run_line_magic('sql', 'DROP TABLE users')"), o("get_ipython().run_line_magic('timeit', 'sum(range(9))')"),
 		d("!rm -rf ~/projects"), d("!!git clean -fdx"), d("%sx rm -rf .git"), d("%system rm -rf src"),
 		d("%rm -rf ~/work"), d("%%bash\nrm -rf ~/data"), d("%%sh\ngit push --force origin main"),
 		d("files = !find . -name '*.py' -delete"), o("%env"), o("%env AWS_SECRET_ACCESS_KEY"),
