@@ -27,8 +27,13 @@ var (
 	// clients, that delete a bucket or container, many objects, instances,
 	// or make a bucket public.
 	cloudDelete = regexp.MustCompile(`\bnew\s+(?:Delete(?:Bucket|Objects|DBInstance|DBCluster|Table|Stack|Cluster|FileSystem|Repository|Volume)|TerminateInstances)Command\b|` +
-		`\.\s*(?:deleteBucket|deleteObjects|terminateInstances|deleteContainer|deleteShare|deleteFiles|delete_bucket|delete_objects|terminate_instances)\s*\(|` +
-		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
+		`\.\s*(?:deleteBucket|deleteObjects|terminateInstances|deleteContainer|deleteShare|deleteFiles|delete_bucket|delete_objects|terminate_instances|` +
+		// Firestore's recursiveDelete, Firebase Auth's deleteUsers, a whole collection,
+		// a repository (Octokit), a cluster namespace, S3's batch_delete! over a listing
+		`recursiveDelete|deleteUsers|dropCollection|drop_collection|delete_repository|deleteRepo|deleteNamespace|delete_namespace|` +
+		`deleteNamespacedPersistentVolumeClaim|deleteCollectionNamespaced\w+|batch_delete!)\s*(?:\(|$|[;\s])|` +
+		`\brepos\s*\.\s*delete\s*\(|` +
+		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map|auto_paging_each)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
 		`\bbucket\s*\(\s*` + pyL + `\s*\)\s*\.\s*delete\s*\(`)
 	// wholeEnv: the environment object itself passed on (JSON.stringify(process.env), ENV.to_h).
 	wholeEnv    = regexp.MustCompile(`\bprocess\s*\.\s*env\s*[),]|\bENV\s*\.\s*to_h(?:ash)?\b`)
