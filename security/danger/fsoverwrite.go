@@ -160,6 +160,14 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		}
 	case "openssl":
 		targets = optionValues(c.Args[1:], "-out", "")
+	case "sort", "pg_dump", "pg_dumpall", "mysqldump", "shuf":
+		// sort(1) -o FILE, pg_dump(1) -f FILE, mysqldump --result-file: the
+		// output replaces FILE
+		targets = append(optionValues(c.Args[1:], "-o", "--output"), optionValues(c.Args[1:], "-f", "--file")...)
+		targets = append(targets, optionValues(c.Args[1:], "-r", "--result-file")...)
+		if c.Name == "sort" || c.Name == "shuf" {
+			targets = optionValues(c.Args[1:], "-o", "--output")
+		}
 	case "gpg", "gpg2", "curl", "age", "sops", "wget":
 		// decrypted or downloaded over a key
 		short, long := "o", "--output"
@@ -184,6 +192,9 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 				}
 			}
 		}
+	}
+	if slices.ContainsFunc(targets, isAuthorizedKeys) {
+		return hit("write-authorized-keys") // who may log in is replaced
 	}
 	how := byWrite
 	switch {

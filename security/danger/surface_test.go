@@ -360,6 +360,8 @@ var surfaceTable = map[string][]surfaceCase{
 		// ufw(8) default deny outgoing, firewall-cmd(1) --set-default-zone=drop; mkfs(8) on a loop device is an image
 		d("ufw default deny outgoing"), o("ufw default deny incoming"), d("firewall-cmd --set-default-zone=drop"), o("firewall-cmd --set-default-zone=public"),
 		o("sudo mkfs.ext4 /dev/loop5"), d("sudo mkfs.ext4 /dev/sdb1"),
+		// output-file options: sort(1) -o, pg_dump(1) -f
+		d("sort -o ~/.ssh/authorized_keys /dev/null"), d("pg_dump -f ~/.bashrc app"), o("sort -o names.txt names.txt"), o("pg_dump -f backup.sql app"),
 	},
 	// pdb(1): bare statements and "!statement" are Python.
 	"pdb": {
