@@ -72,6 +72,8 @@ func checkAdduser(c shell.Command, _ int) Verdict {
 
 // checkChattr: removing the immutable or append-only bit from a system or
 // log file, the step before tampering with it.
+var immutableGuarded = map[pathClass]bool{pcData: true, pcDatabase: true, pcCredential: true, pcSystem: true}
+
 func checkChattr(c shell.Command, _ int) Verdict {
 	removes := false
 	for _, w := range c.Args[1:] {
@@ -87,6 +89,11 @@ func checkChattr(c shell.Command, _ int) Verdict {
 			if w.S == p || strings.HasPrefix(w.S, p+"/") {
 				return hit("account-change")
 			}
+		}
+		// the immutable bit kept data, keys or a database from being changed
+		// (an archive under /srv, a mounted volume)
+		if !strings.HasPrefix(w.S, "-") && immutableGuarded[classifyPath(fsPath(w))] {
+			return hit("account-change")
 		}
 	}
 	return Verdict{}

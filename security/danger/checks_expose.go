@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -27,7 +28,7 @@ func registerExpose() {
 		"http": checkHttpieUpload, "https": checkHttpieUpload, "xh": checkHttpieUpload, "httpie": checkHttpieUpload,
 		"git": checkGitAddSecret, "chmod": checkChmodSecret, "setfacl": checkSetfaclSecret, "socat": checkSocatSecret,
 		"php": checkServeFS, "busybox": checkServeFS, "ruby": checkServeFS, "npx": checkServeFS, "http-server": checkServeFS,
-		"serve": checkServeFS, "twistd": checkServeFS, "httpd": checkServeFS,
+		"serve": checkServeFS, "twistd": checkServeFS, "httpd": checkServeFS, "ngrok": checkServeFS, "cloudflared": checkServeFS,
 		"redis-cli": checkRedisAuthOff, "mongod": checkAuthFlags, "mysqld": checkAuthFlags, "mariadbd": checkAuthFlags,
 		"x11vnc": checkAuthFlags, "code-server": checkAuthFlags, "jupyter": checkAuthFlags, "jupyter-lab": checkAuthFlags,
 		"jupyter-notebook": checkAuthFlags, "dockerd": checkAuthFlags, "elasticsearch": checkAuthFlags, "kubectl": checkKubectlExpose,
@@ -446,6 +447,13 @@ func servesExposedDir(c shell.Command, cwd string) bool {
 		if v := optValues(c.Args[1:], "", "path"); len(v) > 0 {
 			dir = v[0].S
 		}
+	case c.Name == "ngrok" || c.Name == "cloudflared":
+		// ngrok http file:///home/dev: a tunnel that serves a directory to the internet
+		for _, a := range args {
+			if d, ok := strings.CutPrefix(a, "file://"); ok {
+				server, dir = true, d
+			}
+		}
 	case c.Name == "npx" || c.Name == "http-server" || c.Name == "serve":
 		ops := shell.Lits(shell.ParseOpts(c.Args[1:], "pal").Operands)
 		if c.Name == "npx" {
@@ -605,6 +613,11 @@ func checkChattrImmutable(c shell.Command, _ int) Verdict {
 	return Verdict{}
 }
 
+// dataExport: a file or folder named as data taken out of a system (a dump,
+// an export, a backup, people's records) rather than a site's assets.
+var dataExport = regexp.MustCompile(`(?i)export|dump|backup|customer|users|accounts|orders|payments|invoices|patients|employees|pii|` +
+	`\.(?:sql|db|sqlite3?|bak|csv|tsv|xlsx?|parquet|jsonl)(?:\.gz|\.zst|\.bz2)?$`)
+
 // publicGrant: an ACL or IAM member that means everyone.
 var publicGrant = regexp.MustCompile(`(?i)^public-read(?:-write)?$|^allUsers\b|^allAuthenticatedUsers\b|^AllUsers:|^(?:member=)?allUsers|^(?:container|blob)$`)
 
@@ -626,8 +639,16 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 	}
 	switch c.Name {
 	case "aws":
+		if len(ops) > 2 && ops[0] == "s3" && (ops[1] == "cp" || ops[1] == "sync" || ops[1] == "mv") {
+			// an export of data uploaded readable by everyone (a site's files are meant to be)
+			return hitIf(anyPublic(optValues(c.Args[1:], "", "acl")) && dataExport.MatchString(ops[2]), "storage-made-public")
+		}
 		if len(ops) < 2 || ops[0] != "s3api" {
 			return Verdict{}
+		}
+		if ops[1] == "put-object" && anyPublic(optValues(c.Args[1:], "", "acl")) {
+			body := optValues(c.Args[1:], "", "body", "key")
+			return hitIf(slices.ContainsFunc(body, func(w shell.Word) bool { return dataExport.MatchString(w.S) }), "storage-made-public")
 		}
 		switch ops[1] {
 		case "put-bucket-acl":
@@ -636,6 +657,10 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 			return hit("storage-made-public")
 		}
 	case "gsutil":
+		// gsutil cp -a public-read (a canned ACL) of a data export
+		if len(ops) > 2 && (ops[0] == "cp" || ops[0] == "mv" || ops[0] == "rsync") && anyPublic(optValues(c.Args[1:], "a", "")) {
+			return hitIf(slices.ContainsFunc(ops[1:len(ops)-1], dataExport.MatchString), "storage-made-public")
+		}
 		if len(ops) > 1 && (ops[0] == "iam" || ops[0] == "acl") && ops[1] == "ch" {
 			for _, a := range args {
 				if publicGrant.MatchString(a) {

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"net/netip"
 	"regexp"
 	"strings"
 
@@ -77,7 +78,7 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		if reads && netSendersExpose[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") {
 			return hit("expose-secret")
 		}
-		if dumps && rawSenders[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") {
+		if dumps && (rawSenders[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") || c.Name == "ssh" && sshToPublicIP(c)) {
 			return hit("expose-secret")
 		}
 		dumps = dumps || dbDumpers[c.Name]
@@ -85,7 +86,7 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 			return v
 		}
 		exportsKeys := (c.Name == "gpg" || c.Name == "gpg2") && (hasWord(c.Args, "--export-secret-keys") || hasWord(c.Args, "--export-secret-subkeys"))
-		if (envDumpers[c.Name] && len(c.Args) == 1) || stdinSecret(st.Redirs) || readsSecretArg(c) || exportsKeys {
+		if (envDumpers[c.Name] && len(c.Args) == 1) || stdinSecret(st.Redirs) || readsSecretArg(c) || exportsKeys || readsSecretStore(c) {
 			reads = true
 		}
 		if c.Name == "echo" || c.Name == "printf" {
@@ -93,6 +94,38 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// secretStoreReads are the commands that print a secret from a secret
+// store, as "<program> <words…>" prefixes of their operands.
+var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc get secret", "aws secretsmanager get-secret-value",
+	"aws ssm get-parameter", "aws ssm get-parameters", "gcloud secrets versions access", "az keyvault secret show", "vault kv get",
+	"vault read", "op read", "op item get", "pass show", "doppler secrets", "heroku config", "gh auth token", "security find-generic-password"}
+
+// readsSecretStore: c prints a secret from a store (kubectl get secret,
+// aws secretsmanager get-secret-value, vault kv get, op read).
+func readsSecretStore(c shell.Command) bool {
+	words := c.Name + " " + strings.Join(shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], secretStoreValueOpts), "").Operands), " ")
+	for _, p := range secretStoreReads {
+		if strings.HasPrefix(words+" ", p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+var secretStoreValueOpts = shell.Set("-n", "--namespace", "--context", "--profile", "--region", "-o", "--output", "--project")
+
+// sshToPublicIP: ssh to a literal public address (someone@203.0.113.40),
+// not a named or private backup host.
+func sshToPublicIP(c shell.Command) bool {
+	ops := shell.ParseOpts(c.Args[1:], "BbcDEeFIiJLlmOopQRSWw").Operands
+	if len(ops) == 0 {
+		return false
+	}
+	host := ops[0].S[strings.LastIndex(ops[0].S, "@")+1:]
+	ip, err := netip.ParseAddr(host)
+	return err == nil && !ip.IsPrivate() && !ip.IsLoopback() && !ip.IsLinkLocalUnicast()
 }
 
 // readsSecretArg: c names a secret among its operands (cat ~/.ssh/id_rsa,
@@ -164,6 +197,11 @@ func checkHostRootContainer(c shell.Command) Verdict {
 		}
 	}
 	args := shell.Lits(c.Args[1:])
+	// the Docker socket mounted into a container that publishes a port on
+	// every address: the daemon's API (root on the host) with no authentication
+	if mountsDockerSocket(c) && publishesOpenly(c) && (strings.Contains(strings.Join(args, " "), "UNIX-CONNECT:") || publishesDockerAPI(c)) {
+		return hit("auth-disabled")
+	}
 	priv := contains(args, "--privileged")
 	pidHost := contains(args, "--pid=host") || strings.Contains(strings.Join(args, " "), "--pid host")
 	return hitIf(priv && pidHost, "host-root-container")
@@ -173,6 +211,7 @@ func checkHostRootContainer(c shell.Command) Verdict {
 // configuration (pg_hba.conf trust, sshd empty passwords, redis without a
 // password).
 var authOffLine = regexp.MustCompile(`\btrust\b|PermitEmptyPasswords\s+yes|requirepass\s+(?:""|''|$)`)
+var sedBackref = regexp.MustCompile(`\\[0-9&]`)
 var authConfigs = regexp.MustCompile(`pg_hba\.conf$|sshd_config$|redis\.conf$`)
 
 // checkAuthConfigWrite: echo 'host all all 0.0.0.0/0 trust' >> pg_hba.conf,
@@ -209,6 +248,7 @@ func checkAuthConfigWrite(s *syntax.Stmt, c shell.Command, text []string) Verdic
 		return Verdict{}
 	}
 	for _, t := range text {
+		t = sedBackref.ReplaceAllString(t, " ") // s/…md5$/\1\2trust/: the groups kept around the new word
 		if authOffLine.MatchString(t) {
 			if strings.Contains(target, "redis") && !strings.Contains(t, "requirepass") {
 				continue
@@ -235,4 +275,33 @@ func sedReplacements(args []string) []string {
 		}
 	}
 	return out
+}
+
+func mountsDockerSocket(c shell.Command) bool {
+	for _, v := range optValues(c.Args[1:], "v", "volume", "mount") {
+		if strings.Contains(v.S, "docker.sock") {
+			return true
+		}
+	}
+	return false
+}
+
+// publishesOpenly: -p PORT:PORT or -p 0.0.0.0:…, not bound to loopback.
+func publishesOpenly(c shell.Command) bool {
+	for _, p := range optValues(c.Args[1:], "p", "publish") {
+		if !strings.HasPrefix(p.S, "127.") && !strings.HasPrefix(p.S, "localhost:") && !strings.HasPrefix(p.S, "[::1]") {
+			return true
+		}
+	}
+	return false
+}
+
+// publishesDockerAPI: the Docker API's own ports (2375, 2376) published.
+func publishesDockerAPI(c shell.Command) bool {
+	for _, p := range optValues(c.Args[1:], "p", "publish") {
+		if strings.Contains(p.S, "2375") || strings.Contains(p.S, "2376") {
+			return true
+		}
+	}
+	return false
 }

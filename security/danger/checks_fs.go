@@ -37,7 +37,8 @@ func checkRm(c shell.Command, _ int) Verdict {
 func bulkGlob(p string) bool {
 	base := path.Base(p)
 	ext := path.Ext(base)
-	return broadGlob(base) || broadGlob(strings.TrimSuffix(base, ext)) && userDataExt[strings.ToLower(ext)]
+	return broadGlob(base) || broadGlob(strings.TrimSuffix(base, ext)) && userDataExt[strings.ToLower(ext)] ||
+		!strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && sourceGlob(base)
 }
 
 // deleteVerdict judges the deletion of paths by the filesystem effect model.
@@ -161,8 +162,8 @@ func checkMkfs(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	for _, w := range o.Operands {
-		if strings.HasPrefix(w.S, "/dev/") || w.Dyn() {
-			return hit("mkfs")
+		if strings.HasPrefix(w.S, "/dev/") && !strings.HasPrefix(w.S, "/dev/loop") || w.Dyn() {
+			return hit("mkfs") // (a loop device is an image file being built)
 		}
 	}
 	return Verdict{}
@@ -202,6 +203,9 @@ func checkSed(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {
 		if isCriticalFile(w.S) {
 			return hit("write-system-file")
+		}
+		if isAuthorizedKeys(fsPath(w)) {
+			return hit("write-authorized-keys") // sed -i '/key/d': who may log in, edited
 		}
 	}
 	return Verdict{}

@@ -41,6 +41,12 @@ func checkGit(c shell.Command, depth int) Verdict {
 		return hitIf(!hasWord(rest, "--help") && !hasWord(rest, "--analyze"), "git-rewrite-history")
 	case "reflog":
 		return checkReflog(rest)
+	case "config": // git config [--global] alias.x '!cmd': the command runs whenever x is typed
+		for j, w := range rest[:max(len(rest)-1, 0)] {
+			if body, ok := strings.CutPrefix(rest[j+1].S, "!"); ok && strings.HasPrefix(w.S, "alias.") {
+				return via(classifyShell(shell.ForParser(body, Shell), depth+1), "a git alias")
+			}
+		}
 	}
 	if c.MoreArgs { // xargs git branch -D: the names arrive on stdin
 		rest = append(rest[:len(rest):len(rest)], shell.Word{S: shell.DynMark})
@@ -105,7 +111,10 @@ func checkGitPush(args []shell.Word) Verdict {
 		if (force || plus) && (dst == "HEAD" || dst == "@" || ref.Dyn()) {
 			return hit("git-force-push-all")
 		}
-		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || o.Long["force-with-lease"] && ancestorRev(src)) {
+		// A lease protects others' pushes, not the branch: HEAD:main or
+		// topic:main with it replaces main with another branch's history.
+		lease := o.Long["force-with-lease"] && (ancestorRev(src) || colon && src != dst)
+		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || lease) {
 			return hit("git-force-push-main")
 		}
 		if (del || colon && src == "") && !temporaryName(dst) && !strings.HasPrefix(dst, "refs/tags/") {

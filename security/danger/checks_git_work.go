@@ -13,7 +13,7 @@ import (
 
 // checkGitWork judges subcommand sub with its arguments rest.
 func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
-	o := shell.ParseOpts(rest, "bBmsSO")
+	o := shell.ParseOpts(rest, gitValueLetters(sub))
 	if o.Has("h", "help") {
 		return Verdict{}
 	}
@@ -21,7 +21,7 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 	case "reset":
 		return hitIf(o.Long["hard"], "git-discard-work")
 	case "checkout":
-		if o.Has("f", "force") {
+		if o.Has("f", "force") || rewindsShared(optionValues(rest, "-B", ""), o.Operands) {
 			return hit("git-discard-work")
 		}
 		return hitIf(!o.Has("bp", "orphan", "patch") && (broadPathspec(withoutRevisions(rest)) || sourceDirOperand(afterDashDash(rest))), "git-discard-work")
@@ -29,22 +29,25 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		worktree := (!o.Has("S", "staged") || o.Has("W", "worktree")) && !o.Has("p", "patch")
 		return hitIf(worktree && (broadPathspec(rest) || sourceDirOperand(o.Operands)), "git-discard-work")
 	case "switch":
-		return hitIf(o.Has("f", "force", "discard-changes"), "git-discard-work")
+		return hitIf(o.Has("f", "force", "discard-changes") || rewindsShared(optionValues(rest, "-C", "--force-create"), o.Operands), "git-discard-work")
 	case "stash":
 		ops := shell.Lits(o.Operands)
 		return hitIf(len(ops) > 0 && (ops[0] == "clear" || ops[0] == "drop"), "git-discard-work")
 	case "branch":
+		if o.Has("f", "force") && !o.Has("dDmMcC", "delete", "move", "copy") && len(o.Operands) > 1 && rewindsShared(shell.Lits(o.Operands[:1]), o.Operands[1:]) {
+			return hit("git-discard-work") // branch -f main HEAD~5
+		}
 		force := o.Has("D", "") || o.Has("d", "delete") && o.Has("f", "force")
 		return hitIf(force && len(o.Operands) > 0 && !allTemporary(o.Operands), "git-discard-work")
 	case "read-tree": // -u --reset: the index and tree made to match a tree, local changes lost
 		return hitIf(o.Long["reset"] && o.Has("u", ""), "git-discard-work")
 	case "update-ref":
-		return hitIf(o.Has("d", ""), "git-discard-work")
+		return hitIf(o.Has("d", "") || len(o.Operands) > 1 && rewindsShared(shell.Lits(o.Operands[:1]), o.Operands[1:]), "git-discard-work")
 	case "worktree":
 		ops := shell.Lits(o.Operands)
 		return hitIf(len(ops) > 0 && ops[0] == "remove" && o.Has("f", "force"), "git-discard-work")
-	case "rm":
-		return hitIf(o.Has("f", "force") && broadPathspec(rest), "git-discard-work")
+	case "rm": // -f drops the local changes of what it removes; -r a whole source tree
+		return hitIf(o.Has("f", "force") && (broadPathspec(rest) || o.Has("r", "") && sourceDirOperand(o.Operands)), "git-discard-work")
 	case "prune":
 		return hitIf(hasWord(rest, "--expire=now"), "git-rewrite-history")
 	case "gc":
@@ -68,6 +71,27 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// gitShortValues are, per subcommand, the short options that take a value
+// (git-restore(1): -s <tree>, but -S and -W are flags that combine as -SW;
+// git-checkout(1): -b/-B <branch>; git-switch(1): -c/-C <branch>).
+var gitShortValues = map[string]string{"restore": "s", "checkout": "bB", "switch": "cC", "branch": "u",
+	"stash": "m", "worktree": "bB", "update-ref": "m", "submodule": "b", "reset": "", "rm": "", "read-tree": ""}
+
+func gitValueLetters(sub string) string {
+	if v, ok := gitShortValues[sub]; ok {
+		return v
+	}
+	return "bBmsSO"
+}
+
+// rewindsShared: a shared branch (main, master, release…) set to an
+// ancestor of where it is (HEAD~3, main^): git-branch(1) -f, git-checkout(1)
+// -B, git-switch(1) -C and git-update-ref(1) drop its newer commits, as
+// reset --hard does.
+func rewindsShared(names []string, start []shell.Word) bool {
+	return len(names) > 0 && sharedBranch(names[0]) && len(start) > 0 && ancestorRev(start[0].S)
 }
 
 // broadPathspec: the paths after checkout/restore cover a whole tree

@@ -47,7 +47,7 @@ func init() {
 		"zpool": checkZpool, "zfs": checkZfs, "cryptsetup": checkCryptsetup, "mdadm": checkMdadm, "btrfs": checkBtrfs,
 		"helm": checkHelm, "eksctl": checkEksctl, "npm": checkUnpublish, "pnpm": checkUnpublish, "yarn": checkUnpublish,
 		"gem": checkUnpublish, "cargo": checkUnpublish, "gh": checkGh, "flyctl": checkCloud, "fly": checkCloud, "vault": checkVault,
-		"nc": checkNetcat, "ncat": checkNetcat, "netcat": checkNetcat, "socat": checkSocat,
+		"nc": checkNetcat, "ncat": checkNetcat, "netcat": checkNetcat, "socat": checkSocat, "setcap": checkSetcap,
 	} {
 		setHostCheck(name, f)
 	}
@@ -55,6 +55,7 @@ func init() {
 	registerOpsMore()
 	registerOpsScenarios()
 	registerExpose()
+	registerRemoteExec()
 }
 
 // checkHost runs the host checks for c, and the reverse-shell check for
@@ -157,7 +158,10 @@ func checkUfw(c shell.Command, _ int) Verdict {
 	if ops[0] == "delete" && len(ops) > 2 && ops[1] == "allow" && (ops[2] == "22" || ops[2] == "22/tcp" || ops[2] == "ssh" || ops[2] == "OpenSSH") {
 		return hit("firewall-off")
 	}
-	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || sshLockout(ops), "firewall-off")
+	// ufw(8) "default deny|reject outgoing": nothing leaves the host, the
+	// package mirrors and every API included
+	outDenied := ops[0] == "default" && (contains(ops, "deny") || contains(ops, "reject")) && contains(ops, "outgoing")
+	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || outDenied || sshLockout(ops), "firewall-off")
 }
 
 func checkSetenforce(c shell.Command, _ int) Verdict {
@@ -209,6 +213,12 @@ func checkCrontab(c shell.Command, _ int) Verdict {
 
 func checkHistory(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "d")
+	// bash(1) "history -d start-end" deletes a range of entries, as -c all of them
+	for _, r := range optionValues(c.Args[1:], "-d", "") {
+		if strings.Contains(strings.TrimPrefix(r, "-"), "-") {
+			return hit("history-tamper")
+		}
+	}
 	return hitIf(o.Has("c", ""), "history-tamper")
 }
 
@@ -385,4 +395,15 @@ func isStartupFile(p string) bool {
 	}
 	return strings.HasPrefix(p, "/etc/profile") || p == "/etc/bash.bashrc" || p == "/etc/rc.local" ||
 		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron")
+}
+
+// rootCaps are the file capabilities (capabilities(7)) that let a program
+// become root or read and write anything: set on a binary with setcap(8),
+// they work like chmod u+s.
+var rootCaps = regexp.MustCompile(`(?i)cap_(?:setuid|setgid|sys_admin|dac_override|dac_read_search|sys_ptrace|sys_module|chown|fowner)|^all[=+]|,all[=+]`)
+
+// checkSetcap: setcap cap_setuid+ep /usr/bin/python3.
+func checkSetcap(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	return hitIf(len(ops) > 1 && rootCaps.MatchString(ops[0]) && !strings.HasPrefix(ops[0], "-"), "chmod-chown-system")
 }

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -31,6 +32,14 @@ func registerHostEdits() {
 	}
 }
 
+// registerRemoteExec adds checkRemoteExec after the other checks of programs
+// that also run a command elsewhere (called last, so no set replaces it).
+func registerRemoteExec() {
+	for _, name := range []string{"fly", "flyctl", "heroku", "aws", "pssh", "parallel-ssh", "pdsh", "clush"} {
+		addHostCheck(name, checkRemoteExec)
+	}
+}
+
 // sshLockout: a DROP/REJECT/deny rule on port 22 or the ssh service.
 func sshLockout(args []string) bool {
 	port, drop := false, false
@@ -50,7 +59,10 @@ func sshLockout(args []string) bool {
 func checkFirewallCmd(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {
 		switch {
-		case w.S == "--panic-on", w.S == "--set-default-zone=trusted", w.S == "--remove-service=ssh", w.S == "--remove-port=22/tcp":
+		// firewall-cmd(1): trusted accepts everything; drop and block refuse
+		// every connection, ssh included, in the default zone
+		case w.S == "--panic-on", w.S == "--set-default-zone=trusted", w.S == "--set-default-zone=drop", w.S == "--set-default-zone=block",
+			w.S == "--remove-service=ssh", w.S == "--remove-port=22/tcp":
 			return hit("firewall-off")
 		}
 	}
@@ -130,6 +142,8 @@ func checkDotnet(c shell.Command, _ int) Verdict {
 	return hitIf(len(ops) > 1 && ops[0] == "nuget" && ops[1] == "delete", "package-unpublish")
 }
 
+var ansibleAbsent = regexp.MustCompile(`(?:^|\s)(?:path|dest|name)=(\S+).*\bstate=absent\b|\bstate=absent\b.*(?:^|\s)(?:path|dest|name)=(\S+)`)
+
 // checkRemoteExec judges the command that lxc exec, ansible -a, salt
 // cmd.run and vagrant ssh -c run on another machine.
 func checkRemoteExec(c shell.Command, depth int) Verdict {
@@ -158,6 +172,38 @@ func checkRemoteExec(c shell.Command, depth int) Verdict {
 	case "vagrant":
 		if vs := optionValues(c.Args[1:], "-c", "--command"); len(vs) > 0 {
 			script = vs[0]
+		}
+		for i, w := range c.Args { // vagrant ssh -- CMD
+			if w.S == "--" && hasWord(c.Args[:i], "ssh") {
+				script = strings.Join(shell.Lits(c.Args[i+1:]), " ")
+			}
+		}
+	case "fly", "flyctl": // fly ssh console -C CMD
+		if vs := optionValues(c.Args[1:], "-C", "--command"); len(vs) > 0 && hasWord(c.Args, "ssh") {
+			script = vs[0]
+		}
+	case "heroku": // heroku run CMD… -a APP
+		ops := shell.Lits(shell.ParseOpts(c.Args[1:], "ares").Operands)
+		if len(ops) > 1 && (ops[0] == "run" || ops[0] == "run:detached") {
+			script = strings.Join(ops[1:], " ")
+		}
+	case "pssh", "parallel-ssh", "pdsh", "clush": // the last operand runs on every host
+		if ops := shell.Lits(shell.ParseOpts(c.Args[1:], "hHlpotwxgbe").Operands); len(ops) > 0 {
+			script = ops[len(ops)-1]
+		}
+	case "aws": // aws ssm send-command … --parameters commands='…'
+		if hasWord(c.Args, "send-command") {
+			for _, v := range optionValues(c.Args[1:], "--parameters", "--parameters") {
+				if _, cmd, ok := strings.Cut(v, "commands="); ok {
+					script = strings.Trim(cmd, `[]"'`)
+				}
+			}
+		}
+	}
+	if c.Name == "ansible" && hasWord(c.Args, "file") {
+		// -m file -a 'path=X state=absent' removes X, recursively
+		if m := ansibleAbsent.FindStringSubmatch(script); m != nil {
+			script = "rm -rf -- " + shellQuote(m[1]+m[2])
 		}
 	}
 	if script == "" || depth >= shell.MaxDepth {

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -64,7 +65,8 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 		switch {
 		case a == "--all" || a == "-A" || a == "--all-namespaces" || a == "--all=true":
 			return hit("kubectl-delete-namespace")
-		case a == "-f" || a == "--filename" || a == "-k" || a == "-l" || a == "--selector" || strings.HasPrefix(a, "--filename=") || strings.HasPrefix(a, "--selector="):
+		case a == "-f" || a == "--filename" || a == "-k" || a == "--kustomize" || a == "-l" || a == "--selector" ||
+			strings.HasPrefix(a, "--filename=") || strings.HasPrefix(a, "--kustomize=") || strings.HasPrefix(a, "--selector="):
 			fromFile = true
 		case a == "-n" || a == "--namespace" || a == "--context":
 			if i+1 < len(args[del+1:]) {
@@ -83,6 +85,12 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 	for _, f := range optionValues(c.Args[1:], "-f", "--filename") {
 		if (f == "-" || f == "." || strings.HasSuffix(f, "/")) && !temporaryName(f) {
 			return hit("cluster-teardown") // every object of a manifest directory or a build
+		}
+	}
+	// -k DIR (kubectl-delete(1): "--kustomize"): every object an overlay builds.
+	for _, k := range optionValues(c.Args[1:], "-k", "--kustomize") {
+		if !temporaryName(k) {
+			return hit("cluster-teardown")
 		}
 	}
 	if kind == "" && !fromFile && c.MoreArgs {
@@ -119,10 +127,23 @@ func checkDocker(c shell.Command, _ int) Verdict {
 		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
 			return hit("docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
-			return hit("docker-prune-all")
+			return hitIf(!disposableProject(c.Args[1:]), "docker-prune-all")
 		}
 	}
 	return Verdict{}
+}
+
+// disposableProject: a compose project whose file or name says it is for
+// tests (docker compose -f docker-compose.test.yml down -v, -p e2e-42):
+// its volumes hold fixtures.
+func disposableProject(args []shell.Word) bool {
+	names := append(optionValues(args, "-f", "--file"), optionValues(args, "-p", "--project-name")...)
+	for _, n := range names {
+		if !temporaryName(strings.TrimSuffix(strings.TrimSuffix(path.Base(n), ".yml"), ".yaml")) {
+			return false
+		}
+	}
+	return len(names) > 0
 }
 
 func contains(ss []string, s string) bool {
@@ -171,7 +192,7 @@ var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "sta
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
 func checkCloud(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "")
+	o := shell.ParseOpts(withoutOptions(c.Args[1:], cloudGlobalValues), "")
 	ops := shell.Lits(o.Operands)
 	if len(ops) < 2 || o.Long["help"] || contains(ops, "help") {
 		return Verdict{}
@@ -203,6 +224,27 @@ func checkCloud(c shell.Command, _ int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// cloudGlobalValues are the global options of the cloud CLIs that take a
+// value (aws(1) "GLOBAL OPTIONS", gcloud(1) "GLOBAL FLAGS", az's global
+// arguments): written before the service (aws --profile prod s3 rm ...),
+// their values are not the service's words.
+var cloudGlobalValues = shell.Set("--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
+	"--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--project", "--account", "--configuration",
+	"--impersonate-service-account", "--verbosity", "--format", "--subscription", "--billing-project", "--context")
+
+// withoutOptions drops the options in names, with their separate values.
+func withoutOptions(args []shell.Word, names map[string]bool) []shell.Word {
+	out := make([]shell.Word, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if names[args[i].S] {
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 // cloudRecordNouns are gcloud/az/doctl resource groups that hold no data of

@@ -49,8 +49,8 @@ func init() {
 		"aws": checkCloud, "gcloud": checkCloud, "az": checkCloud, "gsutil": checkCloud, "doctl": checkCloud,
 		"heroku": checkCloud, "redis-cli": checkRedis, "valkey-cli": checkRedis,
 		"dropdb": checkDropdb, "mysqladmin": checkDropdb, "mongo": checkMongo, "mongosh": checkMongo,
-		"pg_restore": checkPgRestore,
-		"alias":      checkAlias, "trap": checkTrap,
+		"pg_restore": checkPgRestore, "tar": checkTar, "bsdtar": checkTar, "unzip": checkUnzip,
+		"alias": checkAlias, "trap": checkTrap,
 	}
 }
 

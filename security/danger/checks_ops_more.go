@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,40 @@ var serviceManagers = map[string]map[string]bool{
 	"sv":            shell.Set("down", "stop", "kill", "force-stop", "exit"),
 	"s6-svc":        shell.Set("-d", "-k", "-x"),
 	"openrc":        shell.Set("single", "shutdown"),
+}
+
+// daemonStops maps a daemon's own control program to the words that stop
+// the daemon: mysqladmin(1) shutdown, nginx(8) -s stop, apachectl(8) stop,
+// httpd -k stop, pg_ctl(1) stop, pg_ctlcluster(1) stop, rabbitmqctl(8)
+// stop, mongod --shutdown, redis-cli SHUTDOWN, consul leave.
+var daemonStops = map[string]map[string]bool{
+	"mysqladmin": shell.Set("shutdown"), "mariadb-admin": shell.Set("shutdown"), "nginx": shell.Set("stop", "quit"),
+	"apachectl": shell.Set("stop", "graceful-stop"), "apache2ctl": shell.Set("stop", "graceful-stop"), "httpd": shell.Set("stop", "graceful-stop"),
+	"pg_ctl": shell.Set("stop", "kill"), "pg_ctlcluster": shell.Set("stop"), "rabbitmqctl": shell.Set("stop", "shutdown"),
+	"mongod": shell.Set("--shutdown"), "redis-cli": shell.Set("shutdown"), "valkey-cli": shell.Set("shutdown"), "consul": shell.Set("leave"),
+}
+
+// checkDaemonStop: the daemon told to stop by its own tool, as systemctl stop
+// would; a cluster in a scratch directory (pg_ctl -D ./tmp/pgdata stop) passes.
+func checkDaemonStop(c shell.Command, _ int) Verdict {
+	stops := daemonStops[c.Name]
+	if c.Name == "pg_ctl" {
+		// a user's own cluster (no -D: $PGDATA, or one in the project) is
+		// not the system's; the packaged one under /var/lib is
+		dirs := optionValues(c.Args[1:], "-D", "--pgdata")
+		if len(dirs) == 0 || !strings.HasPrefix(dirs[0], "/var/lib/") && !strings.HasPrefix(dirs[0], "/srv/") {
+			return Verdict{}
+		}
+	}
+	if c.Name == "pg_ctlcluster" && slices.ContainsFunc(shell.Lits(c.Args[1:]), func(w string) bool { return devDatabase(w) || temporaryName(w) }) {
+		return Verdict{} // pg_ctlcluster 16 regress stop: a test cluster
+	}
+	for _, w := range shell.Lits(c.Args[1:]) {
+		if stops[strings.ToLower(w)] {
+			return hit("stop-system-service")
+		}
+	}
+	return Verdict{}
 }
 
 // checkServiceManager: launchctl bootout system/…, supervisorctl stop all,
@@ -271,6 +306,9 @@ func registerOpsMore() {
 	for _, name := range netcatNames {
 		setHostCheck(name, checkNetcat)
 		netClients[name] = true
+	}
+	for name := range daemonStops {
+		addHostCheck(name, checkDaemonStop)
 	}
 	setHostCheck("pfctl", checkPfctl)
 	setHostCheck("lvresize", checkLvresize)

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -36,12 +37,18 @@ func checkZfs(c shell.Command, _ int) Verdict {
 	}
 	switch ops[0] {
 	case "destroy":
-		return hitIf(!strings.Contains(ops[1], "@") || o.Has("rR", ""), "storage-teardown")
+		_, snap, isSnap := strings.Cut(ops[1], "@")
+		return hitIf(!isSnap || o.Has("rR", "") || backupSnapshot.MatchString(snap), "storage-teardown")
 	case "rollback":
 		return hit("storage-teardown")
 	}
 	return Verdict{}
 }
+
+// backupSnapshot: a snapshot named for a backup schedule (nightly-2026-11-25,
+// daily, autosnap_…_weekly, pre-upgrade backups): a restore point, unlike a
+// leftover one.
+var backupSnapshot = regexp.MustCompile(`(?i)nightly|daily|weekly|monthly|hourly|backup|autosnap|zfs-auto-snap`)
 
 func checkCryptsetup(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "cdhksSy").Operands)

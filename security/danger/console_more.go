@@ -27,9 +27,16 @@ var (
 	// clients, that delete a bucket or container, many objects, instances,
 	// or make a bucket public.
 	cloudDelete = regexp.MustCompile(`\bnew\s+(?:Delete(?:Bucket|Objects|DBInstance|DBCluster|Table|Stack|Cluster|FileSystem|Repository|Volume)|TerminateInstances)Command\b|` +
-		`\.\s*(?:deleteBucket|deleteObjects|terminateInstances|deleteContainer|deleteShare|deleteFiles|delete_bucket|delete_objects|terminate_instances)\s*\(|` +
-		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
+		`\.\s*(?:deleteBucket|deleteObjects|terminateInstances|deleteContainer|deleteShare|deleteFiles|delete_bucket|delete_objects|terminate_instances|` +
+		// Firestore's recursiveDelete, Firebase Auth's deleteUsers, a whole collection,
+		// a repository (Octokit), a cluster namespace, S3's batch_delete! over a listing
+		`recursiveDelete|deleteUsers|dropCollection|drop_collection|delete_repository|deleteRepo|deleteNamespace|delete_namespace|` +
+		`deleteNamespacedPersistentVolumeClaim|deleteCollectionNamespaced\w+|batch_delete!)\s*(?:\(|$|[;\s])|` +
+		`\brepos\s*\.\s*delete\s*\(|` +
+		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map|auto_paging_each)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
 		`\bbucket\s*\(\s*` + pyL + `\s*\)\s*\.\s*delete\s*\(`)
+	// wholeEnv: the environment object itself passed on (JSON.stringify(process.env), ENV.to_h).
+	wholeEnv    = regexp.MustCompile(`\bprocess\s*\.\s*env\s*[),]|\bENV\s*\.\s*to_h(?:ash)?\b`)
 	cloudPublic = regexp.MustCompile(`\.\s*makePublic\s*\(|\bPutBucketAcl(?:Command)?\b[^\n]*public-read|\bacl\s*:\s*['"]?public-read`)
 
 	// Reading a credential file, and sending something over HTTP.
@@ -170,6 +177,9 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 		return hit("storage-made-public")
 	}
 	if httpSend.MatchString(code) {
+		if wholeEnv.MatchString(code) {
+			return hit("py-send-secrets") // the whole environment, with every token in it
+		}
 		for _, m := range secretRead.FindAllStringSubmatch(code, -1) {
 			if p := litValue(m[1], strs); isSecretFile(p) || strings.HasSuffix(p, "master.key") {
 				return hit("py-send-secrets")
@@ -295,7 +305,14 @@ var (
 
 // homeInterpolation writes the home directory interpolated into a string
 // (${os.homedir()}, #{Dir.home}) as ~, so the literal names the path.
-func homeInterpolation(input string) string { return homeInterp.ReplaceAllString(input, "~") }
+// #{Rails.root} interpolated into a command string is the project
+// (rewritePaths reads Rails.root where it is passed as an argument).
+func homeInterpolation(input string) string {
+	input = appRootInterp.ReplaceAllString(input, ".")
+	return homeInterp.ReplaceAllString(input, "~")
+}
+
+var appRootInterp = regexp.MustCompile(`#\{\s*Rails\s*\.\s*root\s*\}`)
 
 // consoleBindings replaces names bound once to a literal with it, where
 // they are passed to a call: dir = '…'; rmSync(dir, …).

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 	"regexp"
 	"strings"
 )
@@ -56,6 +57,7 @@ var (
 	// Node: fs.unlink/rm/truncate and their Sync and promise forms; the
 	// rm forms are recursive when their options say so.
 	nodeFileCall = regexp.MustCompile(`\b(unlinkSync|unlink|rmSync|rm|rmdirSync|rmdir|truncateSync|truncate)\s*\(\s*`)
+	consoleMove  = regexp.MustCompile(`\b(?:renameSync|rename|File\s*\.\s*rename|FileUtils\s*\.\s*(?:mv|move))\s*[( ]\s*`)
 	// Ruby: File.delete/unlink/truncate, FileUtils.rm and rm_f.
 	rubyFileCall = regexp.MustCompile(`\b(?:File\s*\.\s*(delete|unlink|truncate)|FileUtils\s*\.\s*(rm|rm_f|remove_file|safe_unlink))\s*[( ]\s*`)
 	// A directory listing whose entries a later call on the line deletes:
@@ -116,6 +118,25 @@ func consoleFileEffects(code string, strs []string, ruby bool, depth int) Verdic
 	}
 	if v := consoleMore(code, strs, ruby, depth); v.Dangerous {
 		return v
+	}
+	// fs.renameSync(a, b), File.rename(a, b), FileUtils.mv(a, b): judged as
+	// mv a b (a repository or project moved away, a key replaced)
+	for _, loc := range consoleMove.FindAllStringIndex(code, -1) {
+		args := pyCallArgs(code[loc[1]:])
+		if len(args) < 2 {
+			continue
+		}
+		src, ok := pyStringArg(args[0], strs)
+		if !ok {
+			continue
+		}
+		dst, ok := pyStringArg(args[1], strs)
+		if !ok {
+			dst = shell.DynMark
+		}
+		if v := via(classify(Shell, "mv -- "+shellQuote(src)+" "+shellQuote(dst), depth+1), how); v.Dangerous {
+			return v
+		}
 	}
 	if ruby {
 		for _, m := range rubyPipeOpen.FindAllStringSubmatch(code, -1) {

@@ -124,6 +124,8 @@ func classifyPath(p string) pathClass {
 		return pcProject // the working directory (or a parent), or all its entries
 	case scratchIn(comps):
 		return pcScratch
+	case sourceGlob(comps[len(comps)-1]):
+		return pcProject // every source file of a kind (*.go, src/**/*.ts): the project's code
 	case looksLikeFile(comps[len(comps)-1]):
 		return pcFile
 	case slices.ContainsFunc(comps, dbDataDir.MatchString):
@@ -152,7 +154,7 @@ var sourceDirs = shell.Set("src", "source", "sources", "app", "apps", "tests", "
 	"internal", "include", "components", "pages", "packages", "services", "server", "client", "api", "scripts", "config",
 	"configs", "migrations", "db", "database", "models", "core", "frontend", "backend", "infra", "deploy", "charts",
 	"terraform", ".github", "proto", "web", "ui", "templates", "views", "controllers", "handlers", "modules", "notebooks",
-	"website", "project", "projects", "repo", "repos", "workspace", "k8s", "helm", "ansible", "lib/src")
+	"website", "project", "projects", "repo", "repos", "workspace", "k8s", "helm", "ansible", "lib/src", "lib")
 
 // leafClass: credentials, databases and VCS state wherever they are.
 func leafClass(p string) pathClass {
@@ -258,15 +260,31 @@ func absClass(comps []string) pathClass {
 		return pcData
 	case liveRelease(comps):
 		return pcData
-	case projectRoots[comps[0]] && len(comps) <= 2:
-		return pcProject // a container's or devcontainer's checkout (/workspace, /app)
+	case projectRoots[comps[0]] && len(comps) <= 2,
+		comps[0] == "opt" && len(comps) >= 2 && len(comps) <= 3 && projectRoots[comps[1]]:
+		return pcProject // a container's or devcontainer's checkout (/workspace, /app, /opt/app)
 	case isImportant("/" + strings.Join(comps, "/")):
 		return pcSystem
 	}
 	return pcUnknown
 }
 
+// compiledAssets: the directories web frameworks compile their assets into
+// (Rails' public/assets, Laravel's public/build, Django's collectstatic
+// output), rebuilt by the next deploy.
+func compiledAssets(comps []string) bool {
+	for i, c := range comps {
+		if c == "staticfiles" || i+1 < len(comps) && (c == "public" && (comps[i+1] == "assets" || comps[i+1] == "build") || c == "static" && comps[i+1] == "CACHE") {
+			return true
+		}
+	}
+	return false
+}
+
 func scratchIn(comps []string) bool {
+	if compiledAssets(comps) {
+		return true
+	}
 	for _, c := range comps {
 		if scratchNames[c] || scratchWord.MatchString(c) || strings.HasPrefix(c, "cmake-build-") {
 			return true
@@ -285,6 +303,17 @@ func broadGlob(c string) bool {
 	}
 	rest := strings.NewReplacer("*", "", "?", "").Replace(bracketExpr.ReplaceAllString(c, ""))
 	return rest == "" || rest == "."
+}
+
+// sourceExt are the extensions of the files a project's code is written in.
+var sourceExt = shell.Set(".go", ".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".rb", ".java", ".kt", ".kts", ".rs", ".c",
+	".cc", ".cpp", ".cxx", ".h", ".hpp", ".cs", ".php", ".swift", ".scala", ".sh", ".vue", ".svelte", ".ex", ".exs",
+	".erl", ".hs", ".ml", ".clj", ".lua", ".dart", ".m", ".mm", ".r", ".R", ".pl", ".pm", ".tf", ".proto", ".ipynb", ".fs", ".zig", ".nim")
+
+// sourceGlob: a pattern for every file of a source language (*.py, *.go).
+func sourceGlob(name string) bool {
+	ext := path.Ext(name)
+	return sourceExt[ext] && broadGlob(strings.TrimSuffix(name, ext))
 }
 
 // looksLikeFile: a name with an extension (package-lock.json, notes.txt),
@@ -410,15 +439,22 @@ func fileVerdict(p string) Verdict {
 		return hit("log-tamper") // the system's logs, or all of a directory's
 	case c == pcVCS && !transientFile.MatchString(path.Base(p)) && !scratchWord.MatchString(path.Base(p)):
 		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
+	case c == pcHome && isDotfile(p) && coreDotfiles[path.Base(p)]:
+		return hit("overwrite-protected") // ~/.bashrc, ~/.gitconfig deleted: as lost as emptied
 	}
 	if !fileProtected[c] {
 		return Verdict{}
 	}
-	if projectKeyOrDB.MatchString(path.Base(p)) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") && !prodName.MatchString(p) {
+	if projectKeyOrDB.MatchString(path.Base(p)) && !strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "/") && !prodName.MatchString(p) &&
+		!slices.ContainsFunc(components(path.Dir(p)), func(c string) bool { return appStateDirs[c] }) {
 		return Verdict{}
 	}
 	return hit("delete-credentials")
 }
+
+// appStateDirs hold what a running application wrote, not what a build or
+// a fixture made: Flask's instance/, Laravel's storage/, a var/ tree.
+var appStateDirs = shell.Set("instance", "storage", "var")
 
 var (
 	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)

@@ -100,7 +100,10 @@ var artifactExts = shell.Set("lto", "wasm", "lst", "dyn", "profraw", "profdata",
 func producesProtected(c shell.Command, recursive bool) bool {
 	switch c.Name {
 	case "git":
-		// the project's tracked sources
+		// the project's tracked sources, or those git grep -l finds
+		if len(c.Args) > 1 && c.Args[1].S == "grep" {
+			return grepListsProtected(c)
+		}
 		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" })) &&
 			!artifactPathspecs(c.Args[2:])
 	case "echo", "printf":
@@ -112,7 +115,7 @@ func producesProtected(c shell.Command, recursive bool) bool {
 		if deleteVerdict(ops, recursive).Dangerous {
 			return true
 		}
-	case "grep", "egrep", "fgrep":
+	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep", "ug":
 		return grepListsProtected(c)
 	case "find", "fd", "fdfind":
 		return c.Name == "find" && findSelectsProtected(c)
@@ -384,6 +387,12 @@ func relativeTo(c shell.Command, dir string) shell.Command {
 		if strings.HasPrefix(p, "-") || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, shell.DynMark) {
 			continue
 		}
+		if strings.HasPrefix(p, "..") {
+			// cd app/build && rm -rf ../*: what ".." climbs to is the
+			// directory above, not something under build.
+			args[i] = shell.Word{S: path.Join(dir, p)}
+			continue
+		}
 		args[i] = shell.Word{S: strings.TrimSuffix(dir, "/") + "/" + p}
 	}
 	c.Args = args
@@ -435,7 +444,11 @@ func shellDeletesArgs(c shell.Command) (deletes, recursive bool) {
 	if !ok {
 		return false, false
 	}
-	f, err := shell.Parse(w.S)
+	script := w.S
+	if c.Replace != "" { // xargs -I % sh -c 'rm -rf %': each line is the script's "$1"
+		script = strings.ReplaceAll(script, c.Replace, "$1")
+	}
+	f, err := shell.Parse(script)
 	if err != nil {
 		return false, false
 	}

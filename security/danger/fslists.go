@@ -38,8 +38,32 @@ func readsListFile(c shell.Command) bool {
 	return len(ops) > 0 && !slices.ContainsFunc(ops, func(w shell.Word) bool { return w.S == "-" || scratchPath(w.S) })
 }
 
-// grepListsProtected: grep -rl PATTERN src names the project's files that match.
+// contentSearchers search a tree (the working directory when none is named)
+// and with -l print the names of the files that match: rg(1), ag(1), ack(1),
+// git-grep(1).
+var contentSearchers = shell.Set("rg", "ag", "ack", "ack-grep", "ug")
+
+// grepListsProtected: grep -rl PATTERN src, rg -l PATTERN, git grep -l PATTERN
+// name the project's files that match.
 func grepListsProtected(c shell.Command) bool {
+	args := c.Args[1:]
+	if c.Name == "git" && len(args) > 0 && args[0].S == "grep" {
+		args = args[1:]
+	} else if !contentSearchers[c.Name] {
+		return grepLists(c)
+	}
+	o := shell.ParseOpts(args, "egtTmABCfj")
+	if !o.Has("l", "files-with-matches") || len(o.Operands) == 0 {
+		return false
+	}
+	paths := o.Operands[1:]
+	if len(paths) == 0 {
+		paths = []shell.Word{{S: "."}}
+	}
+	return slices.ContainsFunc(paths, func(w shell.Word) bool { return treeProtected[classifyPath(fsPath(w))] })
+}
+
+func grepLists(c shell.Command) bool {
 	if !scriptReaders[c.Name] || c.Name == "sed" || c.Name == "awk" || c.Name == "gawk" {
 		return false
 	}

@@ -45,6 +45,8 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
 	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
+	case prodConfig.MatchString(base) && how != byWrite:
+		return hit("overwrite-protected") // config/production.yml emptied, or replaced by another file
 	case c == pcData && (how == byEmpty || how == byWrite) && strings.HasPrefix(path.Clean(p), "/var/log/"):
 		return hit("log-tamper") // the system's record, emptied or written over
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
@@ -52,6 +54,10 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 	}
 	return Verdict{}
 }
+
+// prodConfig: a deployment's configuration named for production
+// (production.yml, prod.json, settings_production.py, production.rb).
+var prodConfig = regexp.MustCompile(`(?i)^(?:[a-z]+[._-])?(?:prod|production)\.(?:ya?ml|json|toml|ini|conf|cfg|properties|py|rb|exs|php)$`)
 
 // credHeld: p is where a credential is kept (a home's .ssh, .aws,
 // a dotfile such as ~/.pgpass, a tool's credential file), not a copy of one.
@@ -154,6 +160,14 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		}
 	case "openssl":
 		targets = optionValues(c.Args[1:], "-out", "")
+	case "sort", "pg_dump", "pg_dumpall", "mysqldump", "shuf":
+		// sort(1) -o FILE, pg_dump(1) -f FILE, mysqldump --result-file: the
+		// output replaces FILE
+		targets = append(optionValues(c.Args[1:], "-o", "--output"), optionValues(c.Args[1:], "-f", "--file")...)
+		targets = append(targets, optionValues(c.Args[1:], "-r", "--result-file")...)
+		if c.Name == "sort" || c.Name == "shuf" {
+			targets = optionValues(c.Args[1:], "-o", "--output")
+		}
 	case "gpg", "gpg2", "curl", "age", "sops", "wget":
 		// decrypted or downloaded over a key
 		short, long := "o", "--output"
@@ -178,6 +192,9 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 				}
 			}
 		}
+	}
+	if slices.ContainsFunc(targets, isAuthorizedKeys) {
+		return hit("write-authorized-keys") // who may log in is replaced
 	}
 	how := byWrite
 	switch {
@@ -334,4 +351,122 @@ func sedEmpties(c shell.Command) ([]string, bool) {
 		return ops, true
 	}
 	return nil, false
+}
+
+// checkTar: tar(1) extracting over the root, a system directory or a whole
+// home (-x -C /: every file the archive holds replaces the one there), and
+// an archive written onto a disk (-c -f /dev/sda). Options come bundled
+// (xzf, -xzf), separate (-x -z -f a.tgz) or long (--extract --directory=/).
+func checkTar(c shell.Command, _ int) Verdict {
+	extract, create, overwrite := false, false, false
+	var dir, file string
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		value := func() string {
+			if i+1 < len(args) {
+				i++
+				return fsPath(args[i])
+			}
+			return ""
+		}
+		switch {
+		case a == "--extract" || a == "--get":
+			extract = true
+		case a == "--create" || a == "--append" || a == "--update":
+			create = true
+		case a == "--overwrite" || a == "--unlink-first" || a == "--recursive-unlink":
+			overwrite = true
+		case a == "--directory" || a == "--file":
+			if v := value(); a == "--file" {
+				file = v
+			} else {
+				dir = v
+			}
+		case strings.HasPrefix(a, "--directory="):
+			dir = a[len("--directory="):]
+		case strings.HasPrefix(a, "--file="):
+			file = a[len("--file="):]
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || i == 0 && !strings.ContainsAny(a, "/."): // old style: tar xzf a.tgz
+			for _, l := range strings.TrimPrefix(a, "-") {
+				switch l {
+				case 'x':
+					extract = true
+				case 'U':
+					overwrite = true
+				case 'c', 'r', 'u':
+					create = true
+				case 'f':
+					file = value()
+				case 'C':
+					dir = value()
+				}
+			}
+		}
+	}
+	switch {
+	case create && isBlockDevice(file):
+		return hit("write-block-device")
+	case extract && dir != "":
+		if v := extractVerdict(dir); v.Dangerous {
+			return v
+		}
+		return hitIf(overwrite && restoresOver(file, dir), "overwrite-protected")
+	}
+	return Verdict{}
+}
+
+// extractVerdict: unpacking an archive into dir replaces what is there;
+// into the root or a system directory that is the system's own files, into
+// a home the person's dotfiles and keys.
+func extractVerdict(dir string) Verdict {
+	p := path.Clean(dir)
+	switch {
+	case p == "/" || slices.Contains(systemFileDirs, p):
+		return hit("write-system-file")
+	case p == "~" || p == "/root" || strings.Count(p, "/") == 2 && (strings.HasPrefix(p, "/home/") || strings.HasPrefix(p, "/Users/")):
+		return hit("overwrite-protected")
+	}
+	return Verdict{}
+}
+
+// checkUnzip: unzip(1) -o (overwrite without asking) into the root, a system
+// directory, a home or a project tree; without -o it asks before each file.
+func checkUnzip(c shell.Command, _ int) Verdict {
+	overwrite, dir := false, ""
+	args := c.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i].S
+		switch {
+		case a == "-d" && i+1 < len(args):
+			i++
+			dir = fsPath(args[i])
+		case strings.HasPrefix(a, "-d") && len(a) > 2:
+			dir = a[2:]
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
+			overwrite = overwrite || strings.ContainsRune(a, 'o')
+		}
+	}
+	if !overwrite || dir == "" {
+		return Verdict{}
+	}
+	if v := extractVerdict(dir); v.Dangerous {
+		return v
+	}
+	archive := ""
+	if ops := shell.ParseOpts(args, "dx").Operands; len(ops) > 0 {
+		archive = ops[0].S
+	}
+	return hitIf(restoresOver(archive, dir), "overwrite-protected")
+}
+
+// oldArchive: an archive named as a backup or an old copy.
+var oldArchive = regexp.MustCompile(`(?i)backup|snapshot|(?:^|[-_.])(?:old|bak|prev|previous)(?:$|[-_.])`)
+
+// restoresOver: an old copy unpacked with overwriting (tar --overwrite,
+// unzip -o) over a project or home tree puts old files over newer work;
+// refreshing fixtures or vendored files in a subdirectory does not.
+func restoresOver(archive, dir string) bool {
+	return treeProtected[classifyPath(dir)] && oldArchive.MatchString(path.Base(archive))
 }

@@ -252,6 +252,8 @@ var (
 	scriptHome       = regexp.MustCompile(`\$ENV\{HOME\}|ENV\[["']HOME["']\]|Dir\.home|process\.env\.HOME|os\.homedir\(\)|require\(["']os["']\)\.homedir\(\)|getenv\(["']HOME["']\)|\$_SERVER\[["']HOME["']\]|ENVIRON\[["']HOME["']\]`)
 	scriptStr        = regexp.MustCompile(`"([^"]*)"|'([^']*)'|\x60([^\x60]*)\x60|(~)`)
 	awkSystem        = regexp.MustCompile(`system\s*\(\s*"([^"]*)"`)
+	awkSystemConcat  = regexp.MustCompile(`system\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)`)
+	awkStringLit     = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
 	// scriptEmpties writes an empty string over a file; scriptWrites opens
 	// one for writing (truncating it): perl open(F, ">", f), ruby
 	// File.open(f, "w"), awk print ... > f.
@@ -293,6 +295,15 @@ func checkScriptDeletes(c shell.Command, depth int) Verdict {
 			for _, m := range awkSystem.FindAllStringSubmatch(ops[0].S, -1) {
 				if v := classifyShell(shell.ForParser(m[1], Shell), depth+1); v.Dangerous {
 					return via(v, c.Name)
+				}
+			}
+			// system("rm -rf " $1): a command built from each input line, as
+			// xargs -I {} rm -rf {} builds it.
+			for _, m := range awkSystemConcat.FindAllStringSubmatch(ops[0].S, -1) {
+				if line, ok := awkTemplate(m[1]); ok {
+					if v := classifyShell("xargs -I {} "+line+" < lines", depth+1); v.Dangerous {
+						return via(v, c.Name)
+					}
 				}
 			}
 			code := scriptHome.ReplaceAllString(ops[0].S, `"~"`)
@@ -347,6 +358,9 @@ func checkScriptCode(code string, depth int) Verdict {
 			continue
 		}
 		v := fileVerdict(p)
+		if bulkGlob(p) { // unlink glob("*"), File.delete(*Dir["*.rb"]): a folder's entries, as rm * deletes them
+			v = treeVerdict(p)
+		}
 		if scriptRecursive.MatchString(m[0]) {
 			v = treeVerdict(p)
 			if isImportant(p) {
@@ -481,4 +495,25 @@ func runLine(args []shell.Word, name string) (string, string, bool) {
 		cmd = append(cmd, w)
 	}
 	return shellJoin(cmd), name + " run", true
+}
+
+// awkTemplate turns the argument of awk's system(), a concatenation of
+// string literals and expressions ("rm -rf " $1 "/"), into a command line
+// whose expressions are {}; false when it has no expression.
+func awkTemplate(arg string) (string, bool) {
+	var b strings.Builder
+	dyn, last := false, 0
+	for _, loc := range awkStringLit.FindAllStringSubmatchIndex(arg, -1) {
+		if strings.TrimSpace(arg[last:loc[0]]) != "" {
+			b.WriteString("{}")
+			dyn = true
+		}
+		b.WriteString(arg[loc[2]:loc[3]])
+		last = loc[1]
+	}
+	if strings.TrimSpace(arg[last:]) != "" {
+		b.WriteString("{}")
+		dyn = true
+	}
+	return b.String(), dyn
 }

@@ -56,7 +56,25 @@ func checkShellInterp(c shell.Command, depth int) Verdict {
 	if !ok {
 		return Verdict{}
 	}
-	return via(classifyShell(shell.ForParser(script.S, Shell), depth+1), c.Name+" -c")
+	if v := via(classifyShell(shell.ForParser(script.S, Shell), depth+1), c.Name+" -c"); v.Dangerous {
+		return v
+	}
+	// sh -c 'rm -rf "$1"' _ ~/project: the words after the script are its
+	// $0, $1...; what it deletes is what they name.
+	if del, recursive := shellDeletesArgs(c); del {
+		return via(deleteVerdict(wordsAfter(c.Args, script), recursive), c.Name+" -c")
+	}
+	return Verdict{}
+}
+
+// wordsAfter: the arguments that follow w (the same word, by its node).
+func wordsAfter(args []shell.Word, w shell.Word) []shell.Word {
+	for i, a := range args {
+		if a.Node != nil && a.Node == w.Node {
+			return args[i+1:]
+		}
+	}
+	return nil
 }
 
 func checkEval(c shell.Command, depth int) Verdict {

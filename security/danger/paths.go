@@ -8,7 +8,8 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 )
 
-var blockDeviceRe = regexp.MustCompile(`^/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|disk/|md\d|md/|dm-\d|mapper/|loop\d|sr\d|fd\d|k?mem$|port$)`)
+// (A loop device is a file seen as a disk, usually an image being built.)
+var blockDeviceRe = regexp.MustCompile(`^/dev/(?:[shv]d[a-z]|xvd[a-z]|nvme\d|mmcblk\d|r?disk\d|disk/|md\d|md/|dm-\d|mapper/|sr\d|fd\d|k?mem$|port$)`)
 
 // isBlockDevice reports whether p names a disk or partition device.
 func isBlockDevice(p string) bool {

@@ -26,6 +26,9 @@ func protectedTree(p string) bool {
 	if strings.HasPrefix(c, "/tmp/") || strings.HasPrefix(c, "/var/tmp/") || strings.HasPrefix(c, "/private/tmp/") {
 		return false
 	}
+	if compiledAssets(components(c)) {
+		return false
+	}
 	for _, comp := range components(c) {
 		if comp == ".git" {
 			return true

@@ -16,18 +16,44 @@ func classifyPython(input string, depth int) Verdict {
 	if v, ok := checkIPythonCell(input, depth); ok {
 		return v
 	}
+	if v, ok := checkSQLMagic(input, depth); ok {
+		return v
+	}
+	// get_ipython().run_line_magic('sql', 'DROP …') and run_cell_magic('bash',
+	// '', 'rm …') are the magics written out
+	for _, m := range ipyMagicAPI.FindAllStringSubmatch(input, -1) {
+		magic := "%" + m[2] + " " + m[3] + m[4]
+		if m[1] == "cell" {
+			magic = "%%" + m[2] + " " + m[3] + m[4] + "\n" + m[5] + m[6]
+		}
+		if depth < shell.MaxDepth {
+			if v := classifyPython(strings.ReplaceAll(magic, `\n`, "\n"), depth+1); v.Dangerous {
+				return v
+			}
+		}
+	}
 	var src strings.Builder
 	for line := range strings.Lines(input) {
-		if cmd, ok := ipythonShell(strings.TrimSpace(line)); ok { // IPython shell escape
+		t := strings.TrimSpace(line)
+		if cmd, ok := ipythonShell(t); ok { // IPython shell escape
 			if v := classify(Shell, cmd, depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
+			}
+			if stmt, ok := strings.CutPrefix(t, "!"); ok && !strings.HasPrefix(stmt, "!") {
+				src.WriteString(stmt + "\n") // in pdb, !stmt is a Python statement
+			}
+			continue
+		}
+		if m := sqlMagic.FindStringSubmatch(t); m != nil { // %sql DROP TABLE t
+			if v := classify(SQL, m[1], depth+1); v.Dangerous {
+				return via(v, "IPython's %sql")
 			}
 			continue
 		}
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}
@@ -39,7 +65,7 @@ var (
 	pyRmtree = regexp.MustCompile(`(?:\bshutil\s*\.\s*|(?:^|[^\w.]))rmtree\s*\(`)
 	pyRemove = regexp.MustCompile(`\bos\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
 	pyPath   = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*(?:unlink|rmdir)\s*\(`)
-	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|posix_spawnp?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	// pyBareExec: names imported with "from os import system" or "from subprocess import run".
 	pyBareExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	pyModAlias = regexp.MustCompile(`\bimport\s+(?:os|subprocess)\s+as\s+([A-Za-z_]\w*)`)
@@ -107,6 +133,18 @@ func pyShell(code string, strs []string, depth int) Verdict {
 		if v := classify(Shell, shell.ForParser(cmd, Shell), depth+1); v.Dangerous {
 			return via(v, "Python")
 		}
+		// os.execv(path, argv), os.posix_spawn(path, argv, env): the argv list
+		// after the program's path is the command line
+		for i, a := range pyCallArgs(rest) {
+			if i == 0 {
+				continue
+			}
+			if argv, ok := pyListArg(a, strs); ok {
+				if v := classify(Shell, shell.ForParser(argv, Shell), depth+1); v.Dangerous {
+					return via(v, "Python")
+				}
+			}
+		}
 	}
 	return Verdict{}
 }
@@ -172,4 +210,21 @@ func pyLiteral(index string, strs []string) string {
 		return shell.DynMark
 	}
 	return strs[i]
+}
+
+var ipyMagicAPI = regexp.MustCompile(`\brun_(line|cell)_magic\s*\(\s*['"](\w+)['"]\s*,\s*(?:'([^']*)'|"([^"]*)")(?:\s*,\s*(?:'([^']*)'|"([^"]*)"))?`)
+
+// IPython's SQL magics (ipython-sql, jupysql): %sql STATEMENT on a line,
+// %%sql [connection] as a cell whose body is SQL.
+var (
+	sqlMagic     = regexp.MustCompile(`^%sql\s+(?:[a-z+]+://\S*\s+)?(.*)$`)
+	sqlCellMagic = regexp.MustCompile(`^%%sql\b`)
+)
+
+func checkSQLMagic(input string, depth int) (Verdict, bool) {
+	first, body, _ := strings.Cut(strings.TrimLeft(input, "\n"), "\n")
+	if !sqlCellMagic.MatchString(strings.TrimSpace(first)) {
+		return Verdict{}, false
+	}
+	return via(classify(SQL, body, depth+1), "IPython's %%sql"), true
 }

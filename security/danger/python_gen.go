@@ -55,7 +55,8 @@ var (
 	pyPsutilAll  = regexp.MustCompile(`\bpsutil\s*\.\s*(?:process_iter|pids)\s*\([^\n]*\)[^\n]*?\.\s*(?:kill|terminate|send_signal)\s*\(|\.\s*(?:kill|terminate|send_signal)\s*\([^\n]*\bfor\s+\w+\s+in\s+psutil\s*\.\s*process_iter\s*\(`)
 	pyPsutilInit = regexp.MustCompile(`\bpsutil\s*\.\s*Process\s*\(\s*1\s*\)\s*\.\s*(?:kill|terminate|send_signal)\s*\(`)
 	// Whole stores deleted through SDKs and drivers.
-	pyStoreDelete = regexp.MustCompile(`\b(?:Table|Bucket|bucket|Container|Queue|Stack|Database|database)\s*\([^()\n]*\)\s*\.\s*delete\s*\(|` +
+	pyFilterValues = regexp.MustCompile(`\.\s*filter\s*\([^\n]*?\x01(\d+)\x02\s*:\s*\[([^\]]*)\]`)
+	pyStoreDelete  = regexp.MustCompile(`\b(?:Table|Bucket|bucket|Container|Queue|Stack|Database|database)\s*\([^()\n]*\)\s*\.\s*delete\s*\(|` +
 		`\b(?:instances|volumes|snapshots|buckets|vpcs|subnets|tables|queues|stacks|clusters)\s*\.\s*(?:all|filter)\s*\([^\n]*?\)\s*\.\s*(?:terminate|delete)\s*\(|` +
 		`\binstances\s*\(\s*\)\s*\.\s*delete\s*\(|\.\s*delete_blobs\s*\([^\n]*\blist_blobs\b|` +
 		`\.\s*(?:delete_container|delete_share|delete_database|delete_keyspace|delete_file_system|delete_index|delete_collection|delete_vault)\s*\(|` +
@@ -94,7 +95,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
 		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slices.Contains(strs, "/proc")):
 		return hit("kill-all")
-	case pyStoreDelete.MatchString(code):
+	case pyStoreDelete.MatchString(code) && !pyFiltersTemporary(code, strs):
 		return hit("sdk-bulk-delete")
 	case pyPeeweeAll.MatchString(code):
 		return hit("orm-delete-all")
@@ -231,6 +232,25 @@ func pyMongoCommand(code string, strs []string) bool {
 		if c := litValue(m[1], strs); c == "dropDatabase" || c == "dropAllUsersFromDatabase" {
 			return true
 		}
+	}
+	return false
+}
+
+// pyFiltersTemporary: boto3's collection filtered to resources whose names
+// say they are disposable (Filters=[{'Name': 'tag:Name', 'Values':
+// ['scratch-runner-tmp']}]): only those are terminated.
+func pyFiltersTemporary(code string, strs []string) bool {
+	for _, m := range pyFilterValues.FindAllStringSubmatch(code, -1) {
+		if pyLiteral(m[1], strs) != "Values" {
+			continue
+		}
+		vals := pyLit.FindAllStringSubmatch(m[2], -1)
+		for _, v := range vals {
+			if !temporaryName(pyLiteral(v[1], strs)) {
+				return false
+			}
+		}
+		return len(vals) > 0
 	}
 	return false
 }

@@ -34,12 +34,17 @@ var (
 	// Docker volumes.
 	pyS3Objects = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(`)
 	pySDKDelete = regexp.MustCompile(`\.\s*(?:delete_bucket|terminate_instances|delete_db_instance|delete_db_cluster|delete_table|delete_stack|delete_cluster|` +
-		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+)\s*\(|` +
+		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+|delete_users|` +
+		`delete_namespaced_(?:stateful_set|persistent_volume_claim)|delete_persistent_volume)\s*\(|` +
+		`\bget_repo\s*\([^()]*\)\s*\.\s*delete\s*\(|` +
 		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
-	pySDKLoop  = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
-	pyPost     = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(`)
+	pySDKLoop = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
+	// pyPost: calls that send a body off the machine: HTTP, mail (smtplib's
+	// sendmail, send_message), sockets, FTP uploads.
+	pyPost = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(|` +
+		`\.\s*(?:sendmail|send_message|sendall|storbinary|storlines)\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
 )
 
@@ -122,7 +127,7 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
+	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(strs), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
 	}
@@ -355,4 +360,15 @@ func pyNamedArgs(code string, vars map[string]string, depth int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// allTemporaryLiterals: every string the code names is a disposable name
+// (es.indices.delete(index='tmp-test-2024')).
+func allTemporaryLiterals(strs []string) bool {
+	for _, s := range strs {
+		if !temporaryName(s) {
+			return false
+		}
+	}
+	return len(strs) > 0
 }

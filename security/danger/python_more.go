@@ -9,7 +9,8 @@ import (
 
 // More Python checks: code run by eval/exec (including code fetched from the
 // network), signals to every process, writes to system files and devices,
-// permission changes, Redis/MongoDB wipes and fork loops. code and strs come
+// permission changes, Redis/MongoDB wipes, fork loops and GitPython's git
+// commands. code and strs come
 // from scanPython: string literals are "\x01<n>\x02" in code.
 
 var (
@@ -60,6 +61,15 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	}
 	if v := pyWrites(code, strs); v.Dangerous {
 		return v
+	}
+	if v := pyPublicACL(code, strs); v.Dangerous {
+		return v
+	}
+	if pyCoreDeleteAll(code) {
+		return hit("orm-delete-all")
+	}
+	if pyKillCall.MatchString(code) && pyNamesDaemon(code, strs) {
+		return hit("kill-daemon")
 	}
 	for _, loc := range pyChmod.FindAllStringIndex(code, -1) {
 		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isAuthorizedKeys(p)) {
@@ -163,4 +173,157 @@ func pyPathArg(rest string, strs []string, vars map[string]string) (string, bool
 		return p, ok
 	}
 	return "", false
+}
+
+var (
+	// GitPython: repo.git.<command>(*args, **kwargs) runs "git <command>" with
+	// the args, and kwargs as options (force=True is --force, f=True is -f).
+	pyGitCmd   = regexp.MustCompile(`\.\s*git\s*\.\s*([a-z_]+)\s*\(([^()]*)\)`)
+	pyGitKw    = regexp.MustCompile(`^([A-Za-z_]\w*)\s*=\s*(True|\x01(\d+)\x02)$`)
+	pyHeadWipe = regexp.MustCompile(`\.\s*(?:head|index)\s*\.\s*reset\s*\([^()]*\bworking_tree\s*=\s*True`)
+	// GitPython's object API: Repo.delete_head(name, force=True) is branch -D,
+	// Remote.push(..., force=True) is push --force.
+	pyGitAPI  = regexp.MustCompile(`\.\s*(delete_head|push)\s*\(([^()]*)\)`)
+	pyForceKw = regexp.MustCompile(`\bforce\s*=\s*True\b`)
+)
+
+// pyGitPython judges GitPython's calls as the git commands they run:
+// repo.git.stash('clear') is git stash clear, repo.git.push(force=True) is
+// git push --force; Repo.head.reset(working_tree=True) is reset --hard.
+func pyGitPython(code string, strs []string, depth int) Verdict {
+	if pyHeadWipe.MatchString(code) {
+		return hit("git-discard-work")
+	}
+	for _, m := range pyGitAPI.FindAllStringSubmatch(code, -1) {
+		if !pyForceKw.MatchString(m[2]) {
+			continue
+		}
+		var names []string
+		for _, l := range pyLit.FindAllStringSubmatch(m[2], -1) {
+			names = append(names, shellQuote(pyLiteral(l[1], strs)))
+		}
+		line := "git branch -D " + strings.Join(names, " ") // repo.delete_head('x', force=True)
+		if m[1] == "push" {                                 // remote.push('HEAD:main', force=True): the remote object's name is not in view
+			line = "git push --force origin " + strings.Join(names, " ")
+		}
+		if v := classifyShell(line, depth+1); v.Dangerous {
+			return via(v, "GitPython")
+		}
+	}
+	calls := pyGitCmd.FindAllStringSubmatch(code, -1)
+	for _, m := range calls {
+		words := []string{"git", strings.ReplaceAll(m[1], "_", "-")}
+		for _, a := range strings.Split(m[2], ",") {
+			a = strings.TrimSpace(a)
+			if kw := pyGitKw.FindStringSubmatch(a); kw != nil {
+				opt := "--" + strings.ReplaceAll(kw[1], "_", "-")
+				if len(kw[1]) == 1 {
+					opt = "-" + kw[1]
+				}
+				if kw[3] != "" {
+					opt += "=" + pyLiteral(kw[3], strs)
+				}
+				words = append(words, opt)
+				continue
+			}
+			if l := pyLit.FindStringSubmatch(a); l != nil && l[0] == a {
+				words = append(words, shellQuote(pyLiteral(l[1], strs)))
+			}
+		}
+		if v := classifyShell(strings.Join(words, " "), depth+1); v.Dangerous {
+			return via(v, "GitPython")
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	pyACLCall = regexp.MustCompile(`\bput_bucket_acl\s*\(|\bput_object_acl\s*\(|\.\s*Acl\s*\(\s*\)\s*\.\s*put\s*\(`)
+	pyACLArg  = regexp.MustCompile(`\bACL\s*=\s*\x01(\d+)\x02`)
+)
+
+var (
+	pyUploadCall = regexp.MustCompile(`\.\s*(?:upload_file|upload_fileobj|put_object)\s*\(`)
+	pyACLEntry   = regexp.MustCompile(`(?:\bACL\s*=|\x01(\d+)\x02\s*:)\s*\x01(\d+)\x02`)
+)
+
+// pyPublicUpload: a data export uploaded with a public canned ACL
+// (upload_file('customers.csv', …, ExtraArgs={'ACL': 'public-read'})).
+func pyPublicUpload(code string, strs []string) bool {
+	for _, loc := range pyUploadCall.FindAllStringIndex(code, -1) {
+		args := strings.Join(pyCallArgs(code[loc[1]:]), ",")
+		public, export := false, false
+		for _, m := range pyACLEntry.FindAllStringSubmatch(args, -1) {
+			if (m[1] == "" || pyLiteral(m[1], strs) == "ACL") && publicGrant.MatchString(pyLiteral(m[2], strs)) {
+				public = true
+			}
+		}
+		for _, l := range pyLit.FindAllStringSubmatch(args, -1) {
+			export = export || dataExport.MatchString(pyLiteral(l[1], strs))
+		}
+		if public && export {
+			return true
+		}
+	}
+	return false
+}
+
+// pyPublicACL: boto3's put_bucket_acl / put_object_acl (and Bucket.Acl().put)
+// with a canned ACL that grants everyone, as aws s3api put-bucket-acl --acl
+// public-read does.
+func pyPublicACL(code string, strs []string) Verdict {
+	if pyPublicUpload(code, strs) {
+		return hit("storage-made-public")
+	}
+	for _, loc := range pyACLCall.FindAllStringIndex(code, -1) {
+		args := strings.Join(pyCallArgs(code[loc[1]:]), ",")
+		for _, m := range pyACLArg.FindAllStringSubmatch(args, -1) {
+			if publicGrant.MatchString(pyLiteral(m[1], strs)) {
+				return hit("storage-made-public")
+			}
+		}
+		for _, l := range pyLit.FindAllStringSubmatch(args, -1) {
+			if strings.Contains(pyLiteral(l[1], strs), "global/AllUsers") {
+				return hit("storage-made-public")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+var (
+	// pyKillCall: a signal sent from Python (os.kill/killpg, psutil's
+	// Process.kill/terminate/send_signal, subprocess objects' kill).
+	pyKillCall  = regexp.MustCompile(`\bos\s*\.\s*kill(?:pg)?\s*\(|\.\s*(?:kill|terminate|send_signal)\s*\(`)
+	pyNameMatch = regexp.MustCompile(`(?:==|\bin\s*[\[({]?)\s*\x01(\d+)\x02`)
+	pidFile     = regexp.MustCompile(`^/(?:var/)?run/(?:[\w.-]+/)?([\w.-]+?)\.pid$`)
+)
+
+// pyNamesDaemon: the code names a system daemon, as the process name it
+// matches (p.info['name'] == 'postgres') or by its pid file (/run/sshd.pid).
+func pyNamesDaemon(code string, strs []string) bool {
+	for _, s := range strs {
+		if m := pidFile.FindStringSubmatch(s); m != nil && daemons[m[1]] {
+			return true
+		}
+	}
+	for _, m := range pyNameMatch.FindAllStringSubmatch(code, -1) {
+		if s := pyLiteral(m[1], strs); daemons[s] && !temporaryName(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// SQLAlchemy's core statements: delete(Model) and update(Model).values(…)
+// executed with no .where() touch every row.
+var pyCoreStmt = regexp.MustCompile(`\bexecute\s*\(\s*(?:(?:sa|sqlalchemy)\s*\.\s*)?(?:delete|update)\s*\(\s*[A-Z]\w*(?:\s*\.\s*__table__)?\s*\)((?:\s*\.\s*values\s*\([^()]*\))?)\s*([.)])`)
+
+func pyCoreDeleteAll(code string) bool {
+	for _, m := range pyCoreStmt.FindAllStringSubmatch(code, -1) {
+		if m[2] == ")" { // nothing chained after it: no where()
+			return true
+		}
+	}
+	return false
 }

@@ -44,25 +44,28 @@ func (n *pyNorm) val(m string) string { return pyLiteral(pyLit.FindStringSubmatc
 const pyL = `\x01\d+\x02`
 
 var (
-	pyB64     = regexp.MustCompile(`\b(?:base64\s*\.\s*)?(?:b64decode|standard_b64decode|urlsafe_b64decode|decodebytes)\s*\(\s*(` + pyL + `)\s*\)`)
-	pyHex     = regexp.MustCompile(`\b(?:bytes|bytearray)\s*\.\s*fromhex\s*\(\s*(` + pyL + `)\s*\)|\bbinascii\s*\.\s*(?:unhexlify|a2b_hex)\s*\(\s*(` + pyL + `)\s*\)`)
-	pyCodecs  = regexp.MustCompile(`\bcodecs\s*\.\s*(?:decode|encode)\s*\(\s*(` + pyL + `)\s*,\s*(` + pyL + `)\s*\)`)
-	pyDecode  = regexp.MustCompile(`(` + pyL + `)\s*\.\s*decode\s*\(\s*(?:` + pyL + `)?\s*\)`)
-	pyReverse = regexp.MustCompile(`(` + pyL + `)\s*\[\s*::\s*-\s*1\s*\]`)
-	pyConcat  = regexp.MustCompile(`(` + pyL + `)\s*\+\s*(` + pyL + `)`)
-	pySlash   = regexp.MustCompile(`(` + pyL + `)\s*/\s*(` + pyL + `)`)
-	pyJoin    = regexp.MustCompile(`\bos\s*\.\s*path\s*\.\s*join\s*\(\s*((?:` + pyL + `\s*,\s*)*` + pyL + `)\s*\)`)
-	pyWrapLit = regexp.MustCompile(`\b(?:(?:pathlib\s*\.\s*)?(?:Pure)?(?:Posix)?Path|os\s*\.\s*path\s*\.\s*(?:expanduser|abspath|realpath|normpath|expandvars)|str)\s*\(\s*(` + pyL + `)\s*\)(?:\s*\.\s*(?:expanduser|resolve|absolute)\s*\(\s*\))?`)
-	pyImport  = regexp.MustCompile(`(?:\bglobals\s*\(\s*\)\s*\[\s*` + pyL + `\s*\]\s*\.\s*|\bbuiltins\s*\.\s*|\b)(?:__import__|importlib\s*\.\s*import_module)\s*\(\s*(` + pyL + `)\s*\)|\bsys\s*\.\s*modules\s*\[\s*(` + pyL + `)\s*\]`)
-	pyGetattr = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+)\s*,\s*(` + pyL + `)\s*\)`)
-	pyHome    = regexp.MustCompile(`\b(?:pathlib\s*\.\s*)?Path\s*\.\s*home\s*\(\s*\)|\bos\s*\.\s*environ\s*\[\s*\x01(\d+)\x02\s*\]|\bos\s*\.\s*(?:environ\s*\.\s*get|getenv)\s*\(\s*\x01(\d+)\x02\s*\)`)
-	pyCwd     = regexp.MustCompile(`\bos\s*\.\s*getcwd\s*\(\s*\)|\b(?:pathlib\s*\.\s*)?Path\s*\.\s*cwd\s*\(\s*\)`)
-	pyTemp    = regexp.MustCompile(`\btempfile\s*\.\s*(?:gettempdir|mkdtemp)\s*\([^)]*\)`)
+	// pyModPrefix: the module a decoder is reached through, by any name
+	// (base64., b. after "import base64 as b", __import__('base64').).
+	pyModPrefix = `(?:(?:__import__\s*\(\s*` + pyL + `\s*\)|\b[A-Za-z_]\w*)\s*\.\s*)?`
+	pyB64       = regexp.MustCompile(pyModPrefix + `\b(?:b64decode|standard_b64decode|urlsafe_b64decode|decodebytes)\s*\(\s*(` + pyL + `)\s*\)`)
+	pyHex       = regexp.MustCompile(`\b(?:bytes|bytearray)\s*\.\s*fromhex\s*\(\s*(` + pyL + `)\s*\)|\bbinascii\s*\.\s*(?:unhexlify|a2b_hex)\s*\(\s*(` + pyL + `)\s*\)`)
+	pyCodecs    = regexp.MustCompile(`\bcodecs\s*\.\s*(?:decode|encode)\s*\(\s*(` + pyL + `)\s*,\s*(` + pyL + `)\s*\)`)
+	pyDecode    = regexp.MustCompile(`(` + pyL + `)\s*\.\s*decode\s*\(\s*(?:` + pyL + `)?\s*\)`)
+	pyReverse   = regexp.MustCompile(`(` + pyL + `)\s*\[\s*::\s*-\s*1\s*\]`)
+	pyConcat    = regexp.MustCompile(`(` + pyL + `)\s*\+\s*(` + pyL + `)`)
+	pySlash     = regexp.MustCompile(`(` + pyL + `)\s*/\s*(` + pyL + `)`)
+	pyJoin      = regexp.MustCompile(`\bos\s*\.\s*path\s*\.\s*join\s*\(\s*((?:` + pyL + `\s*,\s*)*` + pyL + `)\s*\)`)
+	pyWrapLit   = regexp.MustCompile(`\b(?:(?:pathlib\s*\.\s*)?(?:Pure)?(?:Posix)?Path|os\s*\.\s*path\s*\.\s*(?:expanduser|abspath|realpath|normpath|expandvars)|str)\s*\(\s*(` + pyL + `)\s*\)(?:\s*\.\s*(?:expanduser|resolve|absolute)\s*\(\s*\))?`)
+	pyImport    = regexp.MustCompile(`(?:\bglobals\s*\(\s*\)\s*\[\s*` + pyL + `\s*\]\s*\.\s*|\bbuiltins\s*\.\s*|\b)(?:__import__|importlib\s*\.\s*import_module)\s*\(\s*(` + pyL + `)\s*\)|\bsys\s*\.\s*modules\s*\[\s*(` + pyL + `)\s*\]`)
+	pyGetattr   = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+)\s*,\s*(` + pyL + `)\s*\)`)
+	pyHome      = regexp.MustCompile(`\b(?:pathlib\s*\.\s*)?Path\s*\.\s*home\s*\(\s*\)|\bos\s*\.\s*environ\s*\[\s*\x01(\d+)\x02\s*\]|\bos\s*\.\s*(?:environ\s*\.\s*get|getenv)\s*\(\s*\x01(\d+)\x02\s*\)`)
+	pyCwd       = regexp.MustCompile(`\bos\s*\.\s*getcwd\s*\(\s*\)|\b(?:pathlib\s*\.\s*)?Path\s*\.\s*cwd\s*\(\s*\)`)
+	pyTemp      = regexp.MustCompile(`\btempfile\s*\.\s*(?:gettempdir|mkdtemp)\s*\([^)]*\)`)
 )
 
 func (n *pyNorm) rewrite(code string) string {
 	code = pyB64.ReplaceAllStringFunc(code, func(m string) string {
-		s := strings.TrimSpace(n.val(m))
+		s := strings.TrimSpace(n.val(pyB64.FindStringSubmatch(m)[1])) // the argument, not a module named before it
 		for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 			if b, err := enc.DecodeString(s); err == nil {
 				return n.lit(string(b))

@@ -21,6 +21,10 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 		return classifyNode(input, depth)
 	case Ruby:
 		return classifyRuby(input, depth)
+	case Debugger:
+		if killsAttachedInit(input) {
+			return hit("kill-init")
+		}
 	}
 	for line := range strings.Lines(input) {
 		// gdb "python …" and vim ":py3 …" run Python.
@@ -132,4 +136,24 @@ func isCodeContext(ctx Context) bool {
 // judgeCommand judges a command line run by a REPL call.
 func judgeCommand(cmd string, depth int, how string) Verdict {
 	return via(classify(Shell, shell.ForParser(cmd, Shell), depth+1), how)
+}
+
+var (
+	// gdb's attach, lldb's process attach --pid / -p
+	gdbAttachInit = regexp.MustCompile(`^(?:attach|at|process\s+attach\s+(?:--pid|-p))\s+1$`)
+	gdbKillCmd    = regexp.MustCompile(`^(?:kill|k|process\s+kill|signal\s+(?:SIG)?(?:KILL|TERM|9|15)|process\s+signal\s+(?:SIG)?(?:KILL|TERM|9|15)|call\s+(?:exit|_exit|abort)\s*\(.*|expr(?:ession)?\s+(?:\(\w+\)\s*)?(?:exit|_exit|abort)\s*\(.*)$`)
+)
+
+// killsAttachedInit: gdb attached to pid 1 (attach 1) and then told to kill
+// it, or to make it exit: the system goes down with init.
+func killsAttachedInit(input string) bool {
+	attached := false
+	for line := range strings.Lines(input) {
+		t := strings.TrimSpace(line)
+		attached = attached || gdbAttachInit.MatchString(t)
+		if attached && gdbKillCmd.MatchString(t) {
+			return true
+		}
+	}
+	return false
 }

@@ -27,10 +27,11 @@ var (
 	rubyRm   = regexp.MustCompile(`\bFileUtils\s*\.\s*(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)\s*[( ]`)
 	rubyGlob = regexp.MustCompile(`\bDir\s*(?:\.\s*glob\s*\(|\[)\s*`)
 	// Path expressions of the consoles, rewritten to the path they name.
-	homeCall = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bos)\s*\.\s*homedir\s*\(\s*\)|\bDir\s*\.\s*home\b|\bprocess\s*\.\s*env\s*\.\s*HOME\b|\bENV\s*\[\s*\x01\d+\x02\s*\]|\b(?:Deno\s*\.\s*env\s*\.\s*get\s*\(|process\s*\.\s*env\s*\[)\s*\x01\d+\x02\s*[)\]]`)
-	cwdCall  = regexp.MustCompile(`\b(?:process|Deno)\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b|\bRails\s*\.\s*root\b(?:\s*\.\s*to_s\b)?`)
-	expand   = regexp.MustCompile(`\bFile\s*\.\s*expand_path\s*\(\s*(\x01\d+\x02)\s*\)`)
-	concat   = regexp.MustCompile(`(\x01\d+\x02)\s*\+\s*(\x01\d+\x02)`)
+	homeCall   = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bos)\s*\.\s*homedir\s*\(\s*\)|\bDir\s*\.\s*home\b|\bprocess\s*\.\s*env\s*\.\s*HOME\b|\bENV\s*\[\s*\x01\d+\x02\s*\]|\b(?:Deno\s*\.\s*env\s*\.\s*get\s*\(|process\s*\.\s*env\s*\[)\s*\x01\d+\x02\s*[)\]]`)
+	dirnameVar = regexp.MustCompile(`\b__dirname\b`)
+	cwdCall    = regexp.MustCompile(`\b(?:process|Deno)\s*\.\s*cwd\s*\(\s*\)|\bDir\s*\.\s*pwd\b|\bDir\s*\.\s*getwd\b|\bRails\s*\.\s*root\b(?:\s*\.\s*to_s\b)?`)
+	expand     = regexp.MustCompile(`\bFile\s*\.\s*expand_path\s*\(\s*(\x01\d+\x02)\s*\)`)
+	concat     = regexp.MustCompile(`(\x01\d+\x02)\s*\+\s*(\x01\d+\x02)`)
 	// path.join / File.join of literals.
 	joinCall = regexp.MustCompile(`(?:require\s*\(\s*\x01\d+\x02\s*\)|\bpath|\bFile)\s*\.\s*(?:join|resolve)\s*\(\s*((?:\x01\d+\x02\s*,\s*)*\x01\d+\x02)\s*\)`)
 	// Calls that delete, empty or overwrite the file they name.
@@ -206,6 +207,8 @@ func rewritePaths(code string, strs []string) (string, []string) {
 		return lit(strings.Join(parts, "/"))
 	})
 	code = cwdCall.ReplaceAllStringFunc(code, func(string) string { return lit("./*") })
+	// __dirname: the directory of the script being run, inside the project
+	code = dirnameVar.ReplaceAllStringFunc(code, func(string) string { return lit(".") })
 	code = expand.ReplaceAllStringFunc(code, func(m string) string { return pyLit.FindString(m) })
 	code = joinCall.ReplaceAllStringFunc(code, func(m string) string {
 		var parts []string

@@ -83,6 +83,16 @@ var (
 
 // debuggerMore: libc calls, lldb's platform shell, gdb.execute from Python.
 func debuggerMore(line string, depth int) Verdict {
+	if cmd, ok := gdbPipeCommand(line); ok { // the command reads what gdb prints
+		if v := pipeTarget(cmd, depth, "gdb's pipe"); v.Dangerous {
+			return v
+		}
+	}
+	if m := gdbLogFile.FindStringSubmatch(line); m != nil { // gdb appends its output there
+		if v := classifyShell("cat >> "+shellQuote(m[1]), depth+1); v.Dangerous {
+			return via(v, "gdb's log file")
+		}
+	}
 	if m := lldbShell.FindStringSubmatch(line); m != nil {
 		return judgeCommand(m[1], depth, "lldb platform shell")
 	}
@@ -135,4 +145,29 @@ func editorMore(line string, depth int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+var gdbLogFile = regexp.MustCompile(`^set\s+logging\s+file\s+(\S+)\s*$`)
+
+// gdbPipeCommand: the shell command of gdb's "pipe [COMMAND] | SHELL" and
+// "| COMMAND | SHELL", and of "pipe -d DELIM COMMAND DELIM SHELL" (help pipe).
+func gdbPipeCommand(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(line, "pipe ")
+	if !ok {
+		rest, ok = strings.CutPrefix(line, "|")
+	}
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimSpace(rest)
+	delim := "|"
+	if d, ok := strings.CutPrefix(rest, "-d "); ok {
+		f := strings.Fields(d)
+		if len(f) < 2 {
+			return "", false
+		}
+		delim, rest = f[0], strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(d), f[0]))
+	}
+	_, cmd, ok := strings.Cut(rest, delim)
+	return strings.TrimSpace(cmd), ok && strings.TrimSpace(cmd) != ""
 }

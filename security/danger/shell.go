@@ -101,6 +101,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	if v := checkXargsProcSubst(s, depth); v.Dangerous {
 		return v
 	}
+	if v := checkProcSubstStdin(s, depth); v.Dangerous {
+		return v
+	}
 	if v := checkFedOverwrite(s); v.Dangerous {
 		return v
 	}

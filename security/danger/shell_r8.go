@@ -25,9 +25,9 @@ func publicKeyring(p string) bool {
 func placeholderTargets(c shell.Command) bool {
 	targets := append(optionValues(c.Args[1:], "-target", "-target"), optionValues(c.Args[1:], "--target", "--target")...)
 	for _, t := range targets {
-		kind, _, _ := strings.Cut(strings.TrimPrefix(t, "module."), ".")
+		kind, name, _ := strings.Cut(strings.TrimPrefix(t, "module."), ".")
 		if !(kind == "null_resource" || kind == "terraform_data" || kind == "local_file" ||
-			strings.HasPrefix(kind, "random_") || strings.HasPrefix(kind, "time_")) {
+			strings.HasPrefix(kind, "random_") || strings.HasPrefix(kind, "time_") || name != "" && temporaryName(name)) {
 			return false
 		}
 	}

@@ -180,7 +180,10 @@ func checkSQLText(code string) Verdict {
 var (
 	// psqlPipe: \o |cmd, \g |cmd, \gx |cmd (anywhere on a line) send query
 	// output to a shell command.
-	psqlPipe = regexp.MustCompile(`\\(?:o|out|g|gx|w|write)\s*\|\s*(.+)$`)
+	psqlPipe = regexp.MustCompile(`\\(?:o|out|g|gx|w|write)\s*['"]?\|\s*(.+?)['"]?$`)
+	// sqlPager: the program every result is piped through: mysql's pager
+	// CMD / \P CMD, psql's \setenv PAGER (or PSQL_PAGER) CMD.
+	sqlPager = regexp.MustCompile(`^(?:pager|\\P)\s+(.+)$|^\\setenv\s+(?:PSQL_)?PAGER\s+(.+)$`)
 	psqlExec = regexp.MustCompile(`\\gexec\b`)
 	// netSenders carry piped query results off the machine.
 	netSenders   = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "ssh", "telnet", "scp", "openssl")
@@ -192,7 +195,28 @@ var (
 // every row of a query as a statement: the statements its string literals
 // build are judged.
 func checkPsqlMeta(input string, depth int) Verdict {
+	// The query buffer (lines typed since a statement was last sent) and the
+	// query last sent: \gexec on a line of its own runs the buffer, or when
+	// it is empty the last query again.
+	query, last := "", ""
 	for line := range strings.Lines(input) {
+		if !psqlExec.MatchString(line) {
+			query += line
+			if t := strings.TrimSpace(line); strings.HasSuffix(t, ";") {
+				query, last = "", query
+			}
+		} else {
+			if strings.TrimSpace(query) == "" {
+				query = last
+			}
+			line, query = query+line, ""
+		}
+		if m := sqlPager.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			cmd := strings.Trim(strings.TrimSuffix(strings.TrimSpace(m[1]+m[2]), ";"), `'"`)
+			if v := pipeTarget(cmd, depth, "the client's pager"); v.Dangerous {
+				return v
+			}
+		}
 		if m := psqlPipe.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			if v := pipeTarget(m[1], depth, "a psql output pipe"); v.Dangerous {
 				return v

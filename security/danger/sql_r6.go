@@ -34,6 +34,9 @@ func checkSQLExposeAudit(code string) Verdict {
 			}
 		}
 	}
+	if sqlTransportOff.MatchString(code) {
+		return hit("sql-transport-off")
+	}
 	if m := sqlAuditOff.FindString(code); m != "" {
 		// log_destination '' and sql_log_bin 0 are off
 		if !strings.Contains(strings.ToLower(m), "log_destination") || strings.HasSuffix(m, "''") {
@@ -43,16 +46,33 @@ func checkSQLExposeAudit(code string) Verdict {
 	return Verdict{}
 }
 
+// sqlTransportOff: the server stops requiring (or offering) encrypted
+// connections: PostgreSQL's ssl, MySQL's require_secure_transport.
+var sqlTransportOff = regexp.MustCompile(`(?i)\b(?:ALTER\s+SYSTEM\s+SET|SET\s+(?:GLOBAL|PERSIST(?:_ONLY)?)|SET\s+@@(?:global|persist)\s*\.)\s*` +
+	`(?:ssl|require_secure_transport)\s*(?:=|\bTO\b)\s*['"]?(?:off|false|0|no)\b`)
+
 // sqlSystemSecret: system files that hold secrets or identify the host's
 // keys, beyond what secretPath knows.
 var sqlSystemSecret = regexp.MustCompile(`^/(?:etc/(?:shadow|gshadow|sudoers|ssh/ssh_host_|ssl/private/|master\.passwd|mysql/debian\.cnf)|proc/(?:self|\d+)/environ|root/)|/\.my\.cnf$`)
 
 // sqlOutputMeta: client commands that send query output to a file,
-// replacing it (sqlite3 .output/.once, psql \o, mysql tee).
-var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once|save)|\\o|\\out|\\w|\\write)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+// replacing it (sqlite3 .output/.once, psql \o, mysql tee and \T, which append).
+var sqlOutputMeta = regexp.MustCompile(`(?m)^\s*(?:\.(?:output|once|save)|\\o|\\out|\\w|\\write|tee|\\T)\s+('[^']*'|"[^"]*"|[^\s|][^\s]*)\s*$`)
+
+// sqlFileWrite: statements and commands that write a file on their own:
+// sqlite3 .backup [DB] FILE and VACUUM INTO 'file' (a copy of the database
+// over whatever the file held), PostgreSQL's server-side COPY … TO 'file',
+// MySQL's INTO OUTFILE/DUMPFILE.
+var sqlFileWrite = regexp.MustCompile(`(?im)^\s*\.backup\s+(?:\w+\s+)?('[^']*'|"[^"]*"|\S+)\s*$|\bVACUUM\b(?:\s+\w+)?\s+INTO\s+('[^']*')|` +
+	`\bCOPY\b[^;]*?\bTO\s+('[^']*')|\bINTO\s+(?:OUTFILE|DUMPFILE)\s+('[^']*')`)
 
 // checkSQLOutputFile judges an output file as the shell's > onto it.
 func checkSQLOutputFile(input string) Verdict {
+	for _, m := range sqlFileWrite.FindAllStringSubmatch(input, -1) {
+		if v := overwriteVerdict(strings.Trim(m[1]+m[2]+m[3]+m[4], `'"`), byWrite); v.Dangerous {
+			return v // (what the file is for, such as authorized_keys or a system file, is judged with the export)
+		}
+	}
 	for _, m := range sqlOutputMeta.FindAllStringSubmatch(input, -1) {
 		p := strings.Trim(m[1], `'"`)
 		if v := checkWriteTarget(p); v.Dangerous {

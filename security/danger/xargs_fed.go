@@ -57,6 +57,24 @@ func checkXargsProcSubst(s *syntax.Stmt, depth int) Verdict {
 	return Verdict{}
 }
 
+// checkProcSubstStdin judges `B < <(A)` as `A | B`: sh < <(curl …),
+// bash < <(echo rm -rf ~), while read …; done < <(ls).
+func checkProcSubstStdin(s *syntax.Stmt, depth int) Verdict {
+	for i, r := range s.Redirs {
+		if r == nil || r.Op != syntax.RdrIn || r.Word == nil || len(r.Word.Parts) != 1 {
+			continue
+		}
+		ps, ok := r.Word.Parts[0].(*syntax.ProcSubst)
+		if !ok || ps.Op != syntax.CmdIn || len(ps.Stmts) != 1 {
+			continue
+		}
+		b := *s
+		b.Redirs = append(s.Redirs[:i:i], s.Redirs[i+1:]...)
+		return checkPipeline([]*syntax.Stmt{ps.Stmts[0], &b}, depth)
+	}
+	return Verdict{}
+}
+
 func lit(w *syntax.Word) string {
 	if w == nil {
 		return ""

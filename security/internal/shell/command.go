@@ -17,6 +17,27 @@ type Command struct {
 	Programs []string // every program on the way: wrappers first, then name
 	ProgArgs []string // the same programs as typed (./bin/bash, /usr/bin/env), for resolution
 	MoreArgs bool     // xargs: further operands arrive on stdin
+	Replace  string   // xargs -I R: the word its command names each input line by
+}
+
+// xargsReplace is the replace string of xargs' options ws (-I R, -IR,
+// --replace=R, -i meaning {}), or "".
+func xargsReplace(ws []Word) string {
+	for i, w := range ws {
+		switch a := w.S; {
+		case a == "-I" && i+1 < len(ws):
+			return ws[i+1].S
+		case strings.HasPrefix(a, "-I") && len(a) > 2:
+			return a[2:]
+		case a == "-i" || a == "--replace":
+			return "{}"
+		case strings.HasPrefix(a, "--replace="):
+			return a[len("--replace="):]
+		case strings.HasPrefix(a, "-i") && len(a) > 2:
+			return a[2:]
+		}
+	}
+	return ""
 }
 
 // BuildCommand is the simple command call runs, after brace expansion and
@@ -144,7 +165,9 @@ func Unwrap(ws []Word) Command {
 		if n <= 0 || n >= len(ws) {
 			break
 		}
-		c.MoreArgs = c.MoreArgs || name == "xargs"
+		if name == "xargs" {
+			c.MoreArgs, c.Replace = true, xargsReplace(ws[1:n])
+		}
 		ws = ws[n:]
 	}
 	c.Args, c.Name = ws, ProgName(ws[0].S)
