@@ -50,6 +50,10 @@ func Main(args []string, stderr io.Writer) int {
 		}
 		io.WriteString(stderr, "mcp-terminal sandbox: running "+path+" UNCONFINED (best-effort): "+err.Error()+"\n")
 	}
+	if err := closeInherited(); err != nil {
+		io.WriteString(stderr, "mcp-terminal sandbox: not starting "+path+": "+err.Error()+"\n")
+		return 126
+	}
 	err = syscall.Exec(path, argv, env)
 	io.WriteString(stderr, "mcp-terminal sandbox: exec "+path+": "+err.Error()+"\n")
 	if err == syscall.ENOENT {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -56,6 +57,29 @@ func restrict(p *Plan) error {
 	}
 	if _, _, e := unix.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); e != 0 {
 		return fmt.Errorf("landlock: restrict: %w", e)
+	}
+	return nil
+}
+
+// closeInherited marks every descriptor above stderr close-on-exec. Go opens its
+// own that way, but one the server inherited without it (from whatever started
+// the server) passes through exec.Cmd, the launcher and execve into the session,
+// where Landlock, which checks only opens, would not stand between the program
+// and that file or socket.
+func closeInherited() error {
+	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	// Before Linux 5.11 (best-effort, without Landlock): one by one.
+	fds, rerr := os.ReadDir("/proc/self/fd")
+	if rerr != nil {
+		return fmt.Errorf("close inherited descriptors: %w (%v)", err, rerr)
+	}
+	for _, f := range fds {
+		if fd, err := strconv.Atoi(f.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
 	}
 	return nil
 }

@@ -118,3 +118,38 @@ func TestPrivateTmp(t *testing.T) {
 		t.Errorf("two sessions share TMPDIR %s", dir)
 	}
 }
+
+// TestNoDescriptorLeaks: the program starts with its three standard descriptors
+// and nothing else: no ruleset or rule path descriptor, and none the launcher
+// inherited without close-on-exec (the server's parent may hand it any, and
+// Landlock does not check a descriptor opened before restrict), secluded or not.
+func TestNoDescriptorLeaks(t *testing.T) {
+	abi := kernelABI(t)
+	all := uint64(FSReadFile | FSReadDir | FSExecute | FSWriteFile | FSMakeDir)
+	plans := map[string]Plan{
+		"landlock": {ABI: abi, FS: all, Rules: []Rule{{all, "/"}}, TmpParent: t.TempDir()},
+	}
+	if os.Geteuid() == 0 && abi >= 6 {
+		plans["secluded"] = Plan{ABI: abi, FS: all, Scoped: ScopeSignal | ScopeAbstractUnixSocket,
+			Rules: []Rule{{all, "/"}}, Seclude: true, HideProcs: true}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	inherited, err := os.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inherited.Close()
+	for name, p := range plans {
+		// ls lists the shell's descriptors, not its own.
+		cmd := exec.CommandContext(t.Context(), self, p.Encode(), "/bin/sh", "sh", "-c", `ls /proc/$$/fd`)
+		cmd.Env = append(os.Environ(), "LAUNCHER_TEST=1")
+		cmd.ExtraFiles = []*os.File{inherited}
+		out, err := cmd.CombinedOutput()
+		if got := strings.Fields(string(out)); err != nil || strings.Join(got, " ") != "0 1 2" {
+			t.Errorf("%s: descriptors %q (%v), want 0 1 2", name, out, err)
+		}
+	}
+}

@@ -22,6 +22,10 @@ func restrict(p *Plan) error {
 // seclude fails: hiding processes and dropping capabilities are Linux's here.
 func seclude(bool) error { return errors.New("seclusion: " + errUnsupported.Error()) }
 
+// closeInherited does nothing: without Landlock nothing is confined here, so a
+// descriptor the program inherits opens nothing it could not open itself.
+func closeInherited() error { return nil }
+
 // Probe fails: there is no seclusion here.
 func Probe(stderr io.Writer) int {
 	io.WriteString(stderr, "seclusion is not supported here\n")
