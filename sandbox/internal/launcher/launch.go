@@ -4,7 +4,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -35,6 +37,9 @@ func Main(args []string, stderr io.Writer) int {
 			io.WriteString(stderr, "mcp-terminal sandbox: private TMPDIR: "+err.Error()+"\n")
 			return 126
 		}
+		// getenv returns the first TMPDIR: an inherited one (the server's, kept in a
+		// policy's base environment, or create_session's) would hide this one.
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") })
 		env = append(env, "TMPDIR="+dir)
 	}
 	if p.Seclude {

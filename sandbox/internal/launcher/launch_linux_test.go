@@ -153,3 +153,20 @@ func TestNoDescriptorLeaks(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivateTmpWinsOverInherited: a TMPDIR the program would otherwise inherit
+// (the server's, kept in a policy's base environment, or one create_session
+// passes) does not shadow the private one: getenv returns the first entry.
+func TestPrivateTmpWinsOverInherited(t *testing.T) {
+	parent := t.TempDir()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), self, (&Plan{TmpParent: parent}).Encode(), "/usr/bin/printenv", "printenv", "TMPDIR")
+	cmd.Env = append(os.Environ(), "LAUNCHER_TEST=1", "TMPDIR=/shared")
+	out, err := cmd.CombinedOutput()
+	if dir := strings.TrimSpace(string(out)); err != nil || filepath.Dir(dir) != parent {
+		t.Fatalf("TMPDIR %q (%v), want a directory in %s", out, err, parent)
+	}
+}
