@@ -170,3 +170,25 @@ func TestPrivateTmpWinsOverInherited(t *testing.T) {
 		t.Fatalf("TMPDIR %q (%v), want a directory in %s", out, err, parent)
 	}
 }
+
+// TestSecludeDropsEveryCapability: a secluded program holds no capability in any
+// set, bounding and ambient included, runs with no_new_privs and does not see
+// pid 1.
+func TestSecludeDropsEveryCapability(t *testing.T) {
+	abi := kernelABI(t)
+	if os.Geteuid() != 0 || abi < 6 {
+		t.Skip("seclusion takes root (a private /proc) and Landlock ABI 6")
+	}
+	p := Plan{ABI: abi, Scoped: ScopeSignal | ScopeAbstractUnixSocket, Seclude: true, HideProcs: true}
+	o, code := run(t, p.Encode(), `grep -E '^(Cap|NoNewPrivs)' /proc/self/status; test -e /proc/1 && echo "pid 1 visible"; true`)
+	if code != 0 || strings.Contains(o, "visible") {
+		t.Fatalf("exit %d:\n%s", code, o)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(o), "\n") {
+		k, v, _ := strings.Cut(l, ":")
+		v = strings.TrimSpace(v)
+		if (k == "NoNewPrivs" && v != "1") || (strings.HasPrefix(k, "Cap") && strings.Trim(v, "0") != "") {
+			t.Errorf("%s: %s", k, v)
+		}
+	}
+}
