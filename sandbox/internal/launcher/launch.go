@@ -91,7 +91,7 @@ func makeTmp(parent string) (string, error) {
 			return "", err
 		}
 		dir := parent + "/" + TmpPrefix + strconv.Itoa(syscall.Getpid()) + "-" + strconv.FormatUint(n, 36)
-		err = syscall.Mkdir(dir, 0o700)
+		err = mkdirIn(parent, dir[len(parent)+1:])
 		if err == nil {
 			return dir, nil
 		}

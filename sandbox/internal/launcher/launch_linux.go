@@ -84,6 +84,18 @@ func closeInherited() error {
 	return nil
 }
 
+// mkdirIn makes the directory name (mode 0700) in parent, which it does not
+// follow if it is a symlink: parent lies in an allowed path, where a session may
+// replace it with a link to anywhere, and the launcher is not confined yet.
+func mkdirIn(parent, name string) error {
+	fd, err := unix.Open(parent, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return unix.Mkdirat(fd, name, 0o700)
+}
+
 // random reads 8 bytes from the kernel's generator (crypto/rand would bring
 // more packages' initialisation before the launcher's).
 func random() (uint64, error) {

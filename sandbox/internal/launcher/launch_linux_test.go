@@ -192,3 +192,18 @@ func TestSecludeDropsEveryCapability(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivateTmpParentNotFollowed: the TMPDIR parent lies in an allowed path,
+// where a session may replace it with a symlink; the launcher, not yet confined
+// (and maybe root), must not follow it and make a directory wherever it points.
+func TestPrivateTmpParentNotFollowed(t *testing.T) {
+	elsewhere, work := t.TempDir(), t.TempDir()
+	parent := filepath.Join(work, "tmp")
+	if err := os.Symlink(elsewhere, parent); err != nil {
+		t.Fatal(err)
+	}
+	o, code := run(t, (&Plan{TmpParent: parent}).Encode(), `echo "ran with $TMPDIR"`)
+	if made, _ := os.ReadDir(elsewhere); len(made) != 0 || code != 126 {
+		t.Errorf("exit %d, made %v in the symlink's target:\n%s", code, made, o)
+	}
+}
