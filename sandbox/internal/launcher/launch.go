@@ -48,7 +48,7 @@ func Main(args []string, stderr io.Writer) int {
 			return 126
 		}
 	}
-	if err := restrict(&p); err != nil {
+	if err := restrict(&p, stderr); err != nil {
 		if !p.BestEffort {
 			io.WriteString(stderr, "mcp-terminal sandbox: not starting "+path+": "+err.Error()+"\n")
 			return 126

@@ -20,7 +20,11 @@ import (
 // with a private /proc, another names a /proc that exists only in this thread's
 // mount namespace; a ruleset shared from the server would hand each later
 // session the rules added for an earlier one.
-func restrict(p *Plan) error {
+//
+// In best-effort mode a rule that cannot be added is skipped and said on stderr:
+// without it the path is only less accessible, whereas giving up would run the
+// program unconfined while create_session reports the rules enforced.
+func restrict(p *Plan, stderr io.Writer) error {
 	if !p.Restricts() {
 		return nil
 	}
@@ -40,14 +44,22 @@ func restrict(p *Plan) error {
 	}
 	ruleset := int(r)
 	defer unix.Close(ruleset)
+	add := func(path string, access uint64) error {
+		err := addRule(ruleset, path, access)
+		if err != nil && p.BestEffort {
+			io.WriteString(stderr, "mcp-terminal sandbox: best-effort, skipped "+err.Error()+"\n")
+			return nil
+		}
+		return err
+	}
 	for _, rule := range p.Rules {
-		if err := addRule(ruleset, rule.Path, rule.Access); err != nil {
+		if err := add(rule.Path, rule.Access); err != nil {
 			return err
 		}
 	}
 	if p.Terminal != 0 {
 		if tty, err := os.Readlink("/proc/self/fd/0"); err == nil && strings.HasPrefix(tty, "/dev/pts/") {
-			if err := addRule(ruleset, tty, p.Terminal); err != nil {
+			if err := add(tty, p.Terminal); err != nil {
 				return err
 			}
 		}

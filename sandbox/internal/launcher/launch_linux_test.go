@@ -207,3 +207,29 @@ func TestPrivateTmpParentNotFollowed(t *testing.T) {
 		t.Errorf("exit %d, made %v in the symlink's target:\n%s", code, made, o)
 	}
 }
+
+// TestBestEffortKeepsTheRestOfTheRuleset: in best-effort mode a rule the
+// launcher cannot add (its path is a symlink loop, not a directory...) is
+// skipped, which only takes access away; it does not drop the whole ruleset and
+// run the program unconfined while create_session says the rules are enforced.
+func TestBestEffortKeepsTheRestOfTheRuleset(t *testing.T) {
+	abi := kernelABI(t)
+	in, out := t.TempDir(), t.TempDir()
+	loop := filepath.Join(in, "loop")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Fatal(err)
+	}
+	write := uint64(FSWriteFile | FSMakeReg)
+	p := Plan{ABI: abi, FS: write, BestEffort: true, Rules: []Rule{{write, loop}, {write, in}}}
+	script := strings.NewReplacer("IN", in, "OUT", out).Replace(`echo x > IN/new || exit 1
+if echo x > OUT/new; then echo "wrote outside"; exit 1; fi
+echo done`)
+	o, code := run(t, p.Encode(), script)
+	if code != 0 || !strings.Contains(o, "done") || strings.Contains(o, "UNCONFINED") {
+		t.Errorf("exit %d:\n%s", code, o)
+	}
+	p.BestEffort = false
+	if o, code := run(t, p.Encode(), "echo ran"); code != 126 || strings.Contains(o, "ran") {
+		t.Errorf("required: exit %d:\n%s", code, o)
+	}
+}

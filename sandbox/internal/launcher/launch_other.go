@@ -13,7 +13,7 @@ import (
 var errUnsupported = errors.New("not supported by this kernel")
 
 // restrict fails: Landlock is Linux's. A plan that restricts nothing needs none.
-func restrict(p *Plan) error {
+func restrict(p *Plan, _ io.Writer) error {
 	if !p.Restricts() {
 		return nil
 	}
