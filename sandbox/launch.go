@@ -2,6 +2,9 @@ package sandbox
 
 import (
 	"io"
+	"os"
+	"path/filepath"
+	"syscall"
 
 	"github.com/mcp-terminal/mcp-terminal/sandbox/internal/launcher"
 )
@@ -29,6 +32,26 @@ func Launcher(self string, rs *Ruleset) ([]string, error) {
 // arguments. It returns only on failure. The launcher normally runs earlier, from
 // its package's init.
 func Main(args []string, stderr io.Writer) int { return launcher.Main(args, stderr) }
+
+// RemoveEndedTmp removes from parent (a Ruleset's TmpParent) the private TMPDIR
+// of every session whose program has ended: the launcher names each after its
+// pid, which is the program's. A session's files go with it rather than with
+// the server; a pid taken again by another process keeps its directory until a
+// later call or until the server removes parent.
+func RemoveEndedTmp(parent string) {
+	if fi, err := os.Lstat(parent); err != nil || !fi.IsDir() {
+		return // gone, or replaced by a session (parent is writable to them)
+	}
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if pid, ok := launcher.TmpPID(e.Name()); ok && syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
+	}
+}
 
 // plan turns rs into the launcher's numbers for Landlock ABI abi: rights that ABI
 // does not know are not restricted, as on a kernel of that ABI (Check says

@@ -1,6 +1,11 @@
 package sandbox
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/mcp-terminal/mcp-terminal/sandbox/internal/launcher"
@@ -38,5 +43,34 @@ func TestPlanForABI(t *testing.T) {
 	}
 	if p := plan(&Ruleset{Isolated: true, HideProcs: true}, 7); !p.Seclude || !p.HideProcs || p.Scoped != 3 {
 		t.Errorf("isolation plans %+v", p)
+	}
+}
+
+// TestRemoveEndedTmp: the private TMPDIR of a session whose program has ended
+// goes; a running session's, and anything the launcher did not name, stays.
+func TestRemoveEndedTmp(t *testing.T) {
+	parent := t.TempDir()
+	ended := exec.Command("true")
+	if err := ended.Run(); err != nil {
+		t.Fatal(err)
+	}
+	running := fmt.Sprintf("session-%d-abc", os.Getpid())
+	gone := fmt.Sprintf("session-%d-def", ended.Process.Pid)
+	for _, d := range []string{running, gone, "session-x-1", "other-1"} {
+		if err := os.MkdirAll(filepath.Join(parent, d, "sub"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	RemoveEndedTmp(parent)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if want := []string{"other-1", running, "session-x-1"}; !slices.Equal(left, want) {
+		t.Errorf("left %q, want %q", left, want)
 	}
 }

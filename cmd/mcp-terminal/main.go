@@ -111,6 +111,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 			logger.Info("session ended", "session", id, "exit_code", st.Code, "signal", st.Signal)
 		},
 	})
+	sessions.OnRemove(func(string) { j.removeEndedTmp() })
 	a := &app{sessions: sessions, audit: audit, redactor: redact.NewRedactor(cfg.RedactSecrets)}
 	handlers := tools.New(tools.Config{
 		MaxOutput:       cfg.MaxOutput,

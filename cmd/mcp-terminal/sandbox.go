@@ -15,7 +15,7 @@ type jail struct {
 	built    *sandbox.Built
 	abi      int    // the Landlock ABI the rules are applied with
 	status   string // what the kernel enforces, for create_session and doctor
-	tmp      string // the parent of the sessions' private TMPDIRs, removed by close
+	tmp      string // the parent of the sessions' private TMPDIRs, removed by close (each TMPDIR as its session goes)
 	unhidden error  // why isolated sessions' processes are not hidden from each other (isolate.go)
 }
 
@@ -93,6 +93,14 @@ func baseEnv(cfg config, j *jail) []string {
 		return nil
 	}
 	return sandbox.BaseEnv(os.Environ())
+}
+
+// removeEndedTmp removes the private TMPDIRs of sessions that have ended (called
+// as each session goes): a session's files go with it.
+func (j *jail) removeEndedTmp() {
+	if j != nil && j.tmp != "" {
+		sandbox.RemoveEndedTmp(j.tmp)
+	}
 }
 
 func (j *jail) close() {

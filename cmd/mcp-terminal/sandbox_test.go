@@ -1,9 +1,16 @@
 package main
 
 import (
+	"context"
 	"io"
+	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcp-terminal/mcp-terminal/sandbox"
+	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
 // TestSandboxFailsClosed: a policy the kernel cannot enforce stops the server at
@@ -36,5 +43,48 @@ func TestSandboxFailsClosed(t *testing.T) {
 	}
 	if j, err := newJailABI(config{Network: true}, 0); err != nil || j != nil {
 		t.Errorf("no policy: %v %v, want no sandbox", j, err)
+	}
+}
+
+// TestPrivateTmpGoesWithTheSession: with shared /tmp off, a session's own TMPDIR
+// (made by the launcher) is removed when the session closes, not only when the
+// server stops.
+func TestPrivateTmpGoesWithTheSession(t *testing.T) {
+	if sandbox.KernelABI() < 1 {
+		t.Skip("no Landlock")
+	}
+	work := t.TempDir()
+	env := map[string]string{"MCP_TERMINAL_ALLOWED_PATHS": work, "MCP_TERMINAL_SHARED_TMP": "false"}
+	cfg, err := loadConfig(nil, func(k string) string { return env[k] }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := newJail(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := newApp(cfg, j, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.sessions.Shutdown(context.Background()); j.close() })
+	tmps := func() []string {
+		m, _ := filepath.Glob(filepath.Join(j.tmp, "session-*"))
+		return m
+	}
+	s, err := a.sessions.Create(session.CreateOptions{Command: "/bin/sh", Dir: work})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(tmps()) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no TMPDIR made in %s", j.tmp)
+		}
+	}
+	if _, err := a.sessions.Close(t.Context(), s.ID, 0); err != nil {
+		t.Fatal(err)
+	}
+	if left := tmps(); len(left) != 0 {
+		t.Errorf("the closed session's TMPDIR is still there: %q", left)
 	}
 }

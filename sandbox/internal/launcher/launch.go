@@ -4,7 +4,9 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -35,6 +37,9 @@ func Main(args []string, stderr io.Writer) int {
 			io.WriteString(stderr, "mcp-terminal sandbox: private TMPDIR: "+err.Error()+"\n")
 			return 126
 		}
+		// getenv returns the first TMPDIR: an inherited one (the server's, kept in a
+		// policy's base environment, or create_session's) would hide this one.
+		env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") })
 		env = append(env, "TMPDIR="+dir)
 	}
 	if p.Seclude {
@@ -43,12 +48,16 @@ func Main(args []string, stderr io.Writer) int {
 			return 126
 		}
 	}
-	if err := restrict(&p); err != nil {
+	if err := restrict(&p, stderr); err != nil {
 		if !p.BestEffort {
 			io.WriteString(stderr, "mcp-terminal sandbox: not starting "+path+": "+err.Error()+"\n")
 			return 126
 		}
 		io.WriteString(stderr, "mcp-terminal sandbox: running "+path+" UNCONFINED (best-effort): "+err.Error()+"\n")
+	}
+	if err := closeInherited(); err != nil {
+		io.WriteString(stderr, "mcp-terminal sandbox: not starting "+path+": "+err.Error()+"\n")
+		return 126
 	}
 	err = syscall.Exec(path, argv, env)
 	io.WriteString(stderr, "mcp-terminal sandbox: exec "+path+": "+err.Error()+"\n")
@@ -58,17 +67,31 @@ func Main(args []string, stderr io.Writer) int {
 	return 126
 }
 
-// makeTmp makes a new directory in parent with a random name: parent lies in
-// an allowed path that sessions can write, so a name one could predict (a pid)
-// is one a session could take first.
+// TmpPrefix starts the name of a session's TMPDIR, followed by the launcher's
+// pid (the program's, which takes its place), a dash and a random part.
+const TmpPrefix = "session-"
+
+// TmpPID returns the pid in the name of a session's TMPDIR, false when name is
+// not one the launcher makes. The server removes a TMPDIR once that pid is gone.
+func TmpPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, TmpPrefix)
+	pid, _, ok2 := strings.Cut(rest, "-")
+	n, err := strconv.Atoi(pid)
+	return n, ok && ok2 && err == nil && n > 0 && strconv.Itoa(n) == pid
+}
+
+// makeTmp makes a new directory in parent with a name holding the pid, so that
+// the server can tell whose it is, and a random part: parent lies in an allowed
+// path that sessions can write, so a name one could predict is one a session
+// could take first.
 func makeTmp(parent string) (string, error) {
 	for i := 0; ; i++ {
 		n, err := random()
 		if err != nil {
 			return "", err
 		}
-		dir := parent + "/session-" + strconv.FormatUint(n, 36)
-		err = syscall.Mkdir(dir, 0o700)
+		dir := parent + "/" + TmpPrefix + strconv.Itoa(syscall.Getpid()) + "-" + strconv.FormatUint(n, 36)
+		err = mkdirIn(parent, dir[len(parent)+1:])
 		if err == nil {
 			return dir, nil
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
@@ -19,7 +20,11 @@ import (
 // with a private /proc, another names a /proc that exists only in this thread's
 // mount namespace; a ruleset shared from the server would hand each later
 // session the rules added for an earlier one.
-func restrict(p *Plan) error {
+//
+// In best-effort mode a rule that cannot be added is skipped and said on stderr:
+// without it the path is only less accessible, whereas giving up would run the
+// program unconfined while create_session reports the rules enforced.
+func restrict(p *Plan, stderr io.Writer) error {
 	if !p.Restricts() {
 		return nil
 	}
@@ -39,14 +44,22 @@ func restrict(p *Plan) error {
 	}
 	ruleset := int(r)
 	defer unix.Close(ruleset)
+	add := func(path string, access uint64) error {
+		err := addRule(ruleset, path, access)
+		if err != nil && p.BestEffort {
+			io.WriteString(stderr, "mcp-terminal sandbox: best-effort, skipped "+err.Error()+"\n")
+			return nil
+		}
+		return err
+	}
 	for _, rule := range p.Rules {
-		if err := addRule(ruleset, rule.Path, rule.Access); err != nil {
+		if err := add(rule.Path, rule.Access); err != nil {
 			return err
 		}
 	}
 	if p.Terminal != 0 {
 		if tty, err := os.Readlink("/proc/self/fd/0"); err == nil && strings.HasPrefix(tty, "/dev/pts/") {
-			if err := addRule(ruleset, tty, p.Terminal); err != nil {
+			if err := add(tty, p.Terminal); err != nil {
 				return err
 			}
 		}
@@ -58,6 +71,41 @@ func restrict(p *Plan) error {
 		return fmt.Errorf("landlock: restrict: %w", e)
 	}
 	return nil
+}
+
+// closeInherited marks every descriptor above stderr close-on-exec. Go opens its
+// own that way, but one the server inherited without it (from whatever started
+// the server) passes through exec.Cmd, the launcher and execve into the session,
+// where Landlock, which checks only opens, would not stand between the program
+// and that file or socket.
+func closeInherited() error {
+	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	// Before Linux 5.11 (best-effort, without Landlock): one by one.
+	fds, rerr := os.ReadDir("/proc/self/fd")
+	if rerr != nil {
+		return fmt.Errorf("close inherited descriptors: %w (%v)", err, rerr)
+	}
+	for _, f := range fds {
+		if fd, err := strconv.Atoi(f.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+	return nil
+}
+
+// mkdirIn makes the directory name (mode 0700) in parent, which it does not
+// follow if it is a symlink: parent lies in an allowed path, where a session may
+// replace it with a link to anywhere, and the launcher is not confined yet.
+func mkdirIn(parent, name string) error {
+	fd, err := unix.Open(parent, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return unix.Mkdirat(fd, name, 0o700)
 }
 
 // random reads 8 bytes from the kernel's generator (crypto/rand would bring

@@ -96,7 +96,8 @@ func Decode(s string) (Plan, error) {
 		return p, errPlan
 	}
 	d.s = s[len(version):]
-	p.ABI = int(d.num())
+	abi := d.num()
+	p.ABI = int(abi)
 	p.FS, p.Net, p.Scoped, p.Terminal = d.num(), d.num(), d.num(), d.num()
 	flags := d.num()
 	p.BestEffort, p.Seclude, p.HideProcs = flags&1 != 0, flags&2 != 0, flags&4 != 0
@@ -109,7 +110,7 @@ func Decode(s string) (Plan, error) {
 	for range n {
 		p.Rules = append(p.Rules, Rule{Access: d.num(), Path: d.str()})
 	}
-	if d.err || d.s != "" || flags > 7 || p.ABI > 1<<16 {
+	if d.err || d.s != "" || flags > 7 || abi > 1<<16 {
 		return Plan{}, errPlan
 	}
 	return p, nil

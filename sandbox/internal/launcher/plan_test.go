@@ -93,3 +93,16 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeRefusesOutOfRange: numbers that do not fit their field are refused,
+// not wrapped (an ABI of 2^64-1 is not -1).
+func TestDecodeRefusesOutOfRange(t *testing.T) {
+	for _, bad := range []string{
+		"L1 18446744073709551615 0 0 0 0 0 0: 0",
+		"L1 9223372036854775808 1 0 0 0 0 0: 0",
+	} {
+		if p, err := Decode(bad); err == nil {
+			t.Errorf("Decode(%q) = %+v, want an error", bad, p)
+		}
+	}
+}
