@@ -2,6 +2,7 @@ package integration
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -36,7 +38,11 @@ func BenchmarkHTTPLoad(b *testing.B) {
 		conns := make([]*server, clients)
 		ids := make([]string, clients)
 		for i := range conns {
-			conns[i] = h.connect(b, aliceToken, modernEra)
+			// A transport of its own: mcp-go's default client shares
+			// http.DefaultTransport, which keeps two idle connections per host, so
+			// fifty clients would keep closing and opening connections.
+			own := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+			conns[i] = h.connect(b, aliceToken, modernEra, transport.WithHTTPBasicClient(own))
 			ids[i] = conns[i].bash(nil)
 		}
 		var (
