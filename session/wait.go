@@ -265,7 +265,7 @@ func (s *Session) proven(ws waitSpec, w pty.Waiting, written uint64) bool {
 // input-wait would take for readiness (seen under load with 100 sessions). A builtin
 // `read` (line mode) is still judged by input-wait.
 func (s *Session) markedShell(pid int) bool {
-	if pid != s.proc.Pid() || s.scr.Status().MarkSeq == 0 {
+	if pid != s.proc.Pid() || s.scr.Counters().MarkSeq == 0 {
 		return false
 	}
 	canonical, err := s.proc.Canonical()
@@ -281,7 +281,7 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 	if hidden {
 		return true
 	}
-	if st := s.scr.Status(); st.AltScreen != from.alt || st.Clears != from.clears {
+	if st := s.scr.Counters(); st.AltScreen != from.alt || st.Clears != from.clears {
 		return true // a full-screen program took over, or the screen was cleared: the echo is gone
 	}
 	typed = strings.TrimSpace(typed)
