@@ -126,7 +126,8 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	if w.from.at.After(quietFrom) {
 		quietFrom = w.from.at
 	}
-	snap := s.scr.Status()
+	// The cursor's row is rendered below, only where a prompt there can count.
+	snap := s.scr.Counters()
 	st := &detect.State{
 		Screen:       snap,
 		Start:        w.from.pos,
@@ -142,6 +143,14 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
 	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
+	if !snap.AltScreen && !st.MarksOnly && !st.ShellInFront {
+		// A prompt at the cursor can be the evidence (detect.PromptSignal): the
+		// detector reads the row. Where it cannot, as while an integrated shell runs
+		// a builtin or edits its line, rendering the row on every check was a good
+		// part of a short command's cost. The marks above are then no newer than
+		// this screen: any that came between woke changed already.
+		st.Screen = s.scr.Status()
+	}
 	st.Settle = s.settleWindow()
 	if !s.Alive() {
 		// Output may still be in flight after the exit; EOF says it is all here, and
