@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // readProc reads a small /proc file with plain system calls: open, read until
@@ -73,7 +71,7 @@ var held = struct {
 func holdProc(pid int) {
 	held.Lock()
 	defer held.Unlock()
-	if len(held.fds)+len(heldFiles)+1 > maxHeld { // +1: the descriptors' directory
+	if len(held.fds)+len(heldFiles) > maxHeld {
 		return
 	}
 	dir := "/proc/" + strconv.Itoa(pid) + "/"
@@ -82,11 +80,6 @@ func holdProc(pid int) {
 			held.fds[dir+name] = fd
 		}
 	}
-	// Its descriptors' directory, for readlinkat: which file the descriptor a
-	// blocked call waits on is, looked up afresh in the process's table each time.
-	if fd, err := unix.Open(dir+"fd", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
-		held.fds[dir+"fd"] = fd
-	}
 }
 
 // releaseProc closes what holdProc opened for pid.
@@ -94,39 +87,11 @@ func releaseProc(pid int) {
 	held.Lock()
 	defer held.Unlock()
 	dir := "/proc/" + strconv.Itoa(pid) + "/"
-	for _, name := range append(heldFiles[:len(heldFiles):len(heldFiles)], "fd") {
+	for _, name := range heldFiles {
 		if fd, ok := held.fds[dir+name]; ok {
 			syscall.Close(fd)
 			delete(held.fds, dir+name)
 		}
-	}
-}
-
-// readlinkProc returns the target of /proc/<pid>/fd/<fd>, through the held
-// directory of a leader's descriptors when there is one; "" if unreadable.
-func readlinkProc(pid, fd int) string {
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd"
-	name := strconv.Itoa(fd)
-	held.RLock()
-	defer held.RUnlock()
-	dirfd, ok := held.fds[dir]
-	if !ok {
-		t, _ := os.Readlink(dir + "/" + name)
-		return t
-	}
-	buf := make([]byte, 256)
-	for {
-		n, err := unix.Readlinkat(dirfd, name, buf)
-		switch {
-		case err == unix.EINTR:
-			continue
-		case err != nil:
-			return ""
-		case n == len(buf):
-			buf = make([]byte, 2*len(buf)) // may be cut: read it again, whole
-			continue
-		}
-		return string(buf[:n])
 	}
 }
 

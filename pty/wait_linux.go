@@ -134,7 +134,10 @@ func role(target, tty string) fdRole {
 	return otherFD
 }
 
-func fdTarget(pid, fd int) string { return readlinkProc(pid, fd) }
+func fdTarget(pid, fd int) string {
+	t, _ := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + strconv.Itoa(fd))
+	return t
+}
 
 // groupMembers walks the session's process tree from its leader (children files are
 // cheap, the whole process table is not) and keeps the processes of group pgid.
