@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,40 +31,6 @@ func TestReadProc(t *testing.T) {
 	}
 	if _, err := readProc("/proc/0/stat"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a process that is not there: %v, want not-exist", err)
-	}
-}
-
-// TestHeldProcFiles: a leader's held files read what their paths read while it
-// lives, each read afresh, and are let go when it is reaped.
-func TestHeldProcFiles(t *testing.T) {
-	p, out := shell(t, "echo ready; read line; echo got $line; sleep 1000")
-	out.waitFor(t, "ready")
-	stat := "/proc/" + strconv.Itoa(p.Pid()) + "/stat"
-	held.RLock()
-	_, ok := held.fds[stat]
-	held.RUnlock()
-	if !ok {
-		t.Fatalf("%s is not held open", stat)
-	}
-	if pr, ok := readStat(p.Pid()); !ok || pr.pid != p.Pid() || pr.pgid != p.Pid() {
-		t.Errorf("readStat through the held file = %+v, %v", pr, ok)
-	}
-	before, _ := wrote(p.Pid())
-	if _, err := p.Write(t.Context(), []byte("x\n")); err != nil {
-		t.Fatal(err)
-	}
-	out.waitFor(t, "got x")
-	if after, _ := wrote(p.Pid()); after <= before {
-		t.Errorf("wchar through the held io file stayed %d after the shell wrote", after)
-	}
-	if err := p.Close(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	held.RLock()
-	_, ok = held.fds[stat]
-	held.RUnlock()
-	if ok {
-		t.Errorf("%s still held after the leader was reaped", stat)
 	}
 }
 

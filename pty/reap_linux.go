@@ -84,7 +84,6 @@ func (p *Process) launch() error {
 	if err == nil {
 		p.pid = p.cmd.Process.Pid
 		r.leaders[p.pid] = p
-		holdProc(p.pid)
 		st, _ := readStat(p.pid)
 		r.lives = append(r.lives, life{p: p, start: st.start, openPid: openPid, wraps: wraps, pidsKnown: known})
 	}
@@ -152,7 +151,6 @@ func (r *reaper) collectLocked(pid int) bool {
 		delete(r.leaders, pid)
 		p.status = waitStatus(ws)
 		_ = p.cmd.Process.Release() // its pidfd; the pid is reaped
-		releaseProc(pid)
 		close(p.done)
 	}
 	return true
