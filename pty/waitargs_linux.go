@@ -7,11 +7,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Decoding a blocked system call's arguments: which descriptors it waits on and
-// for how long. Pointers are read through /proc/<pid>/mem; structs are those of
-// 64-bit little-endian Linux (amd64, arm64).
+// for how long. Pointers are read from the process (see memory); structs are
+// those of 64-bit little-endian Linux (amd64, arm64).
 
 // How a blocked system call says which descriptors it waits on.
 type waitKind int
@@ -43,12 +45,15 @@ type waitCall struct {
 // poll(fds, nfds, t), select(nfds, r, w, e, t), epoll_wait(epfd, events, max, t).
 var timeoutArg = map[waitKind]int{pollFD: 2, selectFD: 4, epollFD: 3}
 
-// memory reads a process's memory, opening /proc/<pid>/mem at the first read: a
-// call's descriptor set and its timeout are two reads of one file.
+// memory reads a process's memory: with process_vm_readv, one system call per
+// read and no file to open (a call's descriptor set and its timeout are two reads,
+// on a path every completion check can take); where the kernel refuses that call,
+// through /proc/<pid>/mem, opened at the first read.
 type memory struct {
-	pid int
-	f   *os.File
-	err error
+	pid  int
+	noVM bool // process_vm_readv is refused: read the file
+	f    *os.File
+	err  error
 }
 
 // read returns n bytes at addr, nil for a NULL pointer or unreadable memory.
@@ -56,13 +61,25 @@ func (m *memory) read(addr uint64, n int) []byte {
 	if addr == 0 || n <= 0 || n > 1<<16 || addr > math.MaxInt64 {
 		return nil
 	}
+	b := make([]byte, n)
+	if !m.noVM {
+		local := []unix.Iovec{{Base: &b[0]}}
+		local[0].SetLen(n)
+		got, err := unix.ProcessVMReadv(m.pid, local, []unix.RemoteIovec{{Base: uintptr(addr), Len: n}}, 0)
+		switch {
+		case err == nil && got == n:
+			return b
+		case err == nil, err == unix.EFAULT, err == unix.ESRCH:
+			return nil // partly or not mapped, or gone: as the file would say
+		}
+		m.noVM = true // ENOSYS, EPERM (seccomp, a security module): the file may still answer
+	}
 	if m.f == nil && m.err == nil {
 		m.f, m.err = os.Open("/proc/" + strconv.Itoa(m.pid) + "/mem")
 	}
 	if m.err != nil {
 		return nil
 	}
-	b := make([]byte, n)
 	if _, err := m.f.ReadAt(b, int64(addr)); err != nil {
 		return nil
 	}

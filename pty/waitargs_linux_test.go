@@ -1,9 +1,13 @@
 package pty
 
 import (
+	"bytes"
 	"encoding/binary"
+	"os"
+	"runtime"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 func TestRole(t *testing.T) {
@@ -85,4 +89,26 @@ func TestSpan(t *testing.T) {
 			t.Errorf("%s: span = %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+// TestMemoryReads reads this process's own memory both ways: process_vm_readv and
+// the /proc/<pid>/mem file it falls back to must agree, and both must answer nil
+// for memory that is not mapped.
+func TestMemoryReads(t *testing.T) {
+	want := []byte("a descriptor set, or a timeout")
+	addr := uint64(uintptr(unsafe.Pointer(&want[0])))
+	for _, noVM := range []bool{false, true} {
+		m := &memory{pid: os.Getpid(), noVM: noVM}
+		if got := m.read(addr, len(want)); !bytes.Equal(got, want) {
+			t.Errorf("noVM=%v: read %q, want %q", noVM, got, want)
+		}
+		if got := m.read(8, 8); got != nil { // the first page is never mapped
+			t.Errorf("noVM=%v: read of unmapped memory = %q, want nil", noVM, got)
+		}
+		if !noVM && m.noVM {
+			t.Errorf("process_vm_readv was refused for this process's own memory")
+		}
+		m.close()
+	}
+	runtime.KeepAlive(want)
 }

@@ -83,7 +83,7 @@ func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending
 	b := []byte(text + enter)
 	if keys != "" {
 		var err error
-		if b, err = Keys(keys, s.scr.Status().AppCursor); err != nil {
+		if b, err = Keys(keys, s.scr.Counters().AppCursor); err != nil {
 			return nil, err
 		}
 	}
@@ -134,5 +134,5 @@ func (s *Session) awaitEcho(ctx context.Context) {
 		}
 		t.Stop()
 	}
-	s.settle(ctx, s.scr.Status().Written, false, personQuiet, echoSettle)
+	s.settle(ctx, s.scr.Counters().Written, false, personQuiet, echoSettle)
 }

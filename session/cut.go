@@ -102,7 +102,7 @@ const promptFlight = 20 * time.Millisecond
 
 // screenMark is the screen's part of a mark: where a reply ended needs no reader.
 func (s *Session) screenMark() mark {
-	snap := s.scr.Status()
+	snap := s.scr.Counters()
 	return mark{
 		pos:     screen.Pos{Line: snap.CursorRow, Col: snap.Cursor.Col},
 		written: snap.Written,

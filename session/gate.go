@@ -89,7 +89,7 @@ func (s *Session) promptLine() (string, bool) {
 	if !s.integrated || !s.shellInFront() {
 		return "", false
 	}
-	st := s.scr.Status()
+	st := s.scr.Counters()
 	if st.AltScreen || st.MarkSeq == 0 {
 		return "", false
 	}
@@ -132,7 +132,7 @@ func (s *Session) settle(ctx context.Context, before uint64, changed bool, quiet
 			return
 		case <-tick.C:
 		}
-		w := s.scr.Status().Written
+		w := s.scr.Counters().Written
 		if w != last {
 			last, quietSince = w, time.Now()
 			continue
@@ -226,7 +226,7 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 		}
 		pre := keys[:i]
 		if len(pre) > 0 {
-			before := s.scr.Status().Written
+			before := s.scr.Counters().Written
 			if err := write(pre); err != nil {
 				return nil, err
 			}
@@ -280,7 +280,7 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 		// Text already at the prompt, or keys the line editor acts on (a tab completes):
 		// type it, and judge the line the screen shows.
 		if text := chunk[:len(chunk)-len(enter)]; len(text) > 0 {
-			before := s.scr.Status().Written
+			before := s.scr.Counters().Written
 			if err := write(text); err != nil {
 				return nil, err
 			}

@@ -211,7 +211,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 // the mode the program has set.
 func (s *Session) chunks(in Input) (chunks [][]byte, echoes []string, err error) {
 	if in.Keys != "" {
-		keys, err := Keys(in.Keys, s.scr.Status().AppCursor)
+		keys, err := Keys(in.Keys, s.scr.Counters().AppCursor)
 		if err != nil {
 			return nil, nil, err
 		}

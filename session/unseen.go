@@ -39,7 +39,7 @@ func (s *Session) dropPromptLine(text string) string {
 	if _, ok := detect.MatchPrompt(last); !ok {
 		// A prompt the patterns do not know: the shell's newest mark says it ends at
 		// the cursor.
-		st := s.scr.Status()
+		st := s.scr.Counters()
 		if st.MarkSeq == 0 {
 			return text
 		}
@@ -57,7 +57,7 @@ func (s *Session) dropPromptLine(text string) string {
 // clear) and the anchor the reply begins at; when this input's own command has
 // cleared the screen since, it is gone and nothing is kept.
 func (s *Session) keepSkipped(from mark, echoes []string) {
-	st := s.scr.Status()
+	st := s.scr.Counters()
 	var anchor screen.Pos
 	var erases uint64
 	switch o := s.originOf(from); {

@@ -126,7 +126,8 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	if w.from.at.After(quietFrom) {
 		quietFrom = w.from.at
 	}
-	snap := s.scr.Status()
+	// The cursor's row is rendered below, only where a prompt there can count.
+	snap := s.scr.Counters()
 	st := &detect.State{
 		Screen:       snap,
 		Start:        w.from.pos,
@@ -142,6 +143,14 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
 	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
+	if !snap.AltScreen && !st.MarksOnly && !st.ShellInFront {
+		// A prompt at the cursor can be the evidence (detect.PromptSignal): the
+		// detector reads the row. Where it cannot, as while an integrated shell runs
+		// a builtin or edits its line, rendering the row on every check was a good
+		// part of a short command's cost. The marks above are then no newer than
+		// this screen: any that came between woke changed already.
+		st.Screen = s.scr.Status()
+	}
 	st.Settle = s.settleWindow()
 	if !s.Alive() {
 		// Output may still be in flight after the exit; EOF says it is all here, and
@@ -265,7 +274,7 @@ func (s *Session) proven(ws waitSpec, w pty.Waiting, written uint64) bool {
 // input-wait would take for readiness (seen under load with 100 sessions). A builtin
 // `read` (line mode) is still judged by input-wait.
 func (s *Session) markedShell(pid int) bool {
-	if pid != s.proc.Pid() || s.scr.Status().MarkSeq == 0 {
+	if pid != s.proc.Pid() || s.scr.Counters().MarkSeq == 0 {
 		return false
 	}
 	canonical, err := s.proc.Canonical()
@@ -281,7 +290,7 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 	if hidden {
 		return true
 	}
-	if st := s.scr.Status(); st.AltScreen != from.alt || st.Clears != from.clears {
+	if st := s.scr.Counters(); st.AltScreen != from.alt || st.Clears != from.clears {
 		return true // a full-screen program took over, or the screen was cleared: the echo is gone
 	}
 	typed = strings.TrimSpace(typed)

@@ -47,11 +47,7 @@ type validator struct {
 }
 
 func newValidator(tool mcp.Tool) *validator {
-	doc, err := json.Marshal(tool.InputSchema)
-	if err != nil {
-		panic(fmt.Sprintf("tool %s: input schema: %v", tool.Name, err))
-	}
-	value, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	value, err := jsonschema.UnmarshalJSON(bytes.NewReader(tool.RawInputSchema)) // see inputSchema
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", tool.Name, err))
 	}
