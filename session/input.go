@@ -130,6 +130,8 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			}
 		}
 		var ref *Refusal
+		var intr *interruptWatch
+		busy := in.Keys != "" && s.frontBusy(chunk, from)
 		switch {
 		case in.Gate == nil:
 			err = write(chunk)
@@ -145,6 +147,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		if err == nil && withEnter {
 			s.typedAhead(from)
+		}
+		if err == nil && busy {
+			intr = s.watchInterrupt()
 		}
 		if err != nil {
 			if !s.Alive() {
@@ -169,6 +174,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			enter:       withEnter,
 			hidden:      hidden,
 			keys:        keys && last,
+			intr:        intr,
 		})
 		if !v.Done && !last {
 			unsent = len(chunks) - i - 1
