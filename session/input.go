@@ -131,7 +131,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		var ref *Refusal
 		var intr *interruptWatch
-		busy := in.Keys != "" && s.frontBusy(chunk, from)
+		front := in.Keys != "" && s.interruptsFront(chunk)
 		switch {
 		case in.Gate == nil:
 			err = write(chunk)
@@ -148,8 +148,8 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		if err == nil && withEnter {
 			s.typedAhead(from)
 		}
-		if err == nil && busy {
-			intr = s.watchInterrupt()
+		if err == nil && front {
+			intr = s.watchInterrupt(from)
 		}
 		if err != nil {
 			if !s.Alive() {

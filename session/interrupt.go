@@ -19,16 +19,21 @@ import (
 //
 // A person would press ctrl+c again once the command shows up. The session does
 // that for the agent, and only then: the key was typed while the session's program
-// was in front and not reading the terminal, and within interruptLate a process
-// group that was already its child when the key was written takes the terminal.
-// A group started after the key (a prompt command) is never interrupted.
+// (the shell) was in front, and within interruptLate another process group takes the
+// terminal that is the command the key was meant for. That is a group whose leader
+// was already the shell's child when the key was written; or, for a shell with
+// integration, any group that takes the terminal before the shell has reported a
+// command's end (its D mark) since the key: bash may fork the command after the
+// interrupt arrived, and its prompt commands, which may run programs in front too,
+// come only after the D mark. A group started by a prompt command of a shell
+// without integration is never interrupted.
 
 // interruptKey is the key the terminal turns into SIGINT for its foreground group.
 const interruptKey = 0x03
 
 // interruptLate bounds how long after the key the command may take the terminal
 // and still be interrupted: the shell's fork and hand-over, on a loaded machine.
-const interruptLate = time.Second
+const interruptLate = 3 * time.Second
 
 // interruptPoll is how often a wait looks at the foreground while a watch is on:
 // taking the terminal wakes nothing the session can wait on.
@@ -38,38 +43,30 @@ const interruptPoll = 2 * time.Millisecond
 // the command it was meant for.
 type interruptWatch struct {
 	leader int
-	kids   []int // the leader's children when the key was written
+	kids   []int  // the leader's children when the key was written
+	marks  uint64 // the newest shell-integration mark then; for integrated shells
 	until  time.Time
 }
 
-// frontBusy reports, just before keys are written, whether they hold an interrupt
-// that would reach the session's program in front while it is not reading the
-// terminal: a shell between reading a command line and handing it the terminal.
-func (s *Session) frontBusy(keys []byte, from mark) bool {
+// interruptsFront reports, just before keys are written, whether they hold an
+// interrupt that reaches the session's program itself, in front of the terminal.
+func (s *Session) interruptsFront(keys []byte) bool {
 	if !bytes.Contains(keys, []byte{interruptKey}) {
 		return false
 	}
-	leader := s.proc.Pid()
-	if from.reader.Reading && from.reader.PID == leader {
-		return false // its line editor takes the key
-	}
 	fg, err := s.proc.Foreground()
-	return err == nil && fg == leader
+	return err == nil && fg == s.proc.Pid()
 }
 
-// watchInterrupt starts a watch right after the interrupt was written to a busy
-// program in front, when that program has children (a command may be starting).
-func (s *Session) watchInterrupt() *interruptWatch {
-	kids := s.proc.Children()
-	if len(kids) == 0 {
-		return nil
-	}
-	return &interruptWatch{leader: s.proc.Pid(), kids: kids, until: time.Now().Add(interruptLate)}
+// watchInterrupt starts a watch right after such an interrupt was written.
+func (s *Session) watchInterrupt(from mark) *interruptWatch {
+	return &interruptWatch{leader: s.proc.Pid(), kids: s.proc.Children(), marks: from.marks,
+		until: time.Now().Add(interruptLate)}
 }
 
-// pending interrupts the foreground group when one of the watched children has
-// taken the terminal, and reports whether the watch goes on (the caller looks
-// again within interruptPoll). A nil watch is over.
+// pending interrupts the foreground group when it runs the command the key was
+// meant for, and reports whether the watch goes on (the caller looks again within
+// interruptPoll). A nil watch is over.
 func (iw *interruptWatch) pending(s *Session) bool {
 	if iw == nil || iw.leader == 0 {
 		return false
@@ -83,12 +80,22 @@ func (iw *interruptWatch) pending(s *Session) bool {
 		iw.leader = 0
 		return false
 	}
-	if fg == iw.leader || !slices.Contains(iw.kids, fg) {
+	if fg == iw.leader {
 		return true
 	}
+	if !slices.Contains(iw.kids, fg) {
+		if !s.integrated {
+			return true // a prompt command's, or not in front yet
+		}
+		if !s.onScreen() {
+			return true // the shell's marks may be on their way: look again
+		}
+		if hasKind(s.scr.MarksSince(iw.marks), 'D') {
+			iw.leader = 0 // the shell reached its prompt since the key: fg is a prompt command's
+			return false
+		}
+	}
 	iw.leader = 0
-	// fg leads the foreground group and was the leader's child when the key was
-	// written: the command that key was meant for.
 	err = syscall.Kill(-fg, syscall.SIGINT)
 	s.log.Debug("interrupt repeated for a command that took the terminal after it", "pgid", fg, "err", err)
 	return false

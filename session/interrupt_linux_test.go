@@ -67,3 +67,55 @@ func TestInterruptReachesCommandStartingInFront(t *testing.T) {
 		t.Fatalf("ctrl+c did not stop the command: %+v", r)
 	}
 }
+
+// TestInterruptReachesCommandForkedAfterIt: an integrated shell in front that lets
+// an interrupt pass (here it ignores SIGINT while busy, as bash may when the key
+// lands just before its fork) and then starts a command in front: the command is
+// what the key was meant for, since the shell has not ended a command since.
+func TestInterruptReachesCommandForkedAfterIt(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bash(t, m)
+	_, err := s.Send(t.Context(), Input{Text: "trap '' INT; echo busy; read -t 2 x </dev/zero; trap - INT; sleep 100",
+		AppendNewline: true, Timeout: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitScreen(t, s, "busy", 10*time.Second)
+	r, err := s.Send(t.Context(), Input{Keys: "ctrl+c", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Complete || !strings.HasSuffix(r.Output, "$ ") {
+		t.Fatalf("ctrl+c did not stop the command: %+v", r)
+	}
+	if r := send(t, s, "echo after"); r.Output != "after\n$ " {
+		t.Fatalf("the next command: %+v", r)
+	}
+}
+
+// TestInterruptLeavesPromptCommandsAlone: ctrl+c at an integrated shell's prompt
+// makes it draw a new prompt, and the programs its prompt commands run are not the
+// interrupt's. (bash runs them in its own group; a shell that gives them the
+// terminal is what the D-mark rule in interruptWatch.pending is for, and no such
+// shell is installed here.)
+func TestInterruptLeavesPromptCommandsAlone(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	m := newManager(t, Config{})
+	s, err := m.Create(CreateOptions{Command: "bash", Args: []string{"--norc", "--noprofile"},
+		Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "PROMPT_COMMAND": "sleep 0.2 && echo prompt-command-ran"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+		t.Fatalf("startup: %+v", r)
+	}
+	r, err := s.Send(t.Context(), Input{Keys: "ctrl+c", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Complete || !strings.Contains(r.Output, "prompt-command-ran") {
+		t.Fatalf("the prompt command was interrupted: %+v", r)
+	}
+}
