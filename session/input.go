@@ -131,7 +131,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		var ref *Refusal
 		var intr *interruptWatch
-		front := in.Keys != "" && s.interruptsFront(chunk)
+		front := in.Keys != "" && s.interruptsBusyFront(chunk)
 		switch {
 		case in.Gate == nil:
 			err = write(chunk)
@@ -149,7 +149,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			s.typedAhead(from)
 		}
 		if err == nil && front {
-			intr = s.watchInterrupt(from)
+			intr = s.watchInterrupt()
 		}
 		if err != nil {
 			if !s.Alive() {

@@ -2,7 +2,6 @@ package session
 
 import (
 	"bytes"
-	"slices"
 	"syscall"
 	"time"
 )
@@ -18,15 +17,14 @@ import (
 // sleep 100 running behind a ctrl+c that timed out, and the next replies empty.
 //
 // A person would press ctrl+c again once the command shows up. The session does
-// that for the agent, and only then: the key was typed while the session's program
-// (the shell) was in front, and within interruptLate another process group takes the
-// terminal that is the command the key was meant for. That is a group whose leader
-// was already the shell's child when the key was written; or, for a shell with
-// integration, any group that takes the terminal before the shell has reported a
-// command's end (its D mark) since the key: bash may fork the command after the
-// interrupt arrived, and its prompt commands, which may run programs in front too,
-// come only after the D mark. A group started by a prompt command of a shell
-// without integration is never interrupted.
+// that for the agent: when the key was typed while the session's program (the
+// shell) was in front and not idle at its prompt (blocked reading the terminal with
+// no input left to read), the first other process group that takes the terminal
+// within interruptLate is interrupted. That group runs the command the key was meant
+// for, forked before the key or after it: bash, interrupted just before its fork,
+// may still fork, and leaves the interrupt to the foreground job. A shell idle at
+// its prompt hands the key to its line editor, and nothing is watched: programs its
+// prompt commands run are not the key's.
 
 // interruptKey is the key the terminal turns into SIGINT for its foreground group.
 const interruptKey = 0x03
@@ -43,30 +41,33 @@ const interruptPoll = 2 * time.Millisecond
 // the command it was meant for.
 type interruptWatch struct {
 	leader int
-	kids   []int  // the leader's children when the key was written
-	marks  uint64 // the newest shell-integration mark then; for integrated shells
 	until  time.Time
 }
 
-// interruptsFront reports, just before keys are written, whether they hold an
-// interrupt that reaches the session's program itself, in front of the terminal.
-func (s *Session) interruptsFront(keys []byte) bool {
+// interruptsBusyFront reports, just before keys are written, whether they hold an
+// interrupt that reaches the session's program itself, in front of the terminal and
+// not idle at its prompt: it may be starting a command.
+func (s *Session) interruptsBusyFront(keys []byte) bool {
 	if !bytes.Contains(keys, []byte{interruptKey}) {
 		return false
 	}
-	fg, err := s.proc.Foreground()
-	return err == nil && fg == s.proc.Pid()
+	leader := s.proc.Pid()
+	if fg, err := s.proc.Foreground(); err != nil || fg != leader {
+		return false
+	}
+	w := s.proc.InputWait()
+	idle := w.Reading && w.PID == leader && w.PendingInput == 0 && w.Unread == 0
+	return !idle
 }
 
 // watchInterrupt starts a watch right after such an interrupt was written.
-func (s *Session) watchInterrupt(from mark) *interruptWatch {
-	return &interruptWatch{leader: s.proc.Pid(), kids: s.proc.Children(), marks: from.marks,
-		until: time.Now().Add(interruptLate)}
+func (s *Session) watchInterrupt() *interruptWatch {
+	return &interruptWatch{leader: s.proc.Pid(), until: time.Now().Add(interruptLate)}
 }
 
-// pending interrupts the foreground group when it runs the command the key was
-// meant for, and reports whether the watch goes on (the caller looks again within
-// interruptPoll). A nil watch is over.
+// pending interrupts the foreground group once another group than the session's
+// program has taken the terminal, and reports whether the watch goes on (the caller
+// looks again within interruptPoll). A nil watch is over.
 func (iw *interruptWatch) pending(s *Session) bool {
 	if iw == nil || iw.leader == 0 {
 		return false
@@ -76,26 +77,13 @@ func (iw *interruptWatch) pending(s *Session) bool {
 		return false
 	}
 	fg, err := s.proc.Foreground()
-	if err != nil || fg <= 0 {
-		iw.leader = 0
-		return false
-	}
-	if fg == iw.leader {
+	if err == nil && fg == iw.leader {
 		return true
 	}
-	if !slices.Contains(iw.kids, fg) {
-		if !s.integrated {
-			return true // a prompt command's, or not in front yet
-		}
-		if !s.onScreen() {
-			return true // the shell's marks may be on their way: look again
-		}
-		if hasKind(s.scr.MarksSince(iw.marks), 'D') {
-			iw.leader = 0 // the shell reached its prompt since the key: fg is a prompt command's
-			return false
-		}
-	}
 	iw.leader = 0
+	if err != nil || fg <= 0 {
+		return false
+	}
 	err = syscall.Kill(-fg, syscall.SIGINT)
 	s.log.Debug("interrupt repeated for a command that took the terminal after it", "pgid", fg, "err", err)
 	return false

@@ -93,11 +93,10 @@ func TestInterruptReachesCommandForkedAfterIt(t *testing.T) {
 	}
 }
 
-// TestInterruptLeavesPromptCommandsAlone: ctrl+c at an integrated shell's prompt
-// makes it draw a new prompt, and the programs its prompt commands run are not the
-// interrupt's. (bash runs them in its own group; a shell that gives them the
-// terminal is what the D-mark rule in interruptWatch.pending is for, and no such
-// shell is installed here.)
+// TestInterruptLeavesPromptCommandsAlone: ctrl+c at an integrated shell idle at its
+// prompt goes to its line editor, which draws a new prompt; nothing is watched, and
+// its prompt command runs to the end. (bash runs prompt commands in its own group
+// anyway; a shell that gives them the terminal is not installed here.)
 func TestInterruptLeavesPromptCommandsAlone(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
