@@ -264,13 +264,6 @@ func (p *Process) Canonical() (bool, error) {
 // it to the master's side in a worker.
 func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(pid) }
 
-// Children lists the processes the session's program has forked and not yet
-// reaped (nil where the kernel does not say).
-func (p *Process) Children() []int {
-	kids, _ := children(p.pid)
-	return kids
-}
-
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }
 

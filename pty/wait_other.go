@@ -9,5 +9,3 @@ const ioctlUnread = 0x4004667f // FIONREAD on the BSDs and macOS
 func inputWait(leader, pgid int, tty string) Waiting {
 	return Waiting{Why: "input-wait detection needs Linux /proc"}
 }
-
-func children(pid int) ([]int, bool) { return nil, false }
