@@ -56,6 +56,9 @@ func (s *Session) interruptsBusyFront(keys []byte) bool {
 		return false
 	}
 	w := s.proc.InputWait()
+	if !w.Known {
+		return false // idle cannot be told from busy (no /proc): never risk a prompt command
+	}
 	idle := w.Reading && w.PID == leader && w.PendingInput == 0 && w.Unread == 0
 	return !idle
 }
