@@ -41,7 +41,13 @@ const interruptPoll = 2 * time.Millisecond
 // the command it was meant for.
 type interruptWatch struct {
 	leader int
+	shell  string // the leader's program name
 	until  time.Time
+	// group is the group interrupted, while its leader still ran the shell's program
+	// (forked, not yet exec'd): the shell's own handler, still installed in the child
+	// until the exec, may have taken the signal, so the group is interrupted again if
+	// it then runs another program.
+	group int
 }
 
 // interruptsBusyFront reports, just before keys are written, whether they hold an
@@ -65,7 +71,8 @@ func (s *Session) interruptsBusyFront(keys []byte) bool {
 
 // watchInterrupt starts a watch right after such an interrupt was written.
 func (s *Session) watchInterrupt() *interruptWatch {
-	return &interruptWatch{leader: s.proc.Pid(), until: time.Now().Add(interruptLate)}
+	leader := s.proc.Pid()
+	return &interruptWatch{leader: leader, shell: s.proc.ProcessName(leader), until: time.Now().Add(interruptLate)}
 }
 
 // pending interrupts the foreground group once another group than the session's
@@ -83,11 +90,20 @@ func (iw *interruptWatch) pending(s *Session) bool {
 	if err == nil && fg == iw.leader {
 		return true
 	}
-	iw.leader = 0
-	if err != nil || fg <= 0 {
+	if err != nil || fg <= 0 || (iw.group != 0 && fg != iw.group) {
+		iw.leader = 0 // gone, or the interrupted group ended
 		return false
 	}
+	name := s.proc.ProcessName(fg)
+	if iw.group != 0 && (name == iw.shell || name == "") {
+		return true // interrupted before its exec: see whether it runs a program after all
+	}
 	err = syscall.Kill(-fg, syscall.SIGINT)
-	s.log.Debug("interrupt repeated for a command that took the terminal after it", "pgid", fg, "err", err)
+	s.log.Debug("interrupt repeated for a command that took the terminal after it", "pgid", fg, "program", name, "err", err)
+	if iw.group == 0 && name == iw.shell && name != "" {
+		iw.group = fg
+		return true
+	}
+	iw.leader = 0
 	return false
 }

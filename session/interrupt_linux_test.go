@@ -75,7 +75,7 @@ func TestInterruptReachesCommandStartingInFront(t *testing.T) {
 func TestInterruptReachesCommandForkedAfterIt(t *testing.T) {
 	m := newManager(t, Config{})
 	s := bash(t, m)
-	_, err := s.Send(t.Context(), Input{Text: "trap '' INT; echo busy; read -t 2 x </dev/zero; trap - INT; sleep 100",
+	_, err := s.Send(t.Context(), Input{Text: "trap '' INT; echo busy; read -t 0.5 x </dev/zero; trap - INT; sleep 100",
 		AppendNewline: true, Timeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -110,11 +110,9 @@ func TestInterruptLeavesPromptCommandsAlone(t *testing.T) {
 	if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
 		t.Fatalf("startup: %+v", r)
 	}
-	r, err := s.Send(t.Context(), Input{Keys: "ctrl+c", Timeout: 10 * time.Second})
-	if err != nil {
+	if _, err := s.Send(t.Context(), Input{Keys: "ctrl+c", Timeout: 10 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	if !r.Complete || !strings.Contains(r.Output, "prompt-command-ran") {
-		t.Fatalf("the prompt command was interrupted: %+v", r)
-	}
+	// The reply may come before the new prompt under load; the screen tells.
+	waitScreen(t, s, "prompt-command-ran", 10*time.Second)
 }
