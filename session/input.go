@@ -131,7 +131,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		var ref *Refusal
 		var intr *interruptWatch
-		front := in.Keys != "" && s.interruptsBusyFront(chunk)
+		if in.Keys != "" {
+			intr = s.interruptWatchFor(chunk)
+		}
 		switch {
 		case in.Gate == nil:
 			err = write(chunk)
@@ -148,8 +150,10 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		if err == nil && withEnter {
 			s.typedAhead(from)
 		}
-		if err == nil && front {
-			intr = s.watchInterrupt()
+		if err == nil {
+			intr = intr.start()
+		} else {
+			intr = nil
 		}
 		if err != nil {
 			if !s.Alive() {

@@ -24,7 +24,10 @@ import (
 // for, forked before the key or after it: bash, interrupted just before its fork,
 // may still fork, and leaves the interrupt to the foreground job. A shell idle at
 // its prompt hands the key to its line editor, and nothing is watched: programs its
-// prompt commands run are not the key's.
+// prompt commands run are not the key's. A command's group can also be in front
+// before its exec, running the shell's program with the shell's handler for SIGINT
+// still installed, which takes the key; such a group is interrupted again once it
+// runs another program.
 
 // interruptKey is the key the terminal turns into SIGINT for its foreground group.
 const interruptKey = 0x03
@@ -50,29 +53,44 @@ type interruptWatch struct {
 	group int
 }
 
-// interruptsBusyFront reports, just before keys are written, whether they hold an
-// interrupt that reaches the session's program itself, in front of the terminal and
-// not idle at its prompt: it may be starting a command.
-func (s *Session) interruptsBusyFront(keys []byte) bool {
+// interruptWatchFor prepares, just before keys are written, the watch for an
+// interrupt among them that may be lost: one that reaches the session's program
+// itself, in front of the terminal and not idle at its prompt (it may be starting a
+// command), or a group whose leader still runs the shell's program (a command
+// forked but not yet exec'd, whose shell handler may take the key). Nil otherwise.
+func (s *Session) interruptWatchFor(keys []byte) *interruptWatch {
 	if !bytes.Contains(keys, []byte{interruptKey}) {
-		return false
+		return nil
 	}
 	leader := s.proc.Pid()
-	if fg, err := s.proc.Foreground(); err != nil || fg != leader {
-		return false
+	fg, err := s.proc.Foreground()
+	if err != nil || fg <= 0 {
+		return nil
+	}
+	iw := &interruptWatch{leader: leader, shell: s.proc.ProcessName(leader)}
+	if fg != leader {
+		if iw.shell == "" || s.proc.ProcessName(fg) != iw.shell {
+			return nil // a program in front: the key reaches it
+		}
+		iw.group = fg
+		return iw
 	}
 	w := s.proc.InputWait()
 	if !w.Known {
-		return false // idle cannot be told from busy (no /proc): never risk a prompt command
+		return nil // idle cannot be told from busy (no /proc): never risk a prompt command
 	}
-	idle := w.Reading && w.PID == leader && w.PendingInput == 0 && w.Unread == 0
-	return !idle
+	if w.Reading && w.PID == leader && w.PendingInput == 0 && w.Unread == 0 {
+		return nil // idle at its prompt: the line editor takes the key
+	}
+	return iw
 }
 
-// watchInterrupt starts a watch right after such an interrupt was written.
-func (s *Session) watchInterrupt() *interruptWatch {
-	leader := s.proc.Pid()
-	return &interruptWatch{leader: leader, shell: s.proc.ProcessName(leader), until: time.Now().Add(interruptLate)}
+// start begins the watch once the keys are written.
+func (iw *interruptWatch) start() *interruptWatch {
+	if iw != nil {
+		iw.until = time.Now().Add(interruptLate)
+	}
+	return iw
 }
 
 // pending interrupts the foreground group once another group than the session's
