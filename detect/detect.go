@@ -270,8 +270,22 @@ func markVerdict(marks []screen.Mark, startup bool) Verdict {
 	return Verdict{}
 }
 
-// inputWaitQuiet is how long output must pause before the kernel is asked.
-const inputWaitQuiet = 500 * time.Microsecond
+// inputWaitQuiet is how long output must pause before the kernel is asked. A long
+// flood pauses that long many times a second (the reader waits on the kernel's
+// worker and the printer for a core), and each look walks /proc: 600 looks, a tenth
+// of the server's CPU, in one seq 1 5000000. So the pause asked for grows with the
+// command's time, a hundredth of it, up to maxInputWaitQuiet: the answer after the
+// last output comes at most 1% of the command's time later, as the wait's pacing of
+// a stream already allows, and never sooner than it would have.
+const (
+	inputWaitQuiet    = 500 * time.Microsecond
+	maxInputWaitQuiet = 5 * time.Millisecond
+)
+
+// inputWaitPause is the pause in output after which the kernel is asked.
+func inputWaitPause(since time.Duration) time.Duration {
+	return min(max(inputWaitQuiet, since/100), maxInputWaitQuiet)
+}
 
 // InputWaitSignal: the kernel shows the program in front blocked reading the
 // terminal after it took the input. While it is not, the signal asks to be checked
@@ -283,10 +297,10 @@ func InputWaitSignal(st *State) Verdict {
 	if st.MarksOnly {
 		return Verdict{Recheck: 20 * time.Millisecond} // it can end without output (a startup grace, a line taken)
 	}
-	if st.Quiet < inputWaitQuiet {
+	if pause := inputWaitPause(st.Since); st.Quiet < pause {
 		// Output is still arriving: the program is not waiting yet, and asking the
 		// kernel on every chunk of a flood would cost more than it tells.
-		return Verdict{Recheck: inputWaitQuiet - st.Quiet}
+		return Verdict{Recheck: pause - st.Quiet}
 	}
 	w := st.InputWait()
 	if !w.Known {

@@ -50,7 +50,8 @@ type soakSample struct {
 // against one server for -soak (`make soak`: 30 minutes; `make bench` leaves it out), sampling
 // the server's RSS, threads, children and zombies every ten seconds. It fails when
 // the last third of the samples is not flat against the first: RSS up by more than
-// half, more OS threads than a dozen above, zombies piling up.
+// half, more OS threads than a dozen above, zombies piling up (the fewest seen
+// rising: bursts come and go), or when zombies are left once the work stopped.
 //
 // It is a benchmark, run once (-benchtime 1x), so that `make test` never runs it
 // and never reports it skipped: it is not a CI test.
@@ -101,12 +102,19 @@ func BenchmarkSoak(b *testing.B) {
 	if last.threads > first.threads+12 {
 		t.Errorf("threads grew: %d early, %d late", first.threads, last.threads)
 	}
-	if last.zombies > 10 || last.zombies > first.zombies+5 {
-		t.Errorf("zombies piled up: %d early, %d late", first.zombies, last.zombies)
+	// Zombies come and go: a burst of exits (fifty workers' background jobs ending
+	// together) waits for the reaper, which a loaded machine runs late. Piling up is
+	// a floor that rises, so the fewest seen in each third are compared, and once the
+	// work stops none may be left.
+	if lo, hi := fewestZombies(samples[:third]), fewestZombies(samples[len(samples)-third:]); hi > lo+3 {
+		t.Errorf("zombies piled up: at least %d at every sample early, %d late", lo, hi)
 	}
 	t.Logf("peaks, first third / last third: rss %d / %d MiB, threads %d / %d, children %d / %d, zombies %d / %d; wrong %d of %d calls %v",
 		first.rssKB>>10, last.rssKB>>10, first.threads, last.threads, first.children, last.children,
 		first.zombies, last.zombies, st.wrong, st.calls, st.kinds)
+	if z := zombiesGone(pid); z > 0 {
+		t.Errorf("%d zombies left %v after the work stopped", z, zombiesAfter)
+	}
 	if st.wrong > 0 {
 		t.Errorf("%d of %d calls had a wrong result (the first ones are logged above)", st.wrong, st.calls)
 	}
@@ -144,6 +152,32 @@ func peak(samples []soakSample) soakSample {
 		p.children, p.zombies = max(p.children, sm.children), max(p.zombies, sm.zombies)
 	}
 	return p
+}
+
+// fewestZombies is the lowest zombie count among samples.
+func fewestZombies(samples []soakSample) int {
+	n := samples[0].zombies
+	for _, sm := range samples[1:] {
+		n = min(n, sm.zombies)
+	}
+	return n
+}
+
+// zombiesAfter bounds how long the server's zombies may take to go once the soak's
+// sessions are closed.
+const zombiesAfter = 5 * time.Second
+
+// zombiesGone waits up to zombiesAfter for the server to have no zombie child, and
+// returns how many are left.
+func zombiesGone(pid int) int {
+	deadline := time.Now().Add(zombiesAfter)
+	for {
+		_, z := serverChildren(pid)
+		if z == 0 || time.Now().After(deadline) {
+			return z
+		}
+		time.Sleep(50 * time.Millisecond) // a poll with a deadline: a test, not the server
+	}
 }
 
 // soakWorker drives one session until end, replacing it now and then.

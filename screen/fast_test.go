@@ -412,3 +412,62 @@ func FuzzDifferential(f *testing.F) {
 		w.compare(rng)
 	})
 }
+
+// TestDifferentialPlainLines aims at the whole-line step (flow.plainLine): floods of
+// plain lines of every length around the row's width, with trailing blanks, painted
+// ink, LF-only and LNM mode, bells and tabs between them, split anywhere.
+func TestDifferentialPlainLines(t *testing.T) {
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 0x9141e5))
+		opts := Options{Cols: 2 + rng.IntN(20), Rows: 1 + rng.IntN(6), Scrollback: []int{-1, 0, 3, 40}[rng.IntN(4)]}
+		w := newTwin(t, opts)
+		var in []byte
+		for range 300 {
+			n := max(opts.Cols-2+rng.IntN(5), 0) // around the width: shorter, equal, longer
+			if rng.IntN(3) == 0 {
+				n = rng.IntN(opts.Cols + 1)
+			}
+			line := make([]byte, n)
+			for k := range line {
+				line[k] = byte('a' + rng.IntN(26))
+				if rng.IntN(6) == 0 {
+					line[k] = ' '
+				}
+			}
+			in = append(in, line...)
+			switch rng.IntN(40) {
+			case 0:
+				in = append(in, "\x1b[41m"...) // ink with a background: cells get painted
+			case 1:
+				in = append(in, "\x1b[0m"...)
+			case 2:
+				in = append(in, "\x1b[20h"...) // LNM: LF returns too
+			case 3:
+				in = append(in, "\x1b[20l"...)
+			case 4:
+				in = append(in, '\a')
+			case 5:
+				in = append(in, '\t')
+			case 6:
+				in = append(in, '\n') // LF alone
+				continue
+			}
+			in = append(in, "\r\n"...)
+			switch rng.IntN(30) {
+			case 0:
+				in = append(in, "\x1b[3b"...) // REP: repeats the last printed, if any
+			case 1:
+				in = append(in, "\u0301"...) // a combining mark: attaches to the last printed
+			}
+		}
+		for len(in) > 0 {
+			n := min(len(in), chunkLen(rng))
+			w.write(in[:n])
+			in = in[n:]
+			if rng.IntN(10) == 0 {
+				w.status()
+			}
+		}
+		w.compare(rng)
+	}
+}

@@ -33,6 +33,7 @@ func BenchmarkBulkOutput(b *testing.B) {
 		{"cat-5MB-coloured", "cat " + file, "something went wrong\n"},
 		{"seq-200000", "seq 1 200000", "200000\n"},
 		{"seq-1000000", "seq 1 1000000", "1000000\n"},
+		{"seq-5000000", "seq 1 5000000", "5000000\n"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			m := NewManager(Config{MaxSessions: 2, IdleTimeout: -1})

@@ -149,6 +149,10 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			}
 		}
 		var ref *Refusal
+		var intr *interruptWatch
+		if in.Keys != "" {
+			intr = s.interruptWatchFor(chunk)
+		}
 		switch {
 		case in.Gate == nil:
 			err = write(chunk)
@@ -164,6 +168,11 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		if err == nil && withEnter {
 			s.typedAhead(from)
+		}
+		if err == nil {
+			intr = intr.start()
+		} else {
+			intr = nil
 		}
 		if err != nil {
 			if !s.Alive() {
@@ -191,6 +200,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			enter:       withEnter,
 			hidden:      hidden,
 			keys:        keys && last,
+			intr:        intr,
 		})
 		if !v.Done && !last {
 			unsent = len(chunks) - i - 1

@@ -30,6 +30,9 @@ type waitSpec struct {
 	keys bool
 	// startup: the integrated shell's first prompt (its B mark) is the evidence.
 	startup bool
+	// intr watches for a command that takes the terminal after an interrupt key
+	// reached the shell instead (interrupt.go); nil when there is none to watch.
+	intr *interruptWatch
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
@@ -61,6 +64,9 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		next := remaining
 		if v.Recheck > 0 && v.Recheck < next {
 			next = v.Recheck
+		}
+		if w.intr.pending(s) {
+			next = min(next, interruptPoll)
 		}
 		var done <-chan struct{}
 		if s.Alive() {
