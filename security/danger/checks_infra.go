@@ -265,8 +265,13 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 		return hitIf(sync || (ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]
-	if strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion" {
+	switch {
+	case strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion":
 		return hit("cloud-teardown")
+	case verb == "purge-queue":
+		return hit("queue-purge")
+	case strings.HasPrefix(verb, "batch-delete-") && o.DynFlag:
+		return hit("cloud-teardown") // ids computed by a listing (aws ecr list-images): all of them
 	}
 	noun, ok := strings.CutPrefix(verb, "delete-")
 	return hitIf(ok && awsTeardown[noun], "cloud-teardown")

@@ -173,6 +173,9 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 	if m := cloudDelete.FindString(code); m != "" && !scratchLiterals(code, strs) {
 		return hit("cloud-teardown")
 	}
+	if codeWipesQueue(code, strs) {
+		return hit("queue-purge")
+	}
 	if cloudPublic.MatchString(code) {
 		return hit("storage-made-public")
 	}

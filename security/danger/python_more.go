@@ -68,6 +68,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	if pyCoreDeleteAll(code) {
 		return hit("orm-delete-all")
 	}
+	if codeWipesQueue(code, strs) {
+		return hit("queue-purge")
+	}
 	if pyKillCall.MatchString(code) && pyNamesDaemon(code, strs) {
 		return hit("kill-daemon")
 	}

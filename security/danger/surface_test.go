@@ -324,6 +324,20 @@ var surfaceTable = map[string][]surfaceCase{
 		d("doppler run -- terraform destroy -auto-approve"), d("aws-vault exec prod -- aws s3 rm s3://prod-data --recursive"),
 		d("uv run --with psycopg python manage.py flush --noinput"), d("npm exec -- prisma migrate reset --force"),
 		o("npx cdk diff"), o("npm unpublish --help"), o("bundle exec rspec"), o("doppler run -- terraform plan"), o("poetry run pytest -x"),
+		// round 10: migration tools' resets by their siblings (django migrate APP zero, dotnet ef database update 0, goose down-to 0,
+		// golang-migrate down -all, dbmate/atlas/wp/drush, db:seed:replant); the test environment's database is recreated by every run
+		d("./manage.py migrate billing zero"), d("dotnet ef database update 0"), d("goose -dir db postgres \"$DB\" down-to 0"),
+		d("migrate -path db/migrations -database \"$DATABASE_URL\" down -all"), d("dbmate drop"), d("wp db reset --yes"), d("drush sql-drop -y"),
+		d("bin/rails db:seed:replant"), d("supabase db reset --linked"), d("RAILS_ENV=production bin/rails db:reset"),
+		o("./manage.py migrate billing zero --plan"), o("./manage.py migrate billing 0042"), o("goose down"), o("supabase db reset"),
+		o("RAILS_ENV=test bin/rails db:drop db:create db:schema:load"), o("MIX_ENV=test mix ecto.reset"), o("php artisan migrate:fresh --env=testing"),
+		o("python manage.py flush --noinput --settings=config.settings.test"), o("env RAILS_ENV=test bundle exec rake db:reset"),
+		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
+		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
+		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
+		d(`aws ecr batch-delete-image --repository-name api --image-ids "$(aws ecr list-images --repository-name api --query 'imageIds[*]' --output json)"`),
+		o("celery -A proj inspect active"), o("rabbitmqctl list_queues name messages"), o("curl -s http://es-prod.internal:9200/_cat/indices"),
+		o("curl -X DELETE http://localhost:9200/tmp-reindex"), o("aws ecr batch-delete-image --repository-name api --image-ids imageTag=pr-123"),
 		// round 9, from the man pages' option lists and EXAMPLES:
 		// git-restore(1) -S/-W combine, -s takes a value; git-rm(1) -r -f; git-config(1) alias.* "!"
 		d("git restore -SW ."), d("git restore -WS -- src"), o("git restore -S ."), o("git restore -s HEAD~1 main.go"),
