@@ -24,6 +24,12 @@ func classifyShell(input string, depth int) Verdict {
 			return Verdict{}
 		}
 	}
+	// D=$(mktemp -d); …; rm -rf "$D": D is the directory mktemp just made.
+	if sub, ok := shell.SubstituteTemp(f, input); ok {
+		if g, err := shell.Parse(sub); err == nil {
+			f, input = g, sub
+		}
+	}
 	if v := checkTree(f, depth); v.Dangerous {
 		return v
 	}
@@ -49,6 +55,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		var v Verdict
 		if v, judged = checkAfterCd(f, depth); v.Dangerous {
 			return v
+		}
+		for call := range settledCalls(f, depth) {
+			judged[call] = true
 		}
 		if v = checkArrays(f); v.Dangerous {
 			return v
