@@ -15,7 +15,7 @@ import (
 // checkTerraform: terraform/tofu/terragrunt/pulumi/cdk destroy, apply -destroy.
 func checkTerraform(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	if hasWord(c.Args, "--help") || hasWord(c.Args, "-help") {
+	if hasWord(c.Args, "--help") || hasWord(c.Args, "-help") || hasWord(c.Args, "--preview-only") || disposableEnvironment(c) {
 		return Verdict{}
 	}
 	for i, op := range ops {
@@ -29,8 +29,38 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 				return hit("terraform-destroy")
 			}
 		}
+		// -replace destroys the resource and creates an empty one in its place.
+		for _, r := range append(optionValues(c.Args[1:], "-replace", "-replace"), optionValues(c.Args[1:], "--replace", "--replace")...) {
+			if statefulResource.MatchString(r) {
+				return hit("terraform-destroy")
+			}
+		}
 	}
 	return Verdict{}
+}
+
+// statefulResource: Terraform resource addresses whose replacement loses
+// data (aws_db_instance.primary, google_sql_database_instance.main,
+// aws_ebs_volume.data, azurerm_storage_account.x).
+var statefulResource = regexp.MustCompile(`(?:^|\.)[a-z0-9]+_(?:db_instance|rds_cluster\w*|docdb_cluster\w*|sql_database\w*|\w*database\w*|ebs_volume|volume|disk|\w*managed_disk|` +
+	`s3_bucket|storage_bucket|storage_account|dynamodb_table|bigtable\w*|bigquery_dataset|bigquery_table|elasticache\w*|redis\w*|efs_file_system|` +
+	`file_system|kms_key|secretsmanager_secret|spanner\w*|firestore\w*|opensearch_domain|elasticsearch_domain|msk_cluster)\.`)
+
+// disposableEnvironment: the run is pointed at a sandbox, preview or test
+// environment by its variables file or workspace (-var-file=env/sandbox.tfvars).
+func disposableEnvironment(c shell.Command) bool {
+	files := append(optionValues(c.Args[1:], "-var-file", "-var-file"), optionValues(c.Args[1:], "--var-file", "--var-file")...)
+	for _, kv := range c.Env {
+		if v, ok := strings.CutPrefix(kv, "TF_WORKSPACE="); ok {
+			files = append(files, v)
+		}
+	}
+	for _, f := range files {
+		if !temporaryName(strings.TrimSuffix(path.Base(f), path.Ext(f))) {
+			return false
+		}
+	}
+	return len(files) > 0
 }
 
 var nsKinds = shell.Set("ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions")

@@ -154,16 +154,27 @@ func idColumn(c string) bool {
 var (
 	sqlToProgram = regexp.MustCompile(`(?is)\bCOPY\b[^;]*\bTO\s+PROGRAM\b`)
 	sqlOutfile   = regexp.MustCompile(`(?is)\bINTO\s+(?:OUT|DUMP)FILE\s+'([^']*)'`)
-	sqlGrantAny  = regexp.MustCompile(`(?is)\bGRANT\s+ALL\b[^;]*\bTO\s+[^;]*@\s*['"` + "`" + `]%['"` + "`" + `]`)
+	sqlGrantAny  = regexp.MustCompile(`(?is)\bGRANT\s+ALL\b(?:[^;]*?\bON\s+(?:DATABASE\s+)?[` + "`" + `'"]?(\w+)[` + "`" + `'"]?\s*\.)?[^;]*\bTO\s+[^;]*@\s*['"` + "`" + `]%['"` + "`" + `]`)
 	sqlEmptyPass = regexp.MustCompile(`(?is)\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b[^;]*\b(?:PASSWORD|IDENTIFIED\s+(?:WITH\s+\w+\s+)?BY)\s+(?:''|"")|\bPASSWORD\s+NULL\b|(?:^|;)\s*SET\s+PASSWORD\b[^;]*=\s*(?:''|""|PASSWORD\s*\(\s*(?:''|"")\s*\))`)
 )
+
+// grantsAnyHost: GRANT ALL … TO 'u'@'%', unless every such grant is on one
+// test database (GRANT ALL ON test_shop.* TO 'ci'@'%': a CI runner's own).
+func grantsAnyHost(code string) bool {
+	for _, m := range sqlGrantAny.FindAllStringSubmatch(code, -1) {
+		if m[1] == "" || !testDatabase(m[1]) && !temporaryName(m[1]) {
+			return true
+		}
+	}
+	return false
+}
 
 // checkSQLText: rules that need the literals sanitizeSQL blanks out.
 func checkSQLText(code string) Verdict {
 	switch {
 	case sqlToProgram.MatchString(code):
 		return hit("sql-export")
-	case sqlGrantAny.MatchString(code):
+	case grantsAnyHost(code):
 		return hit("sql-grant-public")
 	case sqlEmptyPass.MatchString(code):
 		return hit("sql-superuser")

@@ -343,6 +343,13 @@ var surfaceTable = map[string][]surfaceCase{
 		o(`WORKSPACE=$(mktemp -d); cd "$WORKSPACE" && git clone --depth 1 https://github.com/acme/tools.git && cd .. && rm -rf "$WORKSPACE"`),
 		d(`rm -rf "$WORKSPACE"`), d(`WORKSPACE=$(mktemp -d -p .); rm -rf "$WORKSPACE" src`),
 		o("sudo passwd -l olduser && sudo chage -E 0 olduser"), d("sudo passwd -l root"), d("sudo usermod -L -e 1 deploy"),
+		// round 10: terraform(1) apply -replace of a resource that holds data; destroy of a module or environment named as disposable;
+		// a remote branch named as an experiment; pulumi's --preview-only
+		d("terraform apply -auto-approve -replace=aws_db_instance.primary"), o("terraform apply -replace=aws_instance.web -auto-approve"),
+		o("terraform destroy -target=module.ephemeral_runner -var-file=env/sandbox.tfvars"), o("terraform destroy -var-file=env/preview.tfvars -auto-approve"),
+		d("terraform destroy -var-file=env/prod.tfvars -auto-approve"), o("pulumi destroy --preview-only"),
+		o("git push origin --delete feature/spike-graphql-poc"), o("git push origin --delete wip/parser"), d("git push origin --delete feature/billing"),
+		d(`mysql -uroot -e "GRANT ALL ON shop.* TO 'app'@'%';"`), o(`mysql -uroot -e "CREATE DATABASE IF NOT EXISTS test_shop; GRANT ALL ON test_shop.* TO 'ci'@'%';"`),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
