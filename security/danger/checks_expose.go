@@ -578,7 +578,13 @@ func checkAnsibleService(c shell.Command, _ int) Verdict {
 	if kv["state"] != "stopped" && kv["enabled"] != "no" && kv["enabled"] != "false" {
 		return Verdict{}
 	}
-	return hitIf(essentialServices[kv["name"]] || essentialPackages[kv["name"]], "stop-system-service")
+	if essentialServices[kv["name"]] || essentialPackages[kv["name"]] {
+		return hit("stop-system-service")
+	}
+	if kv["state"] == "stopped" { // any other daemon, judged as systemctl stop on the host
+		return via(classifyShell("systemctl stop "+shellQuote(kv["name"]), shell.MaxDepth), "ansible")
+	}
+	return Verdict{}
 }
 
 var essentialServices = shell.Set("ssh", "sshd", "systemd-networkd", "NetworkManager", "networking", "systemd-resolved", "dbus", "firewalld", "ufw", "docker", "containerd", "kubelet", "cron", "crond", "rsyslog", "auditd")

@@ -123,8 +123,8 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 			return hit("cluster-teardown")
 		}
 	}
-	if kind == "" && !fromFile && c.MoreArgs {
-		return hit("kubectl-delete-namespace") // xargs kubectl delete: kinds and names computed
+	if (kind == "" && c.MoreArgs || strings.Contains(kind, shell.DynMark)) && !fromFile {
+		return hit("kubectl-delete-namespace") // xargs kubectl delete, kubectl delete $(kubectl get ns -o name): kinds and names computed
 	}
 	if allTemporaryStr(names) {
 		return Verdict{}

@@ -84,7 +84,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		case *syntax.WhileClause:
 			v = checkSpawnLoop(n)
 		case *syntax.ForClause:
-			v = checkForLoop(n)
+			if v = checkForLoop(n); !v.Dangerous {
+				v = checkForListFed(n, depth)
+			}
 		}
 		return !v.Dangerous
 	})

@@ -350,6 +350,14 @@ var surfaceTable = map[string][]surfaceCase{
 		d("terraform destroy -var-file=env/prod.tfvars -auto-approve"), o("pulumi destroy --preview-only"),
 		o("git push origin --delete feature/spike-graphql-poc"), o("git push origin --delete wip/parser"), d("git push origin --delete feature/billing"),
 		d(`mysql -uroot -e "GRANT ALL ON shop.* TO 'app'@'%';"`), o(`mysql -uroot -e "CREATE DATABASE IF NOT EXISTS test_shop; GRANT ALL ON test_shop.* TO 'ci'@'%';"`),
+		// round 10: a for loop over a listing judged as the listing fed to xargs; kinds computed for kubectl delete; every image forced out;
+		// ansible's modules judged as the commands they amount to (user/group/postgresql_db/mysql_db state=absent, any service stopped)
+		d(`for ns in $(kubectl get ns -o name | grep -v kube-); do kubectl delete "$ns"; done`), d("kubectl delete $(kubectl get ns -o name)"),
+		o(`for f in $(ls *.log); do gzip "$f"; done`), o(`for p in $(kubectl get pods -o name); do kubectl logs "$p" --tail=5; done`),
+		d("docker image rm -f $(docker images -q)"), o("docker image rm -f $(docker images -q -f dangling=true)"), o("docker rmi myapp:old"),
+		d(`ansible all -m user -a "name=bob state=absent"`), d(`ansible webservers -i inventories/prod -b -m service -a "name=nginx state=stopped"`),
+		d(`ansible db -m community.postgresql.postgresql_db -a "name=analytics state=absent"`), o(`ansible all -m user -a "name=bob state=present"`),
+		o(`ansible all -m service -a "name=nginx state=restarted"`),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
