@@ -59,7 +59,7 @@ var (
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
-	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.my\.cnf|\.mylogin\.cnf|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf|tfstate|tfstate\.backup)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
