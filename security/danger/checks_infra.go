@@ -3,6 +3,7 @@ package danger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -227,6 +228,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	if len(ops) < 2 || o.Long["help"] || contains(ops, "help") {
 		return Verdict{}
 	}
+	if opensToWorld(c) {
+		return hit("firewall-off")
+	}
 	switch c.Name {
 	case "aws":
 		return checkAWS(o, ops)
@@ -338,6 +342,52 @@ func dynArg(ws []shell.Word) bool {
 	for _, w := range ws {
 		if w.Dyn() {
 			return true
+		}
+	}
+	return false
+}
+
+// worldRule: the cloud CLIs' verbs that let traffic in, with the options
+// naming whom from and to which ports (aws ec2 authorize-security-group-ingress,
+// gcloud compute firewall-rules create, az network nsg rule create).
+var worldRule = map[string]struct {
+	verbs         []string
+	source, ports []string
+}{
+	"aws":    {[]string{"authorize-security-group-ingress"}, []string{"--cidr", "--cidr-ipv6", "--ip-permissions"}, []string{"--port", "--ip-permissions", "--protocol"}},
+	"gcloud": {[]string{"create", "update"}, []string{"--source-ranges"}, []string{"--allow", "--rules"}},
+	"az":     {[]string{"create", "update"}, []string{"--source-address-prefixes", "--source-address-prefix"}, []string{"--destination-port-ranges", "--destination-port-range"}},
+}
+
+// adminPort: the ports of remote shells, desktops and databases, which the
+// whole internet then reaches (and scans within minutes).
+var adminPort = regexp.MustCompile(`(?:^|[^0-9])(?:22|23|3389|5900|3306|5432|6379|27017|9200|2375|2376|11211|5984|1433|1521|445|9042|8086)(?:$|[^0-9])|^(?:-1|all|\*|0-65535)$|"?(?:IpProtocol|FromPort)"?[=:]\s*"?-1`)
+
+// opensToWorld: a firewall rule that admits 0.0.0.0/0 (::/0, *, Internet)
+// to a remote-shell or database port, or to every port.
+func opensToWorld(c shell.Command) bool {
+	w, ok := worldRule[c.Name]
+	if !ok || !slices.ContainsFunc(shell.Lits(c.Args[1:]), func(a string) bool { return slices.Contains(w.verbs, a) }) ||
+		c.Name != "aws" && !hasWord(c.Args, "firewall-rules") && !hasWord(c.Args, "nsg") {
+		return false
+	}
+	world := false
+	for _, o := range w.source {
+		for _, v := range optionValues(c.Args[1:], o, o) {
+			for _, src := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+				src = strings.Trim(src, `'"[]{}`)
+				world = world || strings.Contains(src, "0.0.0.0/0") || strings.Contains(src, "::/0") || src == "*" || src == "Internet" || src == "Any"
+			}
+		}
+	}
+	if !world {
+		return false
+	}
+	for _, o := range w.ports {
+		for _, v := range optionValues(c.Args[1:], o, o) {
+			if adminPort.MatchString(v) || slices.ContainsFunc(strings.Split(v, ","), func(p string) bool { return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:")) }) {
+				return true
+			}
 		}
 	}
 	return false

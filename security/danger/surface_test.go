@@ -364,6 +364,17 @@ var surfaceTable = map[string][]surfaceCase{
 		d(`ansible all -m user -a "name=bob state=absent"`), d(`ansible webservers -i inventories/prod -b -m service -a "name=nginx state=stopped"`),
 		d(`ansible db -m community.postgresql.postgresql_db -a "name=analytics state=absent"`), o(`ansible all -m user -a "name=bob state=present"`),
 		o(`ansible all -m service -a "name=nginx state=restarted"`),
+		// round 10: service configurations whose authentication is switched off (redis.conf(5) requirepass commented out,
+		// protected-mode no; mongod authorization; skip-grant-tables; X-Pack security); cloud firewalls opened to the world on admin ports
+		d("sed -i 's/^requirepass .*/# requirepass disabled/' /etc/redis/redis.conf && systemctl restart redis"), d("echo 'skip-grant-tables' | sudo tee -a /etc/mysql/my.cnf"),
+		d("sed -i 's/^protected-mode yes/protected-mode no/' /etc/redis/redis.conf"), o("sed -i 's/^maxmemory .*/maxmemory 2gb/' /etc/redis/redis.conf"),
+		o("sed -i 's/^# requirepass .*/requirepass s3cret/' /etc/redis/redis.conf"),
+		d("aws ec2 authorize-security-group-ingress --group-id sg-0a1b2c3d --protocol tcp --port 22 --cidr 0.0.0.0/0"),
+		d("gcloud compute firewall-rules create allow-pg --allow tcp:5432 --source-ranges 0.0.0.0/0"),
+		d("az network nsg rule create -g rg --nsg-name nsg -n rdp --priority 100 --destination-port-ranges 3389 --source-address-prefixes '*'"),
+		o("aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 443 --cidr 0.0.0.0/0"),
+		o("aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 10.0.0.0/16"),
+		o("gcloud compute firewall-rules create allow-web --allow tcp:80,tcp:443 --source-ranges 0.0.0.0/0"),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
