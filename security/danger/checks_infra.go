@@ -385,7 +385,9 @@ func opensToWorld(c shell.Command) bool {
 	}
 	for _, o := range w.ports {
 		for _, v := range optionValues(c.Args[1:], o, o) {
-			if adminPort.MatchString(v) || slices.ContainsFunc(strings.Split(v, ","), func(p string) bool { return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:")) }) {
+			if adminPort.MatchString(v) || slices.ContainsFunc(strings.Split(v, ","), func(p string) bool {
+				return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:"))
+			}) {
 				return true
 			}
 		}
