@@ -248,7 +248,7 @@ func absClass(comps []string) pathClass {
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
 		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch
-	case slices.Contains(comps[:len(comps)-1], "releases"):
+	case slices.Contains(comps[:len(comps)-1], "releases") && !broadGlob(comps[len(comps)-1]):
 		return pcUnknown // one deployed release; the live one is a symlink to the newest (/var/www/app/releases/2024...)
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
 		if servedFile.MatchString(comps[len(comps)-1]) {
