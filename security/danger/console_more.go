@@ -65,7 +65,7 @@ var (
 	// A socket read whose lines are run: a reverse shell.
 	rbSocketOpen = regexp.MustCompile(`\bTCPSocket\s*\.\s*(?:new|open)\b`)
 	// where(…).or(Model.all): the union with every row is every row.
-	arOrAll = regexp.MustCompile(`\.\s*or\s*\(\s*[A-Z]\w*\s*\.\s*all\s*\)[^\n;]*?\.\s*(?:delete_all|destroy_all|update_all)\b`)
+	arOrAll     = regexp.MustCompile(`\.\s*or\s*\(\s*[A-Z]\w*\s*\.\s*all\s*\)[^\n;]*?\.\s*(?:delete_all|destroy_all|update_all)\b`)
 	rbSocketRun = regexp.MustCompile(`(?s)\bTCPSocket\s*\.\s*(?:new|open)\b.*\b(?:IO\s*\.\s*popen|system|exec|spawn|Open3\s*\.\s*\w+)\s*\(\s*[\w.]+\s*[,)]`)
 )
 
