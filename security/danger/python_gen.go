@@ -68,6 +68,7 @@ var (
 	pyBulkRm    = regexp.MustCompile(`(?:\.\s*|(?:^|[^\w.]))(?:remove_tree|rmtree)\s*(\()|\.\s*rm\s*(\()[^\n]*\brecursive\s*=\s*True`)
 	pyMongoColl = regexp.MustCompile(`\bdb\s*(?:\.\s*\w+|\[\s*` + pyL + `\s*\])\s*\.\s*drop\s*\(\s*\)|\.\s*remove\s*\(\s*\{\s*\}\s*\)`)
 	pyDropAll   = regexp.MustCompile(`\.\s*drop_all\s*\(`)
+	pyEngine    = regexp.MustCompile(`\bcreate_(?:async_)?engine\s*\(\s*(` + pyL + `)?`)
 	// A socket whose peer's bytes reach a shell: a reverse or bind shell
 	// (descriptors or stdin handed to a shell), or a loop running what it
 	// receives.
@@ -103,7 +104,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return hit("sdk-bulk-delete")
 	case pyMongoColl.MatchString(code) && !mongoScratchOnly(code, strs), pyMongoCommand(code, strs):
 		return hit("mongo-drop")
-	case pyDropAll.MatchString(code):
+	case pyDropAll.MatchString(code) && !memoryEnginesOnly(code, strs):
 		return hit("sql-drop")
 	case pySockPeer.MatchString(code) && pySockWire.MatchString(code) && pySockRun.MatchString(code), pyRecvRun.MatchString(code):
 		return hit("repl-reverse-shell")
@@ -253,4 +254,20 @@ func pyFiltersTemporary(code string, strs []string) bool {
 		return len(vals) > 0
 	}
 	return false
+}
+
+// memoryEnginesOnly: every engine the code creates is an in-memory SQLite
+// database (create_engine('sqlite:///:memory:')), which drop_all empties of
+// nothing anyone keeps.
+func memoryEnginesOnly(code string, strs []string) bool {
+	ms := pyEngine.FindAllStringSubmatch(code, -1)
+	for _, m := range ms {
+		if m[1] == "" {
+			return false
+		}
+		if u := litValue(m[1], strs); u != "sqlite://" && u != "sqlite:///:memory:" && u != "sqlite+pysqlite:///:memory:" {
+			return false
+		}
+	}
+	return len(ms) > 0
 }

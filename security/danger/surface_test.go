@@ -149,6 +149,12 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 10: restore points deleted through boto3 (one by name, or every one a describe_* call lists); drop_all on an in-memory engine
+		d("rds.delete_db_snapshot(DBSnapshotIdentifier='prod-2024-01-01')"), d("ec2.delete_snapshot(SnapshotId='snap-0abc')"),
+		d("rds = boto3.client('rds')\nfor s in rds.describe_db_snapshots(SnapshotType='manual')['DBSnapshots']:\n    rds.delete_db_snapshot(DBSnapshotIdentifier=s['DBSnapshotIdentifier'])\n"),
+		o("rds.describe_db_snapshots(SnapshotType='manual')"), o("rds.create_db_snapshot(DBSnapshotIdentifier='pre-migration', DBInstanceIdentifier='prod')"),
+		o("from sqlalchemy import create_engine; e = create_engine('sqlite:///:memory:'); Base.metadata.drop_all(e); Base.metadata.create_all(e)"),
+		d("e = create_engine(os.environ['DATABASE_URL']); Base.metadata.drop_all(e)"),
 		// round 9: GitPython (repo.git.<cmd>, head.reset), boto3 put_bucket_acl, smtplib, psutil and pid files
 		d("import git; git.Repo('.').git.stash('clear')"), d("repo.head.reset('HEAD~3', index=True, working_tree=True)"), d("repo.git.push('origin', 'main', force=True)"),
 		o("repo.git.status()"), o("repo.head.reset('HEAD~1', index=True)"), d("boto3.client('s3').put_bucket_acl(Bucket='uploads', ACL='public-read')"),
