@@ -72,12 +72,10 @@ func checkQueueTool(c shell.Command, _ int) Verdict {
 		named := false
 		var operands []string // after the subcommand; kafka's tools take only options, whose values are not names
 		if len(t.words) > 0 {
-			operands = plain[min(len(t.words), len(plain)):]
+			operands = plain[sequenceEnd(plain, t.words):]
 		}
 		for _, a := range operands {
-			if strings.HasPrefix(a, "name=") {
-				a = a[len("name="):]
-			}
+			a = strings.TrimPrefix(a, "name=")
 			if !temporaryName(a) {
 				return hit("queue-purge")
 			}
@@ -154,4 +152,15 @@ var queueWipe = regexp.MustCompile(`\.\s*control\s*\.\s*purge\s*\(|\.\s*(?:queue
 // names a test or scratch queue.
 func codeWipesQueue(code string, strs []string) bool {
 	return queueWipe.MatchString(code) && !scratchLiterals(code, strs)
+}
+
+// sequenceEnd: the index just after want's first appearance in words (as
+// hasSequence finds it), or len(words).
+func sequenceEnd(words, want []string) int {
+	for i := 0; i+len(want) <= len(words); i++ {
+		if hasSequence(words[i:i+len(want)], want) {
+			return i + len(want)
+		}
+	}
+	return len(words)
 }
