@@ -42,6 +42,9 @@ func settledCalls(f *syntax.File, depth int) map[*syntax.CallExpr]bool {
 				}
 			}
 		case *syntax.CallExpr:
+			if len(n.Args) == 0 || !serviceWords[shell.ProgName(shell.ShallowLit(n.Args[0].Parts))] {
+				break // most commands: no need to build them
+			}
 			c, ok := shell.BuildCommand(n)
 			if !ok {
 				break
@@ -65,6 +68,10 @@ func settledCalls(f *syntax.File, depth int) map[*syntax.CallExpr]bool {
 	}
 	return out
 }
+
+// serviceWords: the first words of a command that may start or stop a
+// service, itself or through a wrapper.
+var serviceWords = shell.Set("systemctl", "service", "sudo", "doas", "env", "command", "exec", "nohup", "timeout")
 
 // serviceVerb: systemctl VERB UNIT… or service UNIT VERB, units without
 // their .service suffix.

@@ -25,9 +25,11 @@ func classifyShell(input string, depth int) Verdict {
 		}
 	}
 	// D=$(mktemp -d); …; rm -rf "$D": D is the directory mktemp just made.
-	if sub, ok := shell.SubstituteTemp(f, input); ok {
-		if g, err := shell.Parse(sub); err == nil {
-			f, input = g, sub
+	if strings.Contains(input, "mktemp") {
+		if sub, ok := shell.SubstituteTemp(f, input); ok {
+			if g, err := shell.Parse(sub); err == nil {
+				f, input = g, sub
+			}
 		}
 	}
 	if v := checkTree(f, depth); v.Dangerous {
