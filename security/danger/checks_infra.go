@@ -79,8 +79,27 @@ func allTemporaryStr(names []string) bool {
 	return len(names) > 0
 }
 
+// finalizersCleared: a patch that empties an object's finalizers, or a write
+// to a namespace's finalize subresource (kubectl replace --raw
+// /api/v1/namespaces/X/finalize): the object goes at once, and what the
+// finalizers were guarding (volumes, cloud resources, a namespace's
+// contents) is left behind or lost.
+var finalizersCleared = regexp.MustCompile(`"?finalizers"?\s*:\s*(?:null|\[\s*\])`)
+
 func checkKubectl(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
+	for _, raw := range optionValues(c.Args[1:], "--raw", "--raw") {
+		if hasWord(c.Args, "replace") && strings.HasSuffix(raw, "/finalize") && !temporaryName(raw) {
+			return hit("cluster-teardown")
+		}
+	}
+	if hasWord(c.Args, "patch") {
+		for _, p := range optionValues(c.Args[1:], "-p", "--patch") {
+			if finalizersCleared.MatchString(p) && !slices.ContainsFunc(args, temporaryName) {
+				return hit("cluster-teardown")
+			}
+		}
+	}
 	del := -1
 	for i, a := range args {
 		if a == "delete" {

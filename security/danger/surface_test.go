@@ -398,6 +398,11 @@ var surfaceTable = map[string][]surfaceCase{
 		o("aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 443 --cidr 0.0.0.0/0"),
 		o("aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 5432 --cidr 10.0.0.0/16"),
 		o("gcloud compute firewall-rules create allow-web --allow tcp:80,tcp:443 --source-ranges 0.0.0.0/0"),
+		// round 10: finalizers cleared (kubectl replace --raw …/finalize, patch finalizers null); ssh's here-document run by the far shell
+		d("kubectl get ns payments -o json | jq '.spec.finalizers=[]' | kubectl replace --raw /api/v1/namespaces/payments/finalize -f -"),
+		d(`kubectl patch pvc data-pg-0 -p '{"metadata":{"finalizers":null}}' --type=merge`), o(`kubectl patch deploy web -p '{"spec":{"replicas":3}}'`),
+		d("ssh db1 <<'EOF'\nsudo -u postgres psql -c \"DROP DATABASE analytics;\"\nEOF"), d("ssh web1 bash -s <<'EOF'\nrm -rf /srv/app\nEOF"),
+		o("ssh db1 <<'EOF'\ndf -h\nuptime\nEOF"),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
