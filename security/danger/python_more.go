@@ -48,6 +48,14 @@ func pyEval(code string, strs []string, depth int) Verdict {
 	return Verdict{}
 }
 
+var (
+	djangoAdminsDeleted = regexp.MustCompile(`\.\s*objects\s*\.\s*filter\s*\(\s*is_(?:superuser|staff)\s*=\s*True\s*\)\s*\.\s*delete\s*\(`)
+	// A queryset update (Django) or query update (SQLAlchemy) that empties the password column.
+	ormPasswordBlanked = regexp.MustCompile(`\.\s*update\s*\(\s*(?:(password|password_hash|hashed_password|encrypted_password)\s*=|\{\s*(` + pyL + `)\s*:)\s*(` + pyL + `|None)`)
+)
+
+var passwordColumns = shell.Set("password", "password_hash", "hashed_password", "encrypted_password")
+
 func pyMisc(code string, strs []string, _ int) Verdict {
 	switch {
 	case pyKillAll.MatchString(code):
@@ -70,6 +78,18 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	}
 	if codeWipesQueue(code, strs) {
 		return hit("queue-purge")
+	}
+	if djangoAdminsDeleted.MatchString(code) {
+		return hit("account-change") // every superuser or staff account: no one left to administer
+	}
+	for _, m := range ormPasswordBlanked.FindAllStringSubmatch(code, -1) {
+		key := m[1]
+		if m[2] != "" {
+			key = litValue(m[2], strs)
+		}
+		if passwordColumns[key] && (m[3] == "None" || litValue(m[3], strs) == "") {
+			return hit("account-change") // passwd -d, for every account the queryset holds
+		}
 	}
 	if pyKillCall.MatchString(code) && pyNamesDaemon(code, strs) {
 		return hit("kill-daemon")

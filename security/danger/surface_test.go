@@ -152,6 +152,10 @@ var surfaceTable = map[string][]surfaceCase{
 		// round 10: a collection filtered on a tag whose key says disposable
 		o("ec2.instances.filter(Filters=[{'Name': 'tag:ephemeral', 'Values': ['true']}]).terminate()"),
 		d("ec2.instances.filter(Filters=[{'Name': 'tag:team', 'Values': ['payments']}]).terminate()"),
+		// round 10: accounts through the ORM: every superuser deleted, passwords emptied (passwd -d for a queryset)
+		d("User.objects.filter(is_superuser=True).delete()"), d("User.objects.filter(is_active=True).update(password='')"),
+		d("session.query(User).update({'hashed_password': None})"), o("User.objects.filter(id=3).update(password=make_password('x'))"),
+		o("User.objects.filter(is_superuser=True).count()"), o("settings.update({'theme': ''})"),
 		// round 10: restore points deleted through boto3 (one by name, or every one a describe_* call lists); drop_all on an in-memory engine
 		d("rds.delete_db_snapshot(DBSnapshotIdentifier='prod-2024-01-01')"), d("ec2.delete_snapshot(SnapshotId='snap-0abc')"),
 		d("rds = boto3.client('rds')\nfor s in rds.describe_db_snapshots(SnapshotType='manual')['DBSnapshots']:\n    rds.delete_db_snapshot(DBSnapshotIdentifier=s['DBSnapshotIdentifier'])\n"),
