@@ -49,6 +49,8 @@ var (
 	pyPost = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(|` +
 		`\.\s*(?:sendmail|send_message|sendall|storbinary|storlines)\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
+	// (pyNormalize has already joined Path.home() / 'x' and joinpath into one literal.)
+	pyPathRead = regexp.MustCompile(`(?:\bPath\s*\(\s*(` + pyL + `)\s*\)|(` + pyL + `)\s*\)?)\s*(?:\.\s*expanduser\s*\(\s*\))?\s*\.\s*read_(?:bytes|text)\s*\(`)
 )
 
 // pyRmtreeDanger judges rmtree's first argument (rest follows its "("): a
@@ -318,6 +320,13 @@ func pySendSecrets(code string, strs []string) Verdict {
 		}
 		for _, m := range pyOpenRead.FindAllStringSubmatch(line, -1) {
 			if isSecretFile(pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs)) {
+				return hit("py-send-secrets")
+			}
+		}
+		// pathlib's reads: Path('~/.ssh/id_rsa').expanduser().read_bytes(),
+		// Path.home().joinpath('.ssh/id_rsa').read_bytes(), (home / '.aws/credentials').read_text()
+		for _, m := range pyPathRead.FindAllStringSubmatch(line, -1) {
+			if isSecretFile(litValue(m[1]+m[2], strs)) {
 				return hit("py-send-secrets")
 			}
 		}
