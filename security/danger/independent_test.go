@@ -27,7 +27,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"retired": {0.999, 0.001},
 	"tune2":   {0.992, 0.002},
 	"tune3":   {0.997, 0.002},
-	"tune4":   {0.984, 0.007},
+	"tune4":   {0.987, 0.007},
 	"heldout": {0.945, 0.005},
 }
 

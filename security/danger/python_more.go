@@ -54,6 +54,28 @@ var (
 	ormPasswordBlanked = regexp.MustCompile(`\.\s*update\s*\(\s*(?:(password|password_hash|hashed_password|encrypted_password)\s*=|\{\s*(` + pyL + `)\s*:)\s*(` + pyL + `|None)`)
 )
 
+var (
+	// open(F, 'w').write(requests.get(URL).text): F now holds downloaded code.
+	pyWriteDownload = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)\s*,\s*` + pyL + `\s*\)\s*\.\s*write\s*\(\s*(?:requests|httpx|urllib\w*(?:\s*\.\s*request)?)\s*\.\s*(?:get|urlopen)\s*\(`)
+	pyRunCall       = regexp.MustCompile(`\b(?:subprocess\s*\.\s*\w+|os\s*\.\s*(?:system|exec\w*|spawn\w*|popen))\s*\(([^\n]*)`)
+)
+
+// pyRunsDownloaded: a file written from a download and then run by a
+// subprocess or os.system in the same input (download and execute).
+func pyRunsDownloaded(code string, strs []string) bool {
+	for _, m := range pyWriteDownload.FindAllStringSubmatch(code, -1) {
+		f := litValue(m[1], strs)
+		for _, r := range pyRunCall.FindAllStringSubmatch(code, -1) {
+			for _, l := range pyLit.FindAllStringSubmatch(r[1], -1) {
+				if v := pyLiteral(l[1], strs); v == f || strings.HasSuffix(v, " "+f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 var passwordColumns = shell.Set("password", "password_hash", "hashed_password", "encrypted_password")
 
 func pyMisc(code string, strs []string, _ int) Verdict {
@@ -78,6 +100,9 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	}
 	if codeWipesQueue(code, strs) {
 		return hit("queue-purge")
+	}
+	if pyRunsDownloaded(code, strs) {
+		return hit("pipe-to-shell")
 	}
 	if djangoAdminsDeleted.MatchString(code) {
 		return hit("account-change") // every superuser or staff account: no one left to administer
