@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -10,7 +11,26 @@ import (
 // who may become root.
 
 func checkPasswd(c shell.Command, _ int) Verdict {
-	return hitIf(shell.ParseOpts(c.Args[1:], "nxwiR").Has("dl", "delete", "lock", "stdin"), "account-change")
+	o := shell.ParseOpts(c.Args[1:], "nxwiR")
+	if o.Has("l", "lock") && !o.Has("d", "delete", "stdin") && departedUsers(o.Operands) {
+		return Verdict{}
+	}
+	return hitIf(o.Has("dl", "delete", "lock", "stdin"), "account-change")
+}
+
+// departedUser: an account named as one whose owner has left (olduser,
+// former-dev, ex_contractor, bob-old); locking or expiring it is offboarding,
+// not locking out someone who still works with it (deploy, root, a person).
+var departedUser = regexp.MustCompile(`(?i)^(?:old|former|ex|departed|leaver|retired)[-_]?[a-z]|[a-z][-_](?:old|former|leaver|departed|retired)$`).MatchString
+
+// departedUsers: every user named is departed (and one is named).
+func departedUsers(ops []shell.Word) bool {
+	for _, w := range ops {
+		if !departedUser(w.S) {
+			return false
+		}
+	}
+	return len(ops) > 0
 }
 
 // privilegedGroups grant root, directly or through sudo.
@@ -34,6 +54,9 @@ func checkUsermod(c shell.Command, _ int) Verdict {
 		}
 		switch {
 		case c.Name == "usermod" && (a == "-L" || a == "--lock" || a == "-e" || a == "--expiredate"):
+			if len(args) > 0 && departedUser(args[len(args)-1]) {
+				continue
+			}
 			return hit("account-change")
 		case (a == "-p" || a == "--password") && (val == "" || val == "!" || val == "*"):
 			return hit("account-change")
@@ -102,7 +125,7 @@ func checkChattr(c shell.Command, _ int) Verdict {
 // checkChage: an expiry date in the past (0 or -E 1970…) locks the account.
 func checkChage(c shell.Command, _ int) Verdict {
 	for _, v := range append(optionValues(c.Args[1:], "-E", "--expiredate"), optionValues(c.Args[1:], "-M", "--maxdays")...) {
-		if v == "0" || strings.HasPrefix(v, "1970") {
+		if (v == "0" || strings.HasPrefix(v, "1970")) && !departedUsers(shell.ParseOpts(c.Args[1:], "dEImMWi").Operands) {
 			return hit("account-change")
 		}
 	}

@@ -578,7 +578,13 @@ func checkAnsibleService(c shell.Command, _ int) Verdict {
 	if kv["state"] != "stopped" && kv["enabled"] != "no" && kv["enabled"] != "false" {
 		return Verdict{}
 	}
-	return hitIf(essentialServices[kv["name"]] || essentialPackages[kv["name"]], "stop-system-service")
+	if essentialServices[kv["name"]] || essentialPackages[kv["name"]] {
+		return hit("stop-system-service")
+	}
+	if kv["state"] == "stopped" { // any other daemon, judged as systemctl stop on the host
+		return via(classifyShell("systemctl stop "+shellQuote(kv["name"]), shell.MaxDepth), "ansible")
+	}
+	return Verdict{}
 }
 
 var essentialServices = shell.Set("ssh", "sshd", "systemd-networkd", "NetworkManager", "networking", "systemd-resolved", "dbus", "firewalld", "ufw", "docker", "containerd", "kubelet", "cron", "crond", "rsyslog", "auditd")
@@ -641,7 +647,9 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 	case "aws":
 		if len(ops) > 2 && ops[0] == "s3" && (ops[1] == "cp" || ops[1] == "sync" || ops[1] == "mv") {
 			// an export of data uploaded readable by everyone (a site's files are meant to be)
-			return hitIf(anyPublic(optValues(c.Args[1:], "", "acl")) && dataExport.MatchString(ops[2]), "storage-made-public")
+			// from stdin (pg_dump … | aws s3 cp - s3://b/prod.dump): the object's name says what it holds
+			export := dataExport.MatchString(ops[2]) || ops[2] == "-" && len(ops) > 3 && dataExport.MatchString(ops[3])
+			return hitIf(anyPublic(optValues(c.Args[1:], "", "acl")) && export, "storage-made-public")
 		}
 		if len(ops) < 2 || ops[0] != "s3api" {
 			return Verdict{}

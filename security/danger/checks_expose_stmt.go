@@ -207,12 +207,31 @@ func checkHostRootContainer(c shell.Command) Verdict {
 	return hitIf(priv && pidHost, "host-root-container")
 }
 
-// authOffLine: text that switches authentication off in a service's
-// configuration (pg_hba.conf trust, sshd empty passwords, redis without a
-// password).
-var authOffLine = regexp.MustCompile(`\btrust\b|PermitEmptyPasswords\s+yes|requirepass\s+(?:""|''|$)`)
+// authOff: for each service's configuration file, the text that switches
+// its authentication off (pg_hba.conf trust, sshd empty passwords, redis
+// without a password: requirepass empty or commented out, protected-mode no,
+// MongoDB's authorization: disabled, MySQL's skip-grant-tables, X-Pack
+// security off).
+var authOff = []struct{ file, line *regexp.Regexp }{
+	{regexp.MustCompile(`pg_hba\.conf$`), regexp.MustCompile(`\btrust\b`)},
+	{regexp.MustCompile(`sshd_config(?:\.d/.*)?$`), regexp.MustCompile(`PermitEmptyPasswords\s+yes`)},
+	{regexp.MustCompile(`redis(?:-server)?\.conf$|valkey\.conf$`), regexp.MustCompile(`requirepass\s+(?:""|''|$)|^\s*#\s*requirepass\b|protected-mode\s+no\b`)},
+	{regexp.MustCompile(`mongod\.conf$`), regexp.MustCompile(`authorization:\s*["']?disabled`)},
+	{regexp.MustCompile(`(?:my|mysqld|mariadb|server)\.cnf$`), regexp.MustCompile(`skip[-_]grant[-_]tables`)},
+	{regexp.MustCompile(`elasticsearch\.yml$|opensearch\.yml$`), regexp.MustCompile(`xpack\.security\.enabled:\s*false|plugins\.security\.disabled:\s*true`)},
+}
+
 var sedBackref = regexp.MustCompile(`\\[0-9&]`)
-var authConfigs = regexp.MustCompile(`pg_hba\.conf$|sshd_config$|redis\.conf$`)
+
+// authConfig: the authOff entry for path, or -1.
+func authConfig(path string) int {
+	for i, a := range authOff {
+		if a.file.MatchString(path) {
+			return i
+		}
+	}
+	return -1
+}
 
 // checkAuthConfigWrite: echo 'host all all 0.0.0.0/0 trust' >> pg_hba.conf,
 // sed -i 's/md5/trust/' pg_hba.conf, … | tee -a pg_hba.conf (pipe holds the
@@ -228,14 +247,14 @@ func checkAuthConfigWrite(s *syntax.Stmt, c shell.Command, text []string) Verdic
 	switch c.Name {
 	case "tee":
 		for _, a := range args {
-			if authConfigs.MatchString(a) {
+			if authConfig(a) >= 0 {
 				target = a
 			}
 		}
 	case "sed", "perl":
 		if contains(args, "-i") || strings.Contains(strings.Join(args, " "), " -i") || strings.HasPrefix(strings.Join(args, " "), "-i") {
 			for _, a := range args {
-				if authConfigs.MatchString(a) {
+				if authConfig(a) >= 0 {
 					target = a
 				}
 			}
@@ -244,15 +263,13 @@ func checkAuthConfigWrite(s *syntax.Stmt, c shell.Command, text []string) Verdic
 	default:
 		text = append(text, args...)
 	}
-	if !authConfigs.MatchString(target) {
+	i := authConfig(target)
+	if i < 0 {
 		return Verdict{}
 	}
 	for _, t := range text {
 		t = sedBackref.ReplaceAllString(t, " ") // s/…md5$/\1\2trust/: the groups kept around the new word
-		if authOffLine.MatchString(t) {
-			if strings.Contains(target, "redis") && !strings.Contains(t, "requirepass") {
-				continue
-			}
+		if authOff[i].line.MatchString(t) {
 			return hit("auth-disabled")
 		}
 	}

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -70,6 +71,11 @@ func checkReflog(args []shell.Word) Verdict {
 }
 
 // sharedBranch reports whether a branch is one a team usually shares.
+// throwawayBranch: a branch named as an experiment (feature/spike-graphql-poc,
+// wip/parser, experiment-cache): nobody's work waits on it, unlike a
+// feature or release branch that may hold commits not yet merged.
+var throwawayBranch = regexp.MustCompile(`(?i)(?:^|[-_/.])(?:spike|poc|wip|experiment|experiments|prototype|playground|throwaway|try)(?:$|[-_/.\d])`).MatchString
+
 func sharedBranch(b string) bool {
 	b = strings.TrimPrefix(b, "refs/heads/")
 	switch b {
@@ -117,7 +123,7 @@ func checkGitPush(args []shell.Word) Verdict {
 		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || lease) {
 			return hit("git-force-push-main")
 		}
-		if (del || colon && src == "") && !temporaryName(dst) && !strings.HasPrefix(dst, "refs/tags/") {
+		if (del || colon && src == "") && !temporaryName(dst) && !throwawayBranch(dst) && !strings.HasPrefix(dst, "refs/tags/") {
 			return hit("git-delete-remote-branch")
 		}
 	}

@@ -2,7 +2,6 @@ package danger
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -142,8 +141,6 @@ func checkDotnet(c shell.Command, _ int) Verdict {
 	return hitIf(len(ops) > 1 && ops[0] == "nuget" && ops[1] == "delete", "package-unpublish")
 }
 
-var ansibleAbsent = regexp.MustCompile(`(?:^|\s)(?:path|dest|name)=(\S+).*\bstate=absent\b|\bstate=absent\b.*(?:^|\s)(?:path|dest|name)=(\S+)`)
-
 // checkRemoteExec judges the command that lxc exec, ansible -a, salt
 // cmd.run and vagrant ssh -c run on another machine.
 func checkRemoteExec(c shell.Command, depth int) Verdict {
@@ -200,16 +197,61 @@ func checkRemoteExec(c shell.Command, depth int) Verdict {
 			}
 		}
 	}
-	if c.Name == "ansible" && hasWord(c.Args, "file") {
-		// -m file -a 'path=X state=absent' removes X, recursively
-		if m := ansibleAbsent.FindStringSubmatch(script); m != nil {
-			script = "rm -rf -- " + shellQuote(m[1]+m[2])
+	if c.Name == "ansible" {
+		if mods := optionValues(c.Args[1:], "-m", "--module-name"); len(mods) > 0 {
+			if cmd := ansibleModuleCommand(mods[0], script); cmd != "" {
+				script = cmd
+			}
 		}
 	}
 	if script == "" || depth >= shell.MaxDepth {
 		return Verdict{}
 	}
 	return via(classifyShell(shell.ForParser(script, Shell), depth+1), c.Name)
+}
+
+// ansibleModules: what an ad-hoc module run does, as the command that does
+// the same on the host (-m user -a 'name=bob state=absent' is userdel bob), by
+// the state its arguments ask for; services are checkAnsibleService's.
+var ansibleModules = map[string]map[string]string{
+	"file":                               {"absent": "rm -rf -- %s"},
+	"ansible.builtin.file":               {"absent": "rm -rf -- %s"},
+	"user":                               {"absent": "userdel %s"},
+	"ansible.builtin.user":               {"absent": "userdel %s"},
+	"group":                              {"absent": "groupdel %s"},
+	"postgresql_db":                      {"absent": "dropdb %s"},
+	"community.postgresql.postgresql_db": {"absent": "dropdb %s"},
+	"mysql_db":                           {"absent": "mysqladmin drop %s"},
+	"community.mysql.mysql_db":           {"absent": "mysqladmin drop %s"},
+}
+
+// ansibleModuleCommand is the command module with args ("k=v …") amounts
+// to, or "" when it has none.
+func ansibleModuleCommand(module, args string) string {
+	states, ok := ansibleModules[module]
+	if !ok {
+		return ""
+	}
+	kv := map[string]string{}
+	for _, f := range strings.Fields(args) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			kv[k] = strings.Trim(v, `'"`)
+		}
+	}
+	form, ok := states[kv["state"]]
+	if !ok {
+		return ""
+	}
+	target := kv["path"]
+	for _, k := range []string{"dest", "name", "db"} {
+		if target == "" {
+			target = kv[k]
+		}
+	}
+	if target == "" {
+		return ""
+	}
+	return strings.Replace(form, "%s", shellQuote(target), 1)
 }
 
 // killsDaemonByLookup: kill $(pidof sshd), kill -9 $(pgrep -f dockerd),

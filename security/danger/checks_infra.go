@@ -3,6 +3,7 @@ package danger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -15,7 +16,7 @@ import (
 // checkTerraform: terraform/tofu/terragrunt/pulumi/cdk destroy, apply -destroy.
 func checkTerraform(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	if hasWord(c.Args, "--help") || hasWord(c.Args, "-help") {
+	if hasWord(c.Args, "--help") || hasWord(c.Args, "-help") || hasWord(c.Args, "--preview-only") || disposableEnvironment(c) {
 		return Verdict{}
 	}
 	for i, op := range ops {
@@ -29,8 +30,38 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 				return hit("terraform-destroy")
 			}
 		}
+		// -replace destroys the resource and creates an empty one in its place.
+		for _, r := range append(optionValues(c.Args[1:], "-replace", "-replace"), optionValues(c.Args[1:], "--replace", "--replace")...) {
+			if statefulResource.MatchString(r) {
+				return hit("terraform-destroy")
+			}
+		}
 	}
 	return Verdict{}
+}
+
+// statefulResource: Terraform resource addresses whose replacement loses
+// data (aws_db_instance.primary, google_sql_database_instance.main,
+// aws_ebs_volume.data, azurerm_storage_account.x).
+var statefulResource = regexp.MustCompile(`(?:^|\.)[a-z0-9]+_(?:db_instance|rds_cluster\w*|docdb_cluster\w*|sql_database\w*|\w*database\w*|ebs_volume|volume|disk|\w*managed_disk|` +
+	`s3_bucket|storage_bucket|storage_account|dynamodb_table|bigtable\w*|bigquery_dataset|bigquery_table|elasticache\w*|redis\w*|efs_file_system|` +
+	`file_system|kms_key|secretsmanager_secret|spanner\w*|firestore\w*|opensearch_domain|elasticsearch_domain|msk_cluster)\.`)
+
+// disposableEnvironment: the run is pointed at a sandbox, preview or test
+// environment by its variables file or workspace (-var-file=env/sandbox.tfvars).
+func disposableEnvironment(c shell.Command) bool {
+	files := append(optionValues(c.Args[1:], "-var-file", "-var-file"), optionValues(c.Args[1:], "--var-file", "--var-file")...)
+	for _, kv := range c.Env {
+		if v, ok := strings.CutPrefix(kv, "TF_WORKSPACE="); ok {
+			files = append(files, v)
+		}
+	}
+	for _, f := range files {
+		if !temporaryName(strings.TrimSuffix(path.Base(f), path.Ext(f))) {
+			return false
+		}
+	}
+	return len(files) > 0
 }
 
 var nsKinds = shell.Set("ns", "namespace", "namespaces", "project", "projects", "crd", "crds", "customresourcedefinition", "customresourcedefinitions")
@@ -48,8 +79,27 @@ func allTemporaryStr(names []string) bool {
 	return len(names) > 0
 }
 
+// finalizersCleared: a patch that empties an object's finalizers, or a write
+// to a namespace's finalize subresource (kubectl replace --raw
+// /api/v1/namespaces/X/finalize): the object goes at once, and what the
+// finalizers were guarding (volumes, cloud resources, a namespace's
+// contents) is left behind or lost.
+var finalizersCleared = regexp.MustCompile(`"?finalizers"?\s*:\s*(?:null|\[\s*\])`)
+
 func checkKubectl(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
+	for _, raw := range optionValues(c.Args[1:], "--raw", "--raw") {
+		if hasWord(c.Args, "replace") && strings.HasSuffix(raw, "/finalize") && !temporaryName(raw) {
+			return hit("cluster-teardown")
+		}
+	}
+	if hasWord(c.Args, "patch") {
+		for _, p := range optionValues(c.Args[1:], "-p", "--patch") {
+			if finalizersCleared.MatchString(p) && !slices.ContainsFunc(args, temporaryName) {
+				return hit("cluster-teardown")
+			}
+		}
+	}
 	del := -1
 	for i, a := range args {
 		if a == "delete" {
@@ -93,8 +143,8 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 			return hit("cluster-teardown")
 		}
 	}
-	if kind == "" && !fromFile && c.MoreArgs {
-		return hit("kubectl-delete-namespace") // xargs kubectl delete: kinds and names computed
+	if (kind == "" && c.MoreArgs || strings.Contains(kind, shell.DynMark)) && !fromFile {
+		return hit("kubectl-delete-namespace") // xargs kubectl delete, kubectl delete $(kubectl get ns -o name): kinds and names computed
 	}
 	if allTemporaryStr(names) {
 		return Verdict{}
@@ -197,6 +247,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	if len(ops) < 2 || o.Long["help"] || contains(ops, "help") {
 		return Verdict{}
 	}
+	if opensToWorld(c) {
+		return hit("firewall-off")
+	}
 	switch c.Name {
 	case "aws":
 		return checkAWS(o, ops)
@@ -265,8 +318,13 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 		return hitIf(sync || (ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]
-	if strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion" {
+	switch {
+	case strings.HasPrefix(verb, "terminate-") || verb == "schedule-key-deletion":
 		return hit("cloud-teardown")
+	case verb == "purge-queue":
+		return hit("queue-purge")
+	case strings.HasPrefix(verb, "batch-delete-") && o.DynFlag:
+		return hit("cloud-teardown") // ids computed by a listing (aws ecr list-images): all of them
 	}
 	noun, ok := strings.CutPrefix(verb, "delete-")
 	return hitIf(ok && awsTeardown[noun], "cloud-teardown")
@@ -303,6 +361,54 @@ func dynArg(ws []shell.Word) bool {
 	for _, w := range ws {
 		if w.Dyn() {
 			return true
+		}
+	}
+	return false
+}
+
+// worldRule: the cloud CLIs' verbs that let traffic in, with the options
+// naming whom from and to which ports (aws ec2 authorize-security-group-ingress,
+// gcloud compute firewall-rules create, az network nsg rule create).
+var worldRule = map[string]struct {
+	verbs         []string
+	source, ports []string
+}{
+	"aws":    {[]string{"authorize-security-group-ingress"}, []string{"--cidr", "--cidr-ipv6", "--ip-permissions"}, []string{"--port", "--ip-permissions", "--protocol"}},
+	"gcloud": {[]string{"create", "update"}, []string{"--source-ranges"}, []string{"--allow", "--rules"}},
+	"az":     {[]string{"create", "update"}, []string{"--source-address-prefixes", "--source-address-prefix"}, []string{"--destination-port-ranges", "--destination-port-range"}},
+}
+
+// adminPort: the ports of remote shells, desktops and databases, which the
+// whole internet then reaches (and scans within minutes).
+var adminPort = regexp.MustCompile(`(?:^|[^0-9])(?:22|23|3389|5900|3306|5432|6379|27017|9200|2375|2376|11211|5984|1433|1521|445|9042|8086)(?:$|[^0-9])|^(?:-1|all|\*|0-65535)$|"?(?:IpProtocol|FromPort)"?[=:]\s*"?-1`)
+
+// opensToWorld: a firewall rule that admits 0.0.0.0/0 (::/0, *, Internet)
+// to a remote-shell or database port, or to every port.
+func opensToWorld(c shell.Command) bool {
+	w, ok := worldRule[c.Name]
+	if !ok || !slices.ContainsFunc(shell.Lits(c.Args[1:]), func(a string) bool { return slices.Contains(w.verbs, a) }) ||
+		c.Name != "aws" && !hasWord(c.Args, "firewall-rules") && !hasWord(c.Args, "nsg") {
+		return false
+	}
+	world := false
+	for _, o := range w.source {
+		for _, v := range optionValues(c.Args[1:], o, o) {
+			for _, src := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
+				src = strings.Trim(src, `'"[]{}`)
+				world = world || strings.Contains(src, "0.0.0.0/0") || strings.Contains(src, "::/0") || src == "*" || src == "Internet" || src == "Any"
+			}
+		}
+	}
+	if !world {
+		return false
+	}
+	for _, o := range w.ports {
+		for _, v := range optionValues(c.Args[1:], o, o) {
+			if adminPort.MatchString(v) || slices.ContainsFunc(strings.Split(v, ","), func(p string) bool {
+				return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:"))
+			}) {
+				return true
+			}
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -42,27 +43,38 @@ var dbTools = map[string][]dbTask{
 	"flask":         {{words: []string{"db", "downgrade", "base"}, rule: "sql-drop"}},
 	"mix": {{words: []string{"ecto.drop"}, rule: "sql-drop"}, {words: []string{"ecto.reset"}, rule: "sql-drop"},
 		{words: []string{"ecto.rollback"}, flags: []string{"--all"}, rule: "sql-drop"}},
-	"dotnet":    {{words: []string{"ef", "database", "drop"}, rule: "sql-drop"}},
+	"dotnet": {{words: []string{"ef", "database", "drop"}, rule: "sql-drop"},
+		{words: []string{"ef", "database", "update", "0"}, rule: "sql-drop"}}, // migration 0: before the first
 	"typeorm":   {{words: []string{"schema:drop"}, rule: "sql-drop"}},
 	"diesel":    {{words: []string{"database", "reset"}, rule: "sql-drop"}},
 	"sqlx":      {{words: []string{"database", "drop"}, rule: "sql-drop"}, {words: []string{"database", "reset"}, rule: "sql-drop"}},
-	"goose":     {{words: []string{"reset"}, rule: "sql-drop"}},
+	"goose":     {{words: []string{"reset"}, rule: "sql-drop"}, {words: []string{"down-to", "0"}, rule: "sql-drop"}},
 	"flyway":    {{words: []string{"clean"}, rule: "sql-drop"}},
 	"liquibase": {{words: []string{"dropAll"}, rule: "sql-drop"}, {words: []string{"drop-all"}, rule: "sql-drop"}},
-	"migrate":   {{words: []string{"drop"}, rule: "sql-drop"}},
+	"migrate":   {{words: []string{"drop"}, rule: "sql-drop"}, {words: []string{"down"}, flags: []string{"-all", "--all"}, rule: "sql-drop"}},
+	"dbmate":    {{words: []string{"drop"}, rule: "sql-drop"}},
+	"atlas":     {{words: []string{"schema", "clean"}, rule: "sql-drop"}},
+	"supabase":  {{words: []string{"db", "reset"}, flags: []string{"--linked", "--db-url"}, rule: "sql-drop"}}, // without them, the local stack
+	"wp": {{words: []string{"db", "reset"}, rule: "sql-drop"}, {words: []string{"db", "drop"}, rule: "sql-drop"},
+		{words: []string{"db", "clean"}, rule: "sql-drop"}, {words: []string{"site", "empty"}, rule: "orm-delete-all"}},
+	"drush": {{words: []string{"sql-drop"}, rule: "sql-drop"}, {words: []string{"sql:drop"}, rule: "sql-drop"},
+		{words: []string{"site:install"}, rule: "sql-drop"}, {words: []string{"site-install"}, rule: "sql-drop"}, {words: []string{"si"}, rule: "sql-drop"}},
 }
 
 var (
 	railsTasks = []dbTask{{words: []string{"db:drop"}, rule: "sql-drop"}, {words: []string{"db:drop:all"}, rule: "sql-drop"},
 		{words: []string{"db:reset"}, rule: "sql-drop"}, {words: []string{"db:purge"}, rule: "sql-drop"},
 		{words: []string{"db:schema:load"}, rule: "sql-drop"}, {words: []string{"db:structure:load"}, rule: "sql-drop"},
-		{words: []string{"db:migrate:reset"}, rule: "sql-drop"}, {words: []string{"db:truncate_all"}, rule: "sql-truncate"}}
-	djangoTasks    = []dbTask{{words: []string{"flush"}, rule: "orm-delete-all"}, {words: []string{"reset_db"}, rule: "sql-drop"}}
+		{words: []string{"db:migrate:reset"}, rule: "sql-drop"}, {words: []string{"db:truncate_all"}, rule: "sql-truncate"},
+		{words: []string{"db:seed:replant"}, rule: "sql-truncate"}}
+	// migrate APP zero unapplies every migration of the app: its tables are dropped.
+	djangoTasks = []dbTask{{words: []string{"flush"}, rule: "orm-delete-all"}, {words: []string{"reset_db"}, rule: "sql-drop"},
+		{words: []string{"migrate", "*", "zero"}, rule: "sql-drop"}}
 	sequelizeTasks = []dbTask{{words: []string{"db:drop"}, rule: "sql-drop"}, {words: []string{"db:migrate:undo:all"}, rule: "sql-drop"}}
 	// dbToolHosts are the programs a migration tool is started through.
 	dbToolHosts = []string{"npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "bundle", "python", "python3", "php", "poetry", "uv", "pipenv", "pdm"}
 	// dryRunFlags print what a subcommand would do instead of doing it.
-	dryRunFlags = shell.Set("--help", "-h", "--dry-run", "--sql", "--pretend", "--preview", "help")
+	dryRunFlags = shell.Set("--help", "-h", "--dry-run", "--sql", "--pretend", "--preview", "help", "--plan")
 )
 
 func init() {
@@ -87,7 +99,7 @@ func checkDBTool(c shell.Command, _ int) Verdict {
 			continue
 		}
 		rest := words[i+1:]
-		if slices.ContainsFunc(rest, func(s string) bool { return dryRunFlags[s] }) {
+		if slices.ContainsFunc(rest, func(s string) bool { return dryRunFlags[s] }) || testEnvironment(c.Env, rest) {
 			return Verdict{}
 		}
 		var plain []string
@@ -110,15 +122,46 @@ func checkDBTool(c shell.Command, _ int) Verdict {
 }
 
 // hasSequence: want appears in words, in order, next to each other; a rake
-// or rails line may chain tasks (db:drop db:create db:migrate).
+// or rails line may chain tasks (db:drop db:create db:migrate). "*" in want
+// stands for any one word (migrate APP zero).
 func hasSequence(words, want []string) bool {
 	for i := 0; i+len(want) <= len(words); i++ {
-		if slices.Equal(words[i:i+len(want)], want) {
+		if slices.EqualFunc(words[i:i+len(want)], want, func(w, x string) bool { return x == "*" || w == x }) {
 			return true
 		}
 	}
 	return false
 }
+
+// envVars name the environment a framework's tasks run against; settings
+// name Django's settings module.
+var envVars = shell.Set("RAILS_ENV", "RACK_ENV", "MIX_ENV", "APP_ENV", "NODE_ENV", "ASPNETCORE_ENVIRONMENT",
+	"DOTNET_ENVIRONMENT", "FLASK_ENV", "ENVIRONMENT", "ENV", "STAGE", "DJANGO_SETTINGS_MODULE", "DATABASE_URL")
+
+// testEnvironment: the task is pointed at the test environment (RAILS_ENV=test,
+// MIX_ENV=test, --env=testing, --settings=config.settings.test), whose
+// database every test run recreates.
+func testEnvironment(env, args []string) bool {
+	for _, kv := range env {
+		if name, val, _ := strings.Cut(kv, "="); envVars[name] && testEnvValue(val) {
+			return true
+		}
+	}
+	for i, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok && (a == "--env" || a == "-e" || a == "--settings" || a == "--environment") && i+1 < len(args) {
+			name, val = a, args[i+1]
+		}
+		if (name == "--env" || name == "-e" || name == "--settings" || name == "--environment") && testEnvValue(val) {
+			return true
+		}
+	}
+	return false
+}
+
+// testEnvValue: test, testing, ci, or a settings module or URL naming one
+// (config.settings.test, postgres://localhost/app_test).
+var testEnvValue = regexp.MustCompile(`(?i)(?:^|[._/-])(?:test|tests|testing|ci)$`).MatchString
 
 // checkRedisScanDelete: DEL or UNLINK fed every key a scan or KEYS returns
 // (redis-cli --scan | xargs redis-cli del), which is FLUSHDB by other means.

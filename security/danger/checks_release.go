@@ -152,7 +152,17 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 			return Verdict{}
 		}
 	}
+	if ops[0].S == "image" && ops[1].S == "rm" {
+		ops = append([]shell.Word{{S: "rmi"}}, ops[2:]...)
+	}
 	switch ops[0].S {
+	case "rmi":
+		// docker rmi -f $(docker images -q): every image, forced out from under the containers using it.
+		for _, w := range ops[1:] {
+			if w.Dyn() && o.Has("f", "force") && !filteredList(w) {
+				return hit("container-teardown")
+			}
+		}
 	case "rm":
 		if ops[1].S == "" {
 			return Verdict{}

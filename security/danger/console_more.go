@@ -36,7 +36,8 @@ var (
 		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map|auto_paging_each)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
 		`\bbucket\s*\(\s*` + pyL + `\s*\)\s*\.\s*delete\s*\(`)
 	// wholeEnv: the environment object itself passed on (JSON.stringify(process.env), ENV.to_h).
-	wholeEnv    = regexp.MustCompile(`\bprocess\s*\.\s*env\s*[),]|\bENV\s*\.\s*to_h(?:ash)?\b`)
+	// or Rails' decrypted credentials and secrets.
+	wholeEnv    = regexp.MustCompile(`\bprocess\s*\.\s*env\s*[),]|\bENV\s*\.\s*to_h(?:ash)?\b|\bRails\s*\.\s*application\s*\.\s*(?:credentials|secrets)\b`)
 	cloudPublic = regexp.MustCompile(`\.\s*makePublic\s*\(|\bPutBucketAcl(?:Command)?\b[^\n]*public-read|\bacl\s*:\s*['"]?public-read`)
 
 	// Reading a credential file, and sending something over HTTP.
@@ -62,6 +63,9 @@ var (
 	// Knex's migrate.rollback(config, true) undoes every migration.
 	knexRollbackAll = regexp.MustCompile(`\bmigrate\s*\.\s*rollback\s*\([^)]*\btrue\b`)
 	// A socket read whose lines are run: a reverse shell.
+	rbSocketOpen = regexp.MustCompile(`\bTCPSocket\s*\.\s*(?:new|open)\b`)
+	// where(…).or(Model.all): the union with every row is every row.
+	arOrAll     = regexp.MustCompile(`\.\s*or\s*\(\s*[A-Z]\w*\s*\.\s*all\s*\)[^\n;]*?\.\s*(?:delete_all|destroy_all|update_all)\b`)
 	rbSocketRun = regexp.MustCompile(`(?s)\bTCPSocket\s*\.\s*(?:new|open)\b.*\b(?:IO\s*\.\s*popen|system|exec|spawn|Open3\s*\.\s*\w+)\s*\(\s*[\w.]+\s*[,)]`)
 )
 
@@ -173,6 +177,9 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 	if m := cloudDelete.FindString(code); m != "" && !scratchLiterals(code, strs) {
 		return hit("cloud-teardown")
 	}
+	if codeWipesQueue(code, strs) {
+		return hit("queue-purge")
+	}
 	if cloudPublic.MatchString(code) {
 		return hit("storage-made-public")
 	}
@@ -228,6 +235,9 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 		}
 		if rbSocketRun.MatchString(code) {
 			return hit("repl-reverse-shell")
+		}
+		if arOrAll.MatchString(code) {
+			return hit("orm-delete-all")
 		}
 	}
 	return Verdict{}

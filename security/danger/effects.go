@@ -384,6 +384,11 @@ func vimLine(line string, depth int) Verdict {
 			return hit("expose-secret")
 		case emptied && every:
 			return hit("overwrite-protected")
+		case emptied && m[1] != "" && !remoteURL.MatchString(m[1]):
+			if v := checkWriteTarget(m[1]); v.Dangerous {
+				return v // :%d | w! /etc/hosts: the emptied buffer written over the file named
+			}
+			return effectVerdict(emptyFile, m[1], "", depth, "vim")
 		case emptied && file != "":
 			return effectVerdict(emptyFile, file, "", depth, "vim")
 		}

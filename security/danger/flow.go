@@ -48,6 +48,21 @@ func wordsOf(ss []string) []shell.Word {
 func downloads(n syntax.Node) map[string]bool {
 	out := map[string]bool{}
 	syntax.Walk(n, func(n syntax.Node) bool {
+		if b, ok := n.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe {
+			fetched := false
+			for _, st := range shell.Pipeline(b) {
+				call, ok := st.Cmd.(*syntax.CallExpr)
+				if !ok {
+					continue
+				}
+				c, _ := shell.BuildCommand(call)
+				if d, ok := extractDir(c); ok && fetched {
+					out["dir:"+d] = true // curl … | tar xz -C /tmp: what it unpacks is downloaded
+				}
+				fetched = fetched || shell.Downloaders[c.Name] && len(c.Args) > 1
+			}
+			return true
+		}
 		s, ok := n.(*syntax.Stmt)
 		if !ok {
 			return true
@@ -57,6 +72,13 @@ func downloads(n syntax.Node) map[string]bool {
 			return true
 		}
 		c, _ := shell.BuildCommand(call)
+		if d, ok := extractDir(c); ok {
+			for _, f := range append(optionValues(c.Args[1:], "-f", "--file"), shell.Lits(c.Args[1:])...) {
+				if out[path.Base(f)] && strings.ContainsAny(path.Base(f), ".") {
+					out["dir:"+d] = true // tar xzf a.tgz -C /tmp, a.tgz downloaded earlier
+				}
+			}
+		}
 		if !shell.Downloaders[c.Name] {
 			return true
 		}
@@ -96,7 +118,7 @@ func runsDownloaded(c shell.Command, files map[string]bool) bool {
 	if len(files) == 0 {
 		return false
 	}
-	if strings.Contains(c.Args[0].S, "/") && files[path.Base(c.Args[0].S)] {
+	if strings.Contains(c.Args[0].S, "/") && (files[path.Base(c.Args[0].S)] || inExtracted(c.Args[0].S, files)) {
 		return true
 	}
 	if !shell.ShellPrograms[c.Name] && !shell.PythonProgram.MatchString(c.Name) && !scriptInterps[c.Name] && c.Name != "source" && c.Name != "." {
@@ -104,4 +126,36 @@ func runsDownloaded(c shell.Command, files map[string]bool) bool {
 	}
 	ops := shell.ParseOpts(c.Args[1:], "o").Operands
 	return len(ops) > 0 && files[path.Base(ops[0].S)]
+}
+
+// extractDir: the directory tar or unzip unpacks into (-C DIR, -d DIR, or
+// the working directory), when c extracts.
+func extractDir(c shell.Command) (string, bool) {
+	switch c.Name {
+	case "tar", "bsdtar", "gtar":
+		if len(c.Args) < 2 || !strings.ContainsAny(strings.TrimPrefix(c.Args[1].S, "-"), "x") && !hasWord(c.Args, "--extract") && !hasWord(c.Args, "-x") {
+			return "", false
+		}
+		if ds := optionValues(c.Args[1:], "-C", "--directory"); len(ds) > 0 {
+			return path.Clean(ds[0]), true
+		}
+	case "unzip":
+		if ds := optionValues(c.Args[1:], "-d", ""); len(ds) > 0 {
+			return path.Clean(ds[0]), true
+		}
+	default:
+		return "", false
+	}
+	return ".", true
+}
+
+// inExtracted: prog lies under a directory a download was unpacked into.
+func inExtracted(prog string, files map[string]bool) bool {
+	p := path.Clean(prog)
+	for f := range files {
+		if d, ok := strings.CutPrefix(f, "dir:"); ok && (d == "." && !strings.HasPrefix(p, "/") || strings.HasPrefix(p, d+"/")) {
+			return true
+		}
+	}
+	return false
 }

@@ -59,7 +59,7 @@ var (
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
-	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.my\.cnf|\.mylogin\.cnf|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf|tfstate|tfstate\.backup)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
@@ -248,7 +248,7 @@ func absClass(comps []string) pathClass {
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
 		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch
-	case slices.Contains(comps[:len(comps)-1], "releases"):
+	case slices.Contains(comps[:len(comps)-1], "releases") && !broadGlob(comps[len(comps)-1]):
 		return pcUnknown // one deployed release; the live one is a symlink to the newest (/var/www/app/releases/2024...)
 	case dataRoots[comps[0]] || len(comps) > 1 && dataRoots[comps[0]+"/"+comps[1]]:
 		if servedFile.MatchString(comps[len(comps)-1]) {

@@ -62,12 +62,14 @@ var (
 		`\.\s*(?:delete_container|delete_share|delete_database|delete_keyspace|delete_file_system|delete_index|delete_collection|delete_vault)\s*\(|` +
 		`\bresource_groups\s*\.\s*(?:begin_)?delete\s*\(|\.\s*delete_by_query\s*\([^\n]*\bmatch_all\b|\.\s*delete\s*\([^\n]*\bdelete_all\s*=\s*True|` +
 		`\.\s*(?:delete_objects|schedule_key_deletion|recursive_delete)\s*\(|\bForceDeleteWithoutRecovery\s*=\s*True`)
-	pyKillLoop  = regexp.MustCompile(`\bos\s*\.\s*kill\s*\([^\n]*\bfor\s+\w+\s+in\s+[^\n]*(?:\bpids\s*\(|\blistdir\s*\(\s*\x01\d+\x02)|\bfor\s+\w+\s+in\s+[^\n]*(?:\bpids\s*\(|\blistdir\s*\(\s*\x01\d+\x02)[^\n]*:\s*os\s*\.\s*kill\s*\(`)
-	pyDropColl  = regexp.MustCompile(`\.\s*drop_collection\s*\(\s*(\x01\d+\x02)?`)
-	pyDBCommand = regexp.MustCompile(`\.\s*command\s*\(\s*(\x01\d+\x02)`)
-	pyBulkRm    = regexp.MustCompile(`(?:\.\s*|(?:^|[^\w.]))(?:remove_tree|rmtree)\s*(\()|\.\s*rm\s*(\()[^\n]*\brecursive\s*=\s*True`)
-	pyMongoColl = regexp.MustCompile(`\bdb\s*(?:\.\s*\w+|\[\s*` + pyL + `\s*\])\s*\.\s*drop\s*\(\s*\)|\.\s*remove\s*\(\s*\{\s*\}\s*\)`)
-	pyDropAll   = regexp.MustCompile(`\.\s*drop_all\s*\(`)
+	pyKillLoop   = regexp.MustCompile(`\bos\s*\.\s*kill\s*\([^\n]*\bfor\s+\w+\s+in\s+[^\n]*(?:\bpids\s*\(|\blistdir\s*\(\s*\x01\d+\x02)|\bfor\s+\w+\s+in\s+[^\n]*(?:\bpids\s*\(|\blistdir\s*\(\s*\x01\d+\x02)[^\n]*:\s*os\s*\.\s*kill\s*\(`)
+	pyDropColl   = regexp.MustCompile(`\.\s*drop_collection\s*\(\s*(\x01\d+\x02)?`)
+	pyDBCommand  = regexp.MustCompile(`\.\s*command\s*\(\s*(\x01\d+\x02)`)
+	pyBulkRm     = regexp.MustCompile(`(?:\.\s*|(?:^|[^\w.]))(?:remove_tree|rmtree)\s*(\()|\.\s*rm\s*(\()[^\n]*\brecursive\s*=\s*True`)
+	pyMongoColl  = regexp.MustCompile(`\bdb\s*(?:\.\s*\w+|\[\s*` + pyL + `\s*\])\s*\.\s*drop\s*\(\s*\)|\.\s*remove\s*\(\s*\{\s*\}\s*\)`)
+	pyFilterName = regexp.MustCompile(`(` + pyL + `)\s*:\s*(` + pyL + `)`)
+	pyDropAll    = regexp.MustCompile(`\.\s*drop_all\s*\(`)
+	pyEngine     = regexp.MustCompile(`\bcreate_(?:async_)?engine\s*\(\s*(` + pyL + `)?`)
 	// A socket whose peer's bytes reach a shell: a reverse or bind shell
 	// (descriptors or stdin handed to a shell), or a loop running what it
 	// receives.
@@ -103,7 +105,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 		return hit("sdk-bulk-delete")
 	case pyMongoColl.MatchString(code) && !mongoScratchOnly(code, strs), pyMongoCommand(code, strs):
 		return hit("mongo-drop")
-	case pyDropAll.MatchString(code):
+	case pyDropAll.MatchString(code) && !memoryEnginesOnly(code, strs):
 		return hit("sql-drop")
 	case pySockPeer.MatchString(code) && pySockWire.MatchString(code) && pySockRun.MatchString(code), pyRecvRun.MatchString(code):
 		return hit("repl-reverse-shell")
@@ -240,6 +242,13 @@ func pyMongoCommand(code string, strs []string) bool {
 // say they are disposable (Filters=[{'Name': 'tag:Name', 'Values':
 // ['scratch-runner-tmp']}]): only those are terminated.
 func pyFiltersTemporary(code string, strs []string) bool {
+	// Filters are ANDed: one on a tag whose key says disposable ('tag:ephemeral')
+	// limits every match to what was tagged so.
+	for _, m := range pyFilterName.FindAllStringSubmatch(code, -1) {
+		if key, ok := strings.CutPrefix(litValue(m[2], strs), "tag:"); ok && litValue(m[1], strs) == "Name" && temporaryName(key) {
+			return true
+		}
+	}
 	for _, m := range pyFilterValues.FindAllStringSubmatch(code, -1) {
 		if pyLiteral(m[1], strs) != "Values" {
 			continue
@@ -253,4 +262,20 @@ func pyFiltersTemporary(code string, strs []string) bool {
 		return len(vals) > 0
 	}
 	return false
+}
+
+// memoryEnginesOnly: every engine the code creates is an in-memory SQLite
+// database (create_engine('sqlite:///:memory:')), which drop_all empties of
+// nothing anyone keeps.
+func memoryEnginesOnly(code string, strs []string) bool {
+	ms := pyEngine.FindAllStringSubmatch(code, -1)
+	for _, m := range ms {
+		if m[1] == "" {
+			return false
+		}
+		if u := litValue(m[1], strs); u != "sqlite://" && u != "sqlite:///:memory:" && u != "sqlite+pysqlite:///:memory:" {
+			return false
+		}
+	}
+	return len(ms) > 0
 }

@@ -35,17 +35,22 @@ var (
 	pyS3Objects = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(`)
 	pySDKDelete = regexp.MustCompile(`\.\s*(?:delete_bucket|terminate_instances|delete_db_instance|delete_db_cluster|delete_table|delete_stack|delete_cluster|` +
 		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+|delete_users|` +
-		`delete_namespaced_(?:stateful_set|persistent_volume_claim)|delete_persistent_volume)\s*\(|` +
+		`delete_namespaced_(?:stateful_set|persistent_volume_claim)|delete_persistent_volume|` +
+		// restore points: RDS and EC2 snapshots, AWS Backup's recovery points and vaults
+		`delete_db_snapshot|delete_db_cluster_snapshot|delete_snapshot|delete_recovery_point|delete_backup_vault|delete_backup)\s*\(|` +
 		`\bget_repo\s*\([^()]*\)\s*\.\s*delete\s*\(|` +
 		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
-	pySDKLoop = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all)\s*\([^\n]*:[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
+	// The listing may be a describe_* call, and the body the next line.
+	pySDKLoop = regexp.MustCompile(`\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)[^\n]*\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all|describe_\w+)\s*\(|\bfor\s+\w+\s+in\b[^\n]*\.\s*(?:list\w*|all|describe_\w+)\s*\([^\n]*:\s*[^\n]*\.\s*(?:delete(?:_\w+)?\s*\(|remove\s*\(\s*force\s*=\s*True)`)
 	// pyPost: calls that send a body off the machine: HTTP, mail (smtplib's
 	// sendmail, send_message), sockets, FTP uploads.
 	pyPost = regexp.MustCompile(`\b(?:requests|httpx|session|s|client|http)\s*\.\s*(?:post|put|patch)\s*\(|\burlopen\s*\(|\burllib\s*\.\s*request\s*\.\s*Request\s*\(|` +
 		`\.\s*(?:sendmail|send_message|sendall|storbinary|storlines)\s*\(`)
 	pyOpenRead = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)`)
+	// (pyNormalize has already joined Path.home() / 'x' and joinpath into one literal.)
+	pyPathRead = regexp.MustCompile(`(?:\bPath\s*\(\s*(` + pyL + `)\s*\)|(` + pyL + `)\s*\)?)\s*(?:\.\s*expanduser\s*\(\s*\))?\s*\.\s*read_(?:bytes|text)\s*\(`)
 )
 
 // pyRmtreeDanger judges rmtree's first argument (rest follows its "("): a
@@ -315,6 +320,13 @@ func pySendSecrets(code string, strs []string) Verdict {
 		}
 		for _, m := range pyOpenRead.FindAllStringSubmatch(line, -1) {
 			if isSecretFile(pyLiteral(pyLit.FindStringSubmatch(m[1])[1], strs)) {
+				return hit("py-send-secrets")
+			}
+		}
+		// pathlib's reads: Path('~/.ssh/id_rsa').expanduser().read_bytes(),
+		// Path.home().joinpath('.ssh/id_rsa').read_bytes(), (home / '.aws/credentials').read_text()
+		for _, m := range pyPathRead.FindAllStringSubmatch(line, -1) {
+			if isSecretFile(litValue(m[1]+m[2], strs)) {
 				return hit("py-send-secrets")
 			}
 		}

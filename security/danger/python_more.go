@@ -48,6 +48,36 @@ func pyEval(code string, strs []string, depth int) Verdict {
 	return Verdict{}
 }
 
+var (
+	djangoAdminsDeleted = regexp.MustCompile(`\.\s*objects\s*\.\s*filter\s*\(\s*is_(?:superuser|staff)\s*=\s*True\s*\)\s*\.\s*delete\s*\(`)
+	// A queryset update (Django) or query update (SQLAlchemy) that empties the password column.
+	ormPasswordBlanked = regexp.MustCompile(`\.\s*update\s*\(\s*(?:(password|password_hash|hashed_password|encrypted_password)\s*=|\{\s*(` + pyL + `)\s*:)\s*(` + pyL + `|None)`)
+)
+
+var (
+	// open(F, 'w').write(requests.get(URL).text): F now holds downloaded code.
+	pyWriteDownload = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)\s*,\s*` + pyL + `\s*\)\s*\.\s*write\s*\(\s*(?:requests|httpx|urllib\w*(?:\s*\.\s*request)?)\s*\.\s*(?:get|urlopen)\s*\(`)
+	pyRunCall       = regexp.MustCompile(`\b(?:subprocess\s*\.\s*\w+|os\s*\.\s*(?:system|exec\w*|spawn\w*|popen))\s*\(([^\n]*)`)
+)
+
+// pyRunsDownloaded: a file written from a download and then run by a
+// subprocess or os.system in the same input (download and execute).
+func pyRunsDownloaded(code string, strs []string) bool {
+	for _, m := range pyWriteDownload.FindAllStringSubmatch(code, -1) {
+		f := litValue(m[1], strs)
+		for _, r := range pyRunCall.FindAllStringSubmatch(code, -1) {
+			for _, l := range pyLit.FindAllStringSubmatch(r[1], -1) {
+				if v := pyLiteral(l[1], strs); v == f || strings.HasSuffix(v, " "+f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var passwordColumns = shell.Set("password", "password_hash", "hashed_password", "encrypted_password")
+
 func pyMisc(code string, strs []string, _ int) Verdict {
 	switch {
 	case pyKillAll.MatchString(code):
@@ -67,6 +97,24 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 	}
 	if pyCoreDeleteAll(code) {
 		return hit("orm-delete-all")
+	}
+	if codeWipesQueue(code, strs) {
+		return hit("queue-purge")
+	}
+	if pyRunsDownloaded(code, strs) {
+		return hit("pipe-to-shell")
+	}
+	if djangoAdminsDeleted.MatchString(code) {
+		return hit("account-change") // every superuser or staff account: no one left to administer
+	}
+	for _, m := range ormPasswordBlanked.FindAllStringSubmatch(code, -1) {
+		key := m[1]
+		if m[2] != "" {
+			key = litValue(m[2], strs)
+		}
+		if passwordColumns[key] && (m[3] == "None" || litValue(m[3], strs) == "") {
+			return hit("account-change") // passwd -d, for every account the queryset holds
+		}
 	}
 	if pyKillCall.MatchString(code) && pyNamesDaemon(code, strs) {
 		return hit("kill-daemon")

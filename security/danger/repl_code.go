@@ -21,7 +21,9 @@ var (
 	nodeRmAll = regexp.MustCompile(`\b(?:removeSync|emptyDirSync|rimraf(?:\s*\.\s*sync)?|rimrafSync|fse\s*\.\s*remove)\s*\(`)
 	nodeKill  = regexp.MustCompile(`\bprocess\s*\.\s*kill\s*\(\s*-?\s*1\s*[,)]`)
 	// A socket whose streams are piped into a spawned shell: a reverse shell.
-	nodeSocketShell = regexp.MustCompile(`(?s)\b(?:net|Socket|connect)\b.*\bspawn\s*\(\s*\x01\d+\x02`)
+	// a shell spawned and a socket connected, in either order (the shell
+	// first, its streams piped to the socket once it connects).
+	nodeSocketShell = regexp.MustCompile(`(?s)\b(?:net|Socket|connect)\b.*\bspawn\s*\(\s*\x01\d+\x02|\bspawn\s*\(\s*\x01\d+\x02.*\b(?:Socket|connect)\b.*\.\s*pipe\s*\(`)
 
 	rubyExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|exec|spawn|%x|IO\s*\.\s*popen|Open3\s*\.\s*\w+|Kernel\s*\.\s*(?:system|exec|spawn))\s*[( ]\s*`)
 	rubyRm   = regexp.MustCompile(`\bFileUtils\s*\.\s*(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rmtree)\s*[( ]`)
@@ -108,6 +110,11 @@ func classifyRuby(input string, depth int) Verdict {
 		if cmd, ok := strings.CutPrefix(s, "`"); ok {
 			if v := judgeCommand(cmd, depth, "Ruby backticks"); v.Dangerous {
 				return v
+			}
+			// TCPSocket.new(…); while (c = s.gets); s.print(`#{c}`): the socket's lines run
+			// (scanLiterals leaves \x00 where #{…} was).
+			if strings.Contains(cmd, "\x00") && rbSocketOpen.MatchString(code) {
+				return hit("repl-reverse-shell")
 			}
 			strs[i] = cmd
 		}

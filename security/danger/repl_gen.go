@@ -18,7 +18,7 @@ var (
 	denoRemove        = regexp.MustCompile(`\bDeno\s*\.\s*remove(?:Sync)?\s*\(`)
 
 	rubyKillAll  = regexp.MustCompile(`\bProcess\s*\.\s*kill\s*\(?\s*[^,\n]+,\s*-\s*1\b`)
-	rubyDrop     = regexp.MustCompile(`\b(?:drop_table|drop_database|drop_schema)\b`)
+	rubyDrop     = regexp.MustCompile(`\b(?:drop_database|drop_schema)\b`) // drop_table: checkSchemaCode, by the table's name
 	rubyTruncate = regexp.MustCompile(`\bconnection\s*\.\s*truncate(?:_tables)?\s*[( ]`)
 	rubyPathname = regexp.MustCompile(`\bPathname\s*(?:\.\s*new\s*)?\(\s*(\x01\d+\x02)\s*\)\s*\.\s*(?:rmtree|rm_rf)\b`)
 	// Dir.glob(p).each { |f| File.delete(f) }: every file a glob lists.

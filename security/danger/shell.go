@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -22,6 +23,14 @@ func classifyShell(input string, depth int) Verdict {
 		}
 		if f, err = shell.Parse(input, syntax.RecoverErrors(8)); err != nil || f == nil {
 			return Verdict{}
+		}
+	}
+	// D=$(mktemp -d); …; rm -rf "$D": D is the directory mktemp just made.
+	if strings.Contains(input, "mktemp") {
+		if sub, ok := shell.SubstituteTemp(f, input); ok {
+			if g, err := shell.Parse(sub); err == nil {
+				f, input = g, sub
+			}
 		}
 	}
 	if v := checkTree(f, depth); v.Dangerous {
@@ -50,6 +59,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		if v, judged = checkAfterCd(f, depth); v.Dangerous {
 			return v
 		}
+		for call := range settledCalls(f, depth) {
+			judged[call] = true
+		}
 		if v = checkArrays(f); v.Dangerous {
 			return v
 		}
@@ -75,7 +87,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		case *syntax.WhileClause:
 			v = checkSpawnLoop(n)
 		case *syntax.ForClause:
-			v = checkForLoop(n)
+			if v = checkForLoop(n); !v.Dangerous {
+				v = checkForListFed(n, depth)
+			}
 		}
 		return !v.Dangerous
 	})
@@ -116,6 +130,11 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 		if text, ok := shell.HereText(s.Redirs); ok {
 			if v := checkXargsReplace(c, text, depth); v.Dangerous {
 				return v
+			}
+		}
+		if text, ok := shell.HereText(s.Redirs); ok && remoteShellOnStdin(c) && depth < shell.MaxDepth {
+			if v := classifyShell(shell.ForParser(text, Shell), depth+1); v.Dangerous {
+				return via(v, "ssh") // ssh host <<'EOF' … EOF: the far side's shell runs the here-document
 			}
 		}
 		if text, ok := shell.HereText(s.Redirs); ok && c.MoreArgs {
@@ -288,4 +307,24 @@ func echoed(c shell.Command) []string {
 		}
 	}
 	return strings.Fields(strings.Join(shell.Lits(c.Args[1:]), " "))
+}
+
+// remoteShellOnStdin: ssh HOST with no command (or a shell told to read
+// stdin: bash -s, sh): the far side's login shell runs what stdin holds.
+func remoteShellOnStdin(c shell.Command) bool {
+	if c.Name != "ssh" {
+		return false
+	}
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "BbcDEeFIiJLlmOopQRSWw").Operands)
+	switch {
+	case len(ops) == 1:
+		return true
+	case len(ops) >= 2:
+		sh := ops[1]
+		if sh == "sudo" && len(ops) >= 3 {
+			sh = ops[2]
+		}
+		return shell.ShellPrograms[shell.ProgName(sh)] && (len(ops) == 2 || slices.Contains(ops, "-s"))
+	}
+	return false
 }

@@ -25,6 +25,11 @@ func publicKeyring(p string) bool {
 func placeholderTargets(c shell.Command) bool {
 	targets := append(optionValues(c.Args[1:], "-target", "-target"), optionValues(c.Args[1:], "--target", "--target")...)
 	for _, t := range targets {
+		if mod, ok := strings.CutPrefix(t, "module."); ok { // a module named as disposable (module.ephemeral_runner)
+			if name, _, _ := strings.Cut(mod, "."); temporaryName(name) {
+				continue
+			}
+		}
 		kind, name, _ := strings.Cut(strings.TrimPrefix(t, "module."), ".")
 		if !(kind == "null_resource" || kind == "terraform_data" || kind == "local_file" ||
 			strings.HasPrefix(kind, "random_") || strings.HasPrefix(kind, "time_") || name != "" && temporaryName(name)) {

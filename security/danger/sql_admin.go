@@ -23,7 +23,8 @@ var (
 	sqlCatalogWrite = regexp.MustCompile(`(?i)\b(?:UPDATE|DELETE\s+FROM|INSERT\s+INTO)\s+(?:pg_catalog\s*\.\s*)?pg_(?:authid|database|class|attribute|proc|namespace|type|index|constraint|depend|tablespace|auth_members|largeobject)\b`)
 	// sqlHistoryPurge: the binary logs, WAL retention and recycle bin that
 	// replicas, point-in-time recovery and FLASHBACK … TO BEFORE DROP need.
-	sqlHistoryPurge = regexp.MustCompile(`(?i)\bRESET\s+(?:MASTER|BINARY\s+LOGS)\b|\bPURGE\s+(?:BINARY|MASTER)\s+LOGS\s+BEFORE\s+(?:NOW|CURRENT_TIMESTAMP|SYSDATE)\b(?:\s*\(\s*\))?\s*(?:;|$)|` +
+	// RESET REPLICA ALL (SLAVE ALL) forgets where the replica was and which source it follows.
+	sqlHistoryPurge = regexp.MustCompile(`(?i)\bRESET\s+(?:MASTER|BINARY\s+LOGS|(?:REPLICA|SLAVE)\s+ALL)\b|\bPURGE\s+(?:BINARY|MASTER)\s+LOGS\s+BEFORE\s+(?:NOW|CURRENT_TIMESTAMP|SYSDATE)\b(?:\s*\(\s*\))?\s*(?:;|$)|` +
 		`\bPURGE\s+DBA_RECYCLEBIN\b|\bpg_drop_replication_slot\s*\(`)
 	// sqlStringRun: statements run from a string: SQL Server's procedures that
 	// run one once per table or database ("?" standing for each name),

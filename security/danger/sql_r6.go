@@ -47,9 +47,11 @@ func checkSQLExposeAudit(code string) Verdict {
 }
 
 // sqlTransportOff: the server stops requiring (or offering) encrypted
-// connections: PostgreSQL's ssl, MySQL's require_secure_transport.
+// connections: PostgreSQL's ssl, MySQL's require_secure_transport; or
+// stores new passwords as MD5 again (password_encryption), which a stolen
+// hash replays.
 var sqlTransportOff = regexp.MustCompile(`(?i)\b(?:ALTER\s+SYSTEM\s+SET|SET\s+(?:GLOBAL|PERSIST(?:_ONLY)?)|SET\s+@@(?:global|persist)\s*\.)\s*` +
-	`(?:ssl|require_secure_transport)\s*(?:=|\bTO\b)\s*['"]?(?:off|false|0|no)\b`)
+	`(?:(?:ssl|require_secure_transport)\s*(?:=|\bTO\b)\s*['"]?(?:off|false|0|no)\b|password_encryption\s*(?:=|\bTO\b)\s*['"]?(?:md5|off|plain)\b)`)
 
 // sqlSystemSecret: system files that hold secrets or identify the host's
 // keys, beyond what secretPath knows.

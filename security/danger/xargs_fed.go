@@ -114,3 +114,58 @@ func hasProcSubst(s *syntax.Stmt, call *syntax.CallExpr) bool {
 	}
 	return false
 }
+
+// checkForListFed judges `for x in $(A); do B "$x"; done` as `A | xargs B`:
+// each command of the body that takes the loop variable as a word is judged
+// with the words A prints in its place (for ns in $(kubectl get ns -o name);
+// do kubectl delete "$ns"; done deletes every namespace).
+func checkForListFed(f *syntax.ForClause, depth int) Verdict {
+	it, ok := f.Loop.(*syntax.WordIter)
+	if !ok || it.Name == nil || len(it.Items) != 1 {
+		return Verdict{}
+	}
+	cs, ok := firstPart(it.Items[0]).(*syntax.CmdSubst)
+	if !ok || len(it.Items[0].Parts) != 1 || len(cs.Stmts) == 0 {
+		return Verdict{}
+	}
+	list := shell.ResolveWord(&syntax.Word{Parts: []syntax.WordPart{cs}})
+	var v Verdict
+	for _, s := range f.Do {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			call, ok := n.(*syntax.CallExpr)
+			if !ok || v.Dangerous {
+				return !v.Dangerous
+			}
+			c, ok := shell.BuildCommand(call)
+			if !ok {
+				return true
+			}
+			fed := false
+			for i, w := range c.Args {
+				if i > 0 && w.Node != nil && loopVarWord(w.Node, it.Name.Value) {
+					c.Args[i], fed = list, true
+				}
+			}
+			if fed {
+				v = checkCommand(c, depth)
+			}
+			return true
+		})
+	}
+	return v
+}
+
+// loopVarWord: w is $name or "$name" (or ${name}).
+func loopVarWord(w *syntax.Word, name string) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	return ok && p.Param != nil && p.Param.Value == name && shell.SimpleParam(p)
+}

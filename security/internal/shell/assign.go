@@ -68,3 +68,75 @@ func SubstituteAssignments(f *syntax.File, input string) (string, bool) {
 	}
 	return out, out != input && !strings.Contains(out, DynMark)
 }
+
+// mktempDir is the path SubstituteTemp puts for a variable holding
+// mktemp's output: a fresh name under /tmp, as mktemp gives by default.
+const mktempDir = "/tmp/tmp.mktemp"
+
+// SubstituteTemp rewrites input with mktempDir in place of $NAME and
+// ${NAME} for each variable the input assigns once, from $(mktemp …) with
+// neither a directory (-p, --tmpdir=DIR) nor a template holding a "/", and
+// never otherwise. Such a variable names a directory the input just made,
+// whatever the name suggests (WORKSPACE=$(mktemp -d) is not the CI
+// checkout that $WORKSPACE usually is).
+func SubstituteTemp(f *syntax.File, input string) (string, bool) {
+	count := map[string]int{}
+	temp := map[string]bool{}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil {
+				count[n.Name.Value]++
+				temp[n.Name.Value] = n.Value != nil && !n.Append && mktempValue(n.Value)
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && (ShallowLit(n.Args[0].Parts) == "read" || ShallowLit(n.Args[0].Parts) == "mapfile") {
+				for _, a := range n.Args[1:] {
+					count[ShallowLit(a.Parts)] += 2
+				}
+			}
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok && wi.Name != nil {
+				count[wi.Name.Value] += 2
+			}
+		}
+		return true
+	})
+	out := input
+	for name, ok := range temp {
+		if !ok || count[name] != 1 {
+			continue
+		}
+		re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
+		out = re.ReplaceAllLiteralString(out, mktempDir)
+	}
+	return out, out != input
+}
+
+// mktempValue: the word is exactly $(mktemp [-d] [-t] [TEMPLATE]).
+func mktempValue(w *syntax.Word) bool {
+	if len(w.Parts) == 1 {
+		if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok {
+			return mktempValue(&syntax.Word{Parts: dq.Parts})
+		}
+	}
+	if len(w.Parts) != 1 {
+		return false
+	}
+	cs, ok := w.Parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || ShallowLit(call.Args[0].Parts) != "mktemp" {
+		return false
+	}
+	for _, a := range call.Args[1:] {
+		s := ShallowLit(a.Parts)
+		if strings.Contains(s, DynMark) || strings.Contains(s, "/") || s == "-p" || strings.HasPrefix(s, "--tmpdir") ||
+			strings.HasPrefix(s, "-") && strings.Contains(s, "p") {
+			return false
+		}
+	}
+	return true
+}

@@ -18,6 +18,7 @@ type Command struct {
 	ProgArgs []string // the same programs as typed (./bin/bash, /usr/bin/env), for resolution
 	MoreArgs bool     // xargs: further operands arrive on stdin
 	Replace  string   // xargs -I R: the word its command names each input line by
+	Env      []string // NAME=value settings given to it (RAILS_ENV=test rake …, env/sudo NAME=value …)
 }
 
 // xargsReplace is the replace string of xargs' options ws (-I R, -IR,
@@ -53,7 +54,13 @@ func BuildCommand(call *syntax.CallExpr) (Command, bool) {
 	if len(ws) == 0 {
 		return Command{}, false
 	}
-	return Unwrap(ws), true
+	c := Unwrap(ws)
+	for _, a := range call.Assigns {
+		if a.Name != nil && a.Value != nil {
+			c.Env = append(c.Env, a.Name.Value+"="+ResolveWord(a.Value).S)
+		}
+	}
+	return c, true
 }
 
 // maxBraceWords bounds brace expansion; a word that would expand to more is
@@ -123,6 +130,51 @@ var wrappers = map[string]func([]Word) int{
 	},
 	"strace":     func(ws []Word) int { return AfterOptions(ws, "eoOpPsSuIXa", nil) },
 	"caffeinate": func(ws []Word) int { return AfterOptions(ws, "tw", nil) },
+	// Package runners and secret injectors run the project's own tools
+	// (npx prisma …, bundle exec rake …, doppler run -- terraform …).
+	"npx":       func(ws []Word) int { return AfterOptions(ws, "pc", Set("package", "call")) },
+	"pnpx":      func(ws []Word) int { return AfterOptions(ws, "p", Set("package")) },
+	"bunx":      func(ws []Word) int { return AfterOptions(ws, "p", Set("package")) },
+	"npm":       subcommandRunner("p", Set("package", "workspace", "w"), "exec", "x"),
+	"pnpm":      subcommandRunner("C", Set("filter", "dir", "package"), "exec", "dlx"),
+	"yarn":      subcommandRunner("p", Set("package", "cwd"), "exec", "dlx"),
+	"bundle":    subcommandRunner("", nil, "exec"),
+	"poetry":    subcommandRunner("C", Set("directory", "project"), "run"),
+	"uv":        subcommandRunner("p", Set("with", "python", "project", "directory", "env-file", "package", "from"), "run", "tool"),
+	"uvx":       func(ws []Word) int { return AfterOptions(ws, "p", Set("with", "python", "from")) },
+	"pipenv":    subcommandRunner("", nil, "run"),
+	"pdm":       subcommandRunner("p", Set("project"), "run"),
+	"hatch":     subcommandRunner("e", Set("env"), "run"),
+	"doppler":   subcommandRunner("pc", Set("project", "config", "token"), "run"),
+	"op":        subcommandRunner("", Set("env-file", "account"), "run"),
+	"infisical": subcommandRunner("", Set("env", "path", "projectId", "token"), "run"),
+	"dotenv":    func(ws []Word) int { return AfterOptions(ws, "ecv", Set("env", "cascade", "var")) },
+	"aws-vault": subcommandRunner("d", Set("duration", "region", "backend"), "exec"),
+}
+
+// subcommandRunner: a tool that runs another program only through one of its
+// subcommands (npm exec, bundle exec, poetry run); its other subcommands are
+// its own (npm unpublish), so they run nothing. Options before and after the
+// subcommand are skipped (uv run --with x pytest), and aws-vault's profile.
+func subcommandRunner(shortVal string, longVal map[string]bool, subs ...string) func([]Word) int {
+	return func(ws []Word) int {
+		i := AfterOptions(ws, shortVal, longVal)
+		if i >= len(ws) || !slices.Contains(subs, ws[i].S) {
+			return 0
+		}
+		if ws[i].S == "tool" { // uv tool run
+			if i+1 >= len(ws) || ws[i+1].S != "run" {
+				return 0
+			}
+			i++
+		}
+		rest := ws[i:]
+		n := AfterOptions(rest, shortVal, longVal)
+		if ProgName(ws[0].S) == "aws-vault" && n < len(rest) { // aws-vault exec PROFILE [--] cmd
+			n = AfterOptions(rest[n:], shortVal, longVal) + n
+		}
+		return i + n
+	}
 }
 
 var (
@@ -167,6 +219,11 @@ func Unwrap(ws []Word) Command {
 		}
 		if name == "xargs" {
 			c.MoreArgs, c.Replace = true, xargsReplace(ws[1:n])
+		}
+		for _, w := range ws[1:n] {
+			if AssignRe.MatchString(w.S) { // env RAILS_ENV=test, sudo -E FOO=1
+				c.Env = append(c.Env, w.S)
+			}
 		}
 		ws = ws[n:]
 	}
