@@ -153,9 +153,14 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		// A prompt at the cursor can be the evidence (detect.PromptSignal): the
 		// detector reads the row. Where it cannot, as while an integrated shell runs
 		// a builtin or edits its line, rendering the row on every check was a good
-		// part of a short command's cost. The marks above are then no newer than
-		// this screen: any that came between woke changed already.
-		st.Screen = s.scr.Status()
+		// part of a short command's cost. The row is read only from the screen
+		// the marks above were taken from: output in between (a prompt drawn with
+		// its marks) would show a prompt without the marks that prove more, and
+		// lose the command's exit code to a "prompt" verdict. It closed changed,
+		// so the next check comes at once.
+		if full := s.scr.Status(); full.Written == snap.Written && full.MarkSeq == snap.MarkSeq {
+			st.Screen = full
+		}
 	}
 	st.Settle = s.settleWindow()
 	if !s.Alive() {
