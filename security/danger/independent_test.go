@@ -28,7 +28,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune2":   {0.992, 0.002},
 	"tune3":   {0.997, 0.002},
 	"tune4":   {0.987, 0.007},
-	"heldout": {0.955, 0.004},
+	"heldout": {0.965, 0.004},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }
