@@ -84,7 +84,7 @@ func allTemporaryStr(names []string) bool {
 // /api/v1/namespaces/X/finalize): the object goes at once, and what the
 // finalizers were guarding (volumes, cloud resources, a namespace's
 // contents) is left behind or lost.
-var finalizersCleared = regexp.MustCompile(`"?finalizers"?\s*:\s*(?:null|\[\s*\])`)
+var finalizersCleared = regexp.MustCompile(`"?finalizers"?\s*:\s*(?:null|\[\s*\])|"op"\s*:\s*"remove"\s*,\s*"path"\s*:\s*"/(?:metadata|spec)/finalizers"|"path"\s*:\s*"/(?:metadata|spec)/finalizers"\s*,\s*"op"\s*:\s*"remove"`)
 
 func checkKubectl(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
@@ -376,6 +376,9 @@ var worldRule = map[string]struct {
 	"aws":    {[]string{"authorize-security-group-ingress"}, []string{"--cidr", "--cidr-ipv6", "--ip-permissions"}, []string{"--port", "--ip-permissions", "--protocol"}},
 	"gcloud": {[]string{"create", "update"}, []string{"--source-ranges"}, []string{"--allow", "--rules"}},
 	"az":     {[]string{"create", "update"}, []string{"--source-address-prefixes", "--source-address-prefix"}, []string{"--destination-port-ranges", "--destination-port-range"}},
+	// The smaller clouds' firewalls, the same rule in their own words.
+	"hcloud": {[]string{"add-rule", "create"}, []string{"--source-ips"}, []string{"--port"}},
+	"doctl":  {[]string{"add-rules", "create", "update"}, []string{"--inbound-rules"}, []string{"--inbound-rules"}},
 }
 
 // adminPort: the ports of remote shells, desktops and databases, which the
@@ -387,7 +390,7 @@ var adminPort = regexp.MustCompile(`(?:^|[^0-9])(?:22|23|3389|5900|3306|5432|637
 func opensToWorld(c shell.Command) bool {
 	w, ok := worldRule[c.Name]
 	if !ok || !slices.ContainsFunc(shell.Lits(c.Args[1:]), func(a string) bool { return slices.Contains(w.verbs, a) }) ||
-		c.Name != "aws" && !hasWord(c.Args, "firewall-rules") && !hasWord(c.Args, "nsg") {
+		c.Name != "aws" && !hasWord(c.Args, "firewall-rules") && !hasWord(c.Args, "nsg") && !hasWord(c.Args, "firewall") {
 		return false
 	}
 	world := false
@@ -395,6 +398,7 @@ func opensToWorld(c shell.Command) bool {
 		for _, v := range optionValues(c.Args[1:], o, o) {
 			for _, src := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
 				src = strings.Trim(src, `'"[]{}`)
+				src = strings.TrimPrefix(src, "address:")
 				world = world || strings.Contains(src, "0.0.0.0/0") || strings.Contains(src, "::/0") || src == "*" || src == "Internet" || src == "Any"
 			}
 		}
@@ -405,7 +409,8 @@ func opensToWorld(c shell.Command) bool {
 	for _, o := range w.ports {
 		for _, v := range optionValues(c.Args[1:], o, o) {
 			if adminPort.MatchString(v) || slices.ContainsFunc(strings.Split(v, ","), func(p string) bool {
-				return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:"))
+				p = strings.TrimPrefix(p, "ports:")
+				return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:")) || c.Name == "doctl" && (p == "all" || p == "0")
 			}) {
 				return true
 			}

@@ -419,6 +419,14 @@ var surfaceTable = map[string][]surfaceCase{
 		// round 10: a dump uploaded from stdin with a public ACL, named by its object
 		d(`pg_dump -Fc "$PROD_DATABASE_URL" | aws s3 cp - s3://my-personal-bucket-xyz/prod.dump --acl public-read`),
 		o("npm run build --silent | aws s3 cp - s3://www/index.html --acl public-read"), o("pg_dump app | aws s3 cp - s3://backups/app.sql"),
+		// round 11: round 10's siblings — the smaller clouds' firewalls opened to the world on admin ports (hcloud, doctl);
+		// a JSON patch that removes the finalizers
+		d("hcloud firewall add-rule fw1 --direction in --protocol tcp --port 22 --source-ips 0.0.0.0/0"),
+		d(`doctl compute firewall add-rules fw --inbound-rules "protocol:tcp,ports:5432,address:0.0.0.0/0"`),
+		o("hcloud firewall add-rule fw1 --direction in --protocol tcp --port 443 --source-ips 0.0.0.0/0"),
+		o(`doctl compute firewall add-rules fw --inbound-rules "protocol:tcp,ports:22,address:10.0.0.0/8"`),
+		d(`kubectl patch ns prod --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`),
+		o(`kubectl patch deploy web --type json -p '[{"op":"remove","path":"/metadata/labels/tmp"}]'`),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
