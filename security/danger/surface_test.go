@@ -427,6 +427,10 @@ var surfaceTable = map[string][]surfaceCase{
 		o(`doctl compute firewall add-rules fw --inbound-rules "protocol:tcp,ports:22,address:10.0.0.0/8"`),
 		d(`kubectl patch ns prod --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`),
 		o(`kubectl patch deploy web --type json -p '[{"op":"remove","path":"/metadata/labels/tmp"}]'`),
+		// round 11: package runners of other ecosystems as wrappers (pipx run, bun x, conda run -n, pixi/rye/dotenvx/volta run)
+		d("pipx run alembic downgrade base"), d("bun x prisma migrate reset --force"), d("conda run -n prod python manage.py flush --noinput"),
+		d("dotenvx run -f .env.production -- npx prisma migrate reset --force"), o("pipx run black ."), o("bun x prettier --write ."),
+		o("conda run -n dev pytest"), o("pixi run test"),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),
