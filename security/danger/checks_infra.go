@@ -336,6 +336,9 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 var mongoDrop = regexp.MustCompile(`(?:\bdropDatabase\s*\(|\.\s*drop\s*\(\s*\)|\.\s*(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\))`)
 
 func checkMongo(c shell.Command, _ int) Verdict {
+	if testDatabases(c) {
+		return Verdict{} // mongosh mongodb://localhost/test_app --eval …
+	}
 	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
 		if mongoDrop.MatchString(code) {
 			return hit("mongo-drop")

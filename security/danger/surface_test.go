@@ -25,6 +25,8 @@ func o(in string) surfaceCase { return surfaceCase{in, false} }
 var surfaceTable = map[string][]surfaceCase{
 	// psql: the SQL Commands reference (psql \h) and the meta-commands (psql \?).
 	"psql": {
+		// round 11: a parallel runner's copy of a test database (app_test_4821) is a test database
+		d("DROP DATABASE app_4821;"), o("DROP DATABASE IF EXISTS app_test_4821;"), o("DROP DATABASE shop_test2;"),
 		// round 10: a table named as a backup is kept even when named temp_; a qualified id IS NOT NULL after OR; MD5 passwords again
 		d("DROP TABLE temp_migration_backup;"), o("DROP TABLE tmp_import_rows;"), d("DELETE FROM order_items USING orders WHERE orders.id = order_items.order_id OR orders.id IS NOT NULL;"),
 		o("DELETE FROM order_items USING orders WHERE orders.id = order_items.order_id AND orders.status = 'void';"),
@@ -149,6 +151,11 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 11: a connection that names a test database, by keyword or in its conninfo/URL, as psql -d app_test is
+		o(`import psycopg2; c = psycopg2.connect("dbname=app_test"); c.cursor().execute("DROP SCHEMA public CASCADE")`),
+		o(`import psycopg2; c = psycopg2.connect(host="db", dbname="shop_test"); c.cursor().execute("TRUNCATE users")`),
+		d(`import psycopg2; c = psycopg2.connect(host="db", dbname="shop"); c.cursor().execute("TRUNCATE users")`),
+		d(`import psycopg2; c = psycopg2.connect("dbname=shop"); c.cursor().execute("DROP SCHEMA public CASCADE")`),
 		// round 10: a collection filtered on a tag whose key says disposable
 		o("ec2.instances.filter(Filters=[{'Name': 'tag:ephemeral', 'Values': ['true']}]).terminate()"),
 		d("ec2.instances.filter(Filters=[{'Name': 'tag:team', 'Values': ['payments']}]).terminate()"),
@@ -351,6 +358,12 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 11: a client's database named by its first operand or a connection URL (psql app_test, mongosh mongodb://h/test_app)
+		o("psql postgres://localhost/app_test -c 'TRUNCATE users CASCADE'"), d("psql postgres://localhost/app -c 'TRUNCATE users CASCADE'"),
+		o("psql app_test <<'SQL'\nTRUNCATE users CASCADE;\nSQL"), d("psql app <<'SQL'\nTRUNCATE users CASCADE;\nSQL"),
+		o("cat <<'SQL' | psql -h localhost shop_test\nDROP SCHEMA public CASCADE;\nSQL"), d("cat <<'SQL' | psql -h localhost shop\nDROP SCHEMA public CASCADE;\nSQL"),
+		o("mongosh mongodb://localhost/test_app --eval 'db.dropDatabase()'"), d("mongosh mongodb://localhost/app --eval 'db.dropDatabase()'"),
+		d("psql -U app_test prod -c 'DROP TABLE users'"),
 		d("rm -rf ~"), d("rm -rf -- \"$HOME\"/projects"), d("find . -type f -delete"), d("git reset --hard HEAD~3"),
 		d("git clean -fdx"), d("git push --force origin main"), d("sqlite3 app.db 'DROP TABLE users'"),
 		d("psql -c 'TRUNCATE orders' production"), d("mysql -e 'DROP DATABASE shop'"), d("dropdb production"),
