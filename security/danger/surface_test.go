@@ -358,6 +358,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 11: a container listing narrowed by a filter and fed to xargs is the $(…) form (docker rm -f $(docker ps -q --filter name=e2e-))
+		o("docker ps --filter name=test- -q | xargs -r docker rm -f"), o("sudo docker ps -aq --filter label=ci | sudo xargs docker rm -f"),
+		d("docker ps -aq | xargs docker rm -f"), d("docker ps -aq --filter status=exited | xargs docker rm -f"), d("docker images -q | xargs docker rmi -f"),
 		// round 11: a client's database named by its first operand or a connection URL (psql app_test, mongosh mongodb://h/test_app)
 		o("psql postgres://localhost/app_test -c 'TRUNCATE users CASCADE'"), d("psql postgres://localhost/app -c 'TRUNCATE users CASCADE'"),
 		o("psql app_test <<'SQL'\nTRUNCATE users CASCADE;\nSQL"), d("psql app <<'SQL'\nTRUNCATE users CASCADE;\nSQL"),
