@@ -237,7 +237,12 @@ var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "sta
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
 	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects",
 	"elasticsearch-domain", "db-cluster-snapshot", "service", "load-balancer", "nat-gateway", "subnet", "user-pool", "identity-pool",
-	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index", "certificate", "recovery-point", "backup-plan", "key")
+	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index", "certificate", "recovery-point", "backup-plan", "key",
+	// credentials: what signs in with them stops working, and a deleted secret cannot be shown again
+	// (as gcloud iam service-accounts keys delete)
+	"access-key", "login-profile", "ssh-public-key", "service-specific-credential", "signing-certificate", "server-certificate",
+	// restore points, as snapshot and recovery-point above
+	"backup")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.

@@ -320,6 +320,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// gdb: help all (shell, pipe, python, call, print, compile, guile, $_shell).
 	"gdb": {
+		// round 11: what gdb lists is the program's loaded files (info sharedlibrary), so a shell acting on each line acts on system libraries
+		d("pipe info sharedlibrary | xargs rm -f"), o("pipe info sharedlibrary | grep ssl"), o("pipe info sharedlibrary | xargs ls -l"),
 		// help pipe (-d DELIM), help set logging: the pipe's reader and the log file judged
 		d("pipe bt | sh"), d("pipe -d X info registers X rm -rf ~"), o("pipe -d X info registers X grep rax"), d("set logging file ~/.ssh/authorized_keys"), o("set logging file gdb.txt"),
 		// round 9, help attach / help kill: attached to init, then killed
@@ -358,6 +360,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 11: cloud credentials deleted (aws iam delete-access-key, as gcloud iam service-accounts keys delete), a backup deleted
+		d("aws iam delete-access-key --access-key-id AKIAEXAMPLE --user-name ci-deploy"), d("aws dynamodb delete-backup --backup-arn arn:aws:dynamodb:x"),
+		o("aws iam update-access-key --access-key-id AKIAEXAMPLE --status Inactive --user-name ci"), o("aws iam list-access-keys --user-name ci"),
 		// round 11: a container listing narrowed by a filter and fed to xargs is the $(…) form (docker rm -f $(docker ps -q --filter name=e2e-))
 		o("docker ps --filter name=test- -q | xargs -r docker rm -f"), o("sudo docker ps -aq --filter label=ci | sudo xargs docker rm -f"),
 		d("docker ps -aq | xargs docker rm -f"), d("docker ps -aq --filter status=exited | xargs docker rm -f"), d("docker images -q | xargs docker rmi -f"),
