@@ -151,6 +151,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 11: subprocess reached through __import__ or importlib, as os already is
+		d("__import__('subprocess').run('rm -rf ~/src', shell=True)"), d("importlib.import_module('subprocess').call('rm -rf ~/src', shell=True)"),
+		o("__import__('subprocess').run('ls -la', shell=True)"),
 		// round 11: a connection that names a test database, by keyword or in its conninfo/URL, as psql -d app_test is
 		o(`import psycopg2; c = psycopg2.connect("dbname=app_test"); c.cursor().execute("DROP SCHEMA public CASCADE")`),
 		o(`import psycopg2; c = psycopg2.connect(host="db", dbname="shop_test"); c.cursor().execute("TRUNCATE users")`),
@@ -360,6 +363,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 11: a project's uploads and kept backups, relative as well as absolute (./uploads as /srv/uploads)
+		d("rm -rf uploads"), d("rm -rf storage/backups"), o("rm -rf tmp/uploads"), o("rm -rf uploads/tmp"), o("rm -rf backup-old"),
 		// round 11: cloud credentials deleted (aws iam delete-access-key, as gcloud iam service-accounts keys delete), a backup deleted
 		d("aws iam delete-access-key --access-key-id AKIAEXAMPLE --user-name ci-deploy"), d("aws dynamodb delete-backup --backup-arn arn:aws:dynamodb:x"),
 		o("aws iam update-access-key --access-key-id AKIAEXAMPLE --status Inactive --user-name ci"), o("aws iam list-access-keys --user-name ci"),
