@@ -151,6 +151,11 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 11: a store's handle bound to a name and deleted on a later line, as the chained call is
+		d("from google.cloud import storage\nb = storage.Client().bucket('acme-exports')\nb.delete(force=True)"),
+		d("import boto3\nt = boto3.resource('dynamodb').Table('users')\nt.delete()"),
+		o("from google.cloud import storage\nb = storage.Client().bucket('acme-exports')\nb.blob('a.txt').delete()"),
+		o("from google.cloud import storage\nb = storage.Client().bucket('tmp-ci-42')\nb.delete(force=True)"),
 		// round 11: subprocess reached through __import__ or importlib, as os already is
 		d("__import__('subprocess').run('rm -rf ~/src', shell=True)"), d("importlib.import_module('subprocess').call('rm -rf ~/src', shell=True)"),
 		o("__import__('subprocess').run('ls -la', shell=True)"),
