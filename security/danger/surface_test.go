@@ -25,6 +25,9 @@ func o(in string) surfaceCase { return surfaceCase{in, false} }
 var surfaceTable = map[string][]surfaceCase{
 	// psql: the SQL Commands reference (psql \h) and the meta-commands (psql \?).
 	"psql": {
+		// round 11: an import's load tables (staging_, stg_, import_, landing_) are emptied before every load; CASCADE or a real table with them is not
+		o("TRUNCATE staging_csv_rows;"), o("TRUNCATE TABLE stg_orders, stg_items RESTART IDENTITY;"),
+		d("TRUNCATE staging_orders CASCADE;"), d("TRUNCATE staging_csv_rows, orders;"), d("DROP TABLE staging_csv_rows;"), d("TRUNCATE import_backup_2024;"),
 		// round 11: a parallel runner's copy of a test database (app_test_4821) is a test database
 		d("DROP DATABASE app_4821;"), o("DROP DATABASE IF EXISTS app_test_4821;"), o("DROP DATABASE shop_test2;"),
 		// round 10: a table named as a backup is kept even when named temp_; a qualified id IS NOT NULL after OR; MD5 passwords again
