@@ -84,7 +84,7 @@ func allTemporaryStr(names []string) bool {
 // /api/v1/namespaces/X/finalize): the object goes at once, and what the
 // finalizers were guarding (volumes, cloud resources, a namespace's
 // contents) is left behind or lost.
-var finalizersCleared = regexp.MustCompile(`"?finalizers"?\s*:\s*(?:null|\[\s*\])`)
+var finalizersCleared = regexp.MustCompile(`"?finalizers"?\s*:\s*(?:null|\[\s*\])|"op"\s*:\s*"remove"\s*,\s*"path"\s*:\s*"/(?:metadata|spec)/finalizers"|"path"\s*:\s*"/(?:metadata|spec)/finalizers"\s*,\s*"op"\s*:\s*"remove"`)
 
 func checkKubectl(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
@@ -237,7 +237,12 @@ var awsTeardown = shell.Set("bucket", "db-instance", "db-cluster", "table", "sta
 	"db-snapshot", "replication-group", "cache-cluster", "domain", "global-table", "backup-vault", "key-pair", "stream",
 	"graphql-api", "rest-api", "environment", "application", "instances", "queue", "topic", "keyspace", "namespace", "objects",
 	"elasticsearch-domain", "db-cluster-snapshot", "service", "load-balancer", "nat-gateway", "subnet", "user-pool", "identity-pool",
-	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index", "certificate", "recovery-point", "backup-plan", "key")
+	"api", "pipeline", "workgroup", "database", "package-versions", "package", "cluster-snapshot", "index", "certificate", "recovery-point", "backup-plan", "key",
+	// credentials: what signs in with them stops working, and a deleted secret cannot be shown again
+	// (as gcloud iam service-accounts keys delete)
+	"access-key", "login-profile", "ssh-public-key", "service-specific-credential", "signing-certificate", "server-certificate",
+	// restore points, as snapshot and recovery-point above
+	"backup")
 
 // checkCloud: aws s3 rb --force, aws s3 rm --recursive, aws * terminate-*/delete-<resource>,
 // gcloud … delete, az … delete, gsutil rm -r / rb, doctl … delete.
@@ -336,6 +341,9 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 var mongoDrop = regexp.MustCompile(`(?:\bdropDatabase\s*\(|\.\s*drop\s*\(\s*\)|\.\s*(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\))`)
 
 func checkMongo(c shell.Command, _ int) Verdict {
+	if testDatabases(c) {
+		return Verdict{} // mongosh mongodb://localhost/test_app --eval …
+	}
 	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
 		if mongoDrop.MatchString(code) {
 			return hit("mongo-drop")
@@ -376,6 +384,9 @@ var worldRule = map[string]struct {
 	"aws":    {[]string{"authorize-security-group-ingress"}, []string{"--cidr", "--cidr-ipv6", "--ip-permissions"}, []string{"--port", "--ip-permissions", "--protocol"}},
 	"gcloud": {[]string{"create", "update"}, []string{"--source-ranges"}, []string{"--allow", "--rules"}},
 	"az":     {[]string{"create", "update"}, []string{"--source-address-prefixes", "--source-address-prefix"}, []string{"--destination-port-ranges", "--destination-port-range"}},
+	// The smaller clouds' firewalls, the same rule in their own words.
+	"hcloud": {[]string{"add-rule", "create"}, []string{"--source-ips"}, []string{"--port"}},
+	"doctl":  {[]string{"add-rules", "create", "update"}, []string{"--inbound-rules"}, []string{"--inbound-rules"}},
 }
 
 // adminPort: the ports of remote shells, desktops and databases, which the
@@ -387,7 +398,7 @@ var adminPort = regexp.MustCompile(`(?:^|[^0-9])(?:22|23|3389|5900|3306|5432|637
 func opensToWorld(c shell.Command) bool {
 	w, ok := worldRule[c.Name]
 	if !ok || !slices.ContainsFunc(shell.Lits(c.Args[1:]), func(a string) bool { return slices.Contains(w.verbs, a) }) ||
-		c.Name != "aws" && !hasWord(c.Args, "firewall-rules") && !hasWord(c.Args, "nsg") {
+		c.Name != "aws" && !hasWord(c.Args, "firewall-rules") && !hasWord(c.Args, "nsg") && !hasWord(c.Args, "firewall") {
 		return false
 	}
 	world := false
@@ -395,6 +406,7 @@ func opensToWorld(c shell.Command) bool {
 		for _, v := range optionValues(c.Args[1:], o, o) {
 			for _, src := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == ' ' }) {
 				src = strings.Trim(src, `'"[]{}`)
+				src = strings.TrimPrefix(src, "address:")
 				world = world || strings.Contains(src, "0.0.0.0/0") || strings.Contains(src, "::/0") || src == "*" || src == "Internet" || src == "Any"
 			}
 		}
@@ -405,7 +417,8 @@ func opensToWorld(c shell.Command) bool {
 	for _, o := range w.ports {
 		for _, v := range optionValues(c.Args[1:], o, o) {
 			if adminPort.MatchString(v) || slices.ContainsFunc(strings.Split(v, ","), func(p string) bool {
-				return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:"))
+				p = strings.TrimPrefix(p, "ports:")
+				return c.Name == "gcloud" && p == "tcp" || adminPort.MatchString(strings.TrimPrefix(p, "tcp:")) || c.Name == "doctl" && (p == "all" || p == "0")
 			}) {
 				return true
 			}

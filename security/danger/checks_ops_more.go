@@ -276,6 +276,9 @@ func checkHostingCLI(c shell.Command, _ int) Verdict {
 	if len(ops) == 0 || o.Long["help"] || o.Long["dry-run"] {
 		return Verdict{}
 	}
+	if opensToWorld(c) {
+		return hit("firewall-off")
+	}
 	verbs := cliTeardown[c.Name]
 	for i, op := range ops {
 		if !verbs[op] {

@@ -137,7 +137,9 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 	if len(ops) > 0 && ops[0].S == "container" {
 		ops = ops[1:]
 	}
-	if len(ops) == 1 && ops[0].S == "rm" && o.Has("f", "force") && (c.MoreArgs || o.Has("a", "all")) {
+	// xargs' input, when the pipeline knows it, is the last operand (checkXargsFed)
+	fed := c.MoreArgs && !(len(ops) > 0 && ops[len(ops)-1].Dyn() && filteredList(ops[len(ops)-1]))
+	if len(ops) == 1 && ops[0].S == "rm" && o.Has("f", "force") && (fed || o.Has("a", "all")) {
 		return hit("container-teardown") // xargs docker rm -f; podman rm -fa
 	}
 	if len(ops) < 2 {
@@ -167,7 +169,7 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 		if ops[1].S == "" {
 			return Verdict{}
 		}
-		if o.Has("f", "force") && (c.MoreArgs || o.Has("a", "all")) {
+		if o.Has("f", "force") && (fed || o.Has("a", "all")) {
 			return hit("container-teardown") // xargs docker rm -f; podman rm -fa
 		}
 		for _, w := range ops[1:] {

@@ -18,6 +18,8 @@ import (
 func checkPipedText(c shell.Command, text string, depth int) Verdict {
 	var v Verdict
 	switch {
+	case (shell.SQLPrograms[c.Name] || c.Name == "mongo" || c.Name == "mongosh") && testDatabases(c):
+		// a test suite's database, named on the client's command line
 	case shell.SQLPrograms[c.Name]:
 		v = classifySQL(shell.ForParser(text, SQL), depth+1)
 	case c.Name == "redis-cli" || c.Name == "valkey-cli":

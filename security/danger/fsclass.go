@@ -68,6 +68,10 @@ var (
 	// dataNames are directories that hold a service's data or served files
 	// wherever a package put them (/opt/gitlab/data, /usr/share/nginx/html).
 	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")
+	// keptDataNames: directories of a project that hold what cannot be built
+	// again — its users' uploads and the backups kept beside it — protected
+	// wherever they are, as /srv/uploads is.
+	keptDataNames = shell.Set("uploads", "user-uploads", "user_uploads", "backups", "backup", "attachments")
 	// serviceHome: a service's own state directory (/opt/jenkins_home, /srv/minio-data).
 	serviceHome = regexp.MustCompile(`(?i)^[a-z0-9]+[-_](?:home|data)$`)
 	// dbDataDir: a database's storage directory by its name (pgdata, mysql-data, mongo_data).
@@ -130,6 +134,8 @@ func classifyPath(p string) pathClass {
 		return pcFile
 	case slices.ContainsFunc(comps, dbDataDir.MatchString):
 		return pcDatabase // a compose file's bind-mounted database (./pgdata, ./mysql-data)
+	case slices.ContainsFunc(comps, func(c string) bool { return keptDataNames[c] }):
+		return pcData // what the application's users uploaded, or the backups kept beside it (./uploads, storage/backups)
 	case up && len(comps) == 1 && worktreeName.MatchString(comps[0]):
 		return pcUnknown // a linked worktree (its commits live in the main repository) or a copy
 	case sourceDirs[comps[0]] && len(comps) <= 2, up && len(comps) == 1:

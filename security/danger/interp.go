@@ -180,6 +180,7 @@ func checkFedCode(c shell.Command, rs []*syntax.Redirect, depth int) Verdict {
 		}
 		var v Verdict
 		switch {
+		case shell.SQLPrograms[c.Name] && testDatabases(c): // a test suite's database
 		case shell.SQLPrograms[c.Name]:
 			v = classifySQL(shell.ForParser(body, SQL), depth+1)
 		case c.Name == "at" || c.Name == "batch":

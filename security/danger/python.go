@@ -65,7 +65,7 @@ var (
 	pyRmtree = regexp.MustCompile(`(?:\bshutil\s*\.\s*|(?:^|[^\w.]))rmtree\s*\(`)
 	pyRemove = regexp.MustCompile(`\bos\s*\.\s*(?:remove|unlink|rmdir|removedirs)\s*\(`)
 	pyPath   = regexp.MustCompile(`\bPath\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*(?:unlink|rmdir)\s*\(`)
-	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|posix_spawnp?)\s*\(|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
+	pyExec   = regexp.MustCompile(`(?:\b(?:os|posix)|__import__\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:system|popen|exec[lv]p?e?|posix_spawnp?)\s*\(|(?:\bsubprocess|(?:__import__|\bimport_module)\s*\(\s*\x01\d+\x02\s*\))\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	// pyBareExec: names imported with "from os import system" or "from subprocess import run".
 	pyBareExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	pyModAlias = regexp.MustCompile(`\bimport\s+(?:os|subprocess)\s+as\s+([A-Za-z_]\w*)`)

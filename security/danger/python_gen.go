@@ -97,7 +97,7 @@ func pyGenChecks(code string, strs []string, depth int) Verdict {
 	case pyPsutilAll.MatchString(code) && !pyProcFilter.MatchString(code), pyPsutilInit.MatchString(code),
 		pyKillLoop.MatchString(code) && (strings.Contains(code, "pids") || slices.Contains(strs, "/proc")):
 		return hit("kill-all")
-	case pyStoreDelete.MatchString(code) && !pyFiltersTemporary(code, strs):
+	case (pyStoreDelete.MatchString(code) || pyStoreVarDelete(code, strs)) && !pyFiltersTemporary(code, strs):
 		return hit("sdk-bulk-delete")
 	case pyPeeweeAll.MatchString(code):
 		return hit("orm-delete-all")
@@ -278,4 +278,22 @@ func memoryEnginesOnly(code string, strs []string) bool {
 		}
 	}
 	return len(ms) > 0
+}
+
+// pyStoreHandle: a name bound to a whole store — b = client.bucket('x'),
+// t = dynamodb.Table('users'), c = svc.get_container_client('exports') — whose
+// delete() later in the input deletes it as the chained call does.
+var pyStoreHandle = regexp.MustCompile(`(?m)^\s*([A-Za-z_]\w*)\s*=[^=\n][^\n]*\b(?:Table|Bucket|bucket|get_bucket|lookup_bucket|Container|get_container_client|get_share_client|Queue|Stack|Database|database|get_database_client)\s*\([^()\n]*\)\s*$`)
+
+func pyStoreVarDelete(code string, strs []string) bool {
+	for _, m := range pyStoreHandle.FindAllStringSubmatchIndex(code, -1) {
+		name := code[m[2]:m[3]]
+		if l := pyLit.FindStringSubmatch(code[m[0]:m[1]]); l != nil && temporaryName(pyLiteral(l[1], strs)) {
+			continue // a bucket or table named as temporary (tmp-ci-42)
+		}
+		if regexp.MustCompile(`\b` + name + `\s*\.\s*(?:delete|delete_container|delete_share|delete_database)\s*\(`).MatchString(code[m[1]:]) {
+			return true
+		}
+	}
+	return false
 }

@@ -96,12 +96,30 @@ var (
 func pyInMemoryDB(code string, strs []string) bool {
 	ms := pyConnect.FindAllStringSubmatch(code, -1)
 	if len(ms) == 0 || len(ms) != len(pyConnAny.FindAllString(code, -1)) {
-		return false
+		return pyTestDBOnly(code, strs)
 	}
 	for _, m := range ms {
-		if !inMemoryDB.MatchString(pyLiteral(m[1], strs)) {
-			return false
+		if l := pyLiteral(m[1], strs); !inMemoryDB.MatchString(l) && !testDatabase(connDatabase(l)) {
+			return pyTestDBOnly(code, strs)
 		}
 	}
 	return true
+}
+
+// pyDBKwarg: a connection's database given by keyword (psycopg2.connect(host=h,
+// dbname='app_test'), pymysql.connect(database='shop_test')).
+var pyDBKwarg = regexp.MustCompile(`\b(?:dbname|database|db)\s*=\s*\x01(\d+)\x02`)
+
+// pyTestDBOnly: every connection the line opens is to a test suite's database,
+// named by keyword inside the connect call.
+func pyTestDBOnly(code string, strs []string) bool {
+	locs := pyConnAny.FindAllStringIndex(code, -1)
+	for _, loc := range locs {
+		args, _, _ := strings.Cut(code[loc[1]:], ")")
+		m := pyDBKwarg.FindStringSubmatch(args)
+		if m == nil || !testDatabase(pyLiteral(m[1], strs)) {
+			return false
+		}
+	}
+	return len(locs) > 0
 }

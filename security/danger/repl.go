@@ -77,7 +77,15 @@ var (
 	gdbCall = regexp.MustCompile(`^(?:call|print|p)\b.*\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"`)
 )
 
+// gdbListsFiles: gdb commands whose output is the paths of the files the
+// program has loaded (its shared libraries, its memory mappings, its
+// executable), so a shell that acts on each line acts on system libraries.
+var gdbListsFiles = regexp.MustCompile(`^(?:pipe\s+|\|\s*)(?:-d\s+\S\s+)?(?:info|i)\s+(?:sharedlibrary|shared|dll|proc\s+map(?:pings)?|files|target)\b`)
+
 func gdbEscape(line string) (string, bool) {
+	if m := gdbPipe.FindStringSubmatch(line); m != nil && gdbListsFiles.MatchString(line) {
+		return "echo /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libm.so.6 | " + m[1], true
+	}
 	for _, re := range []*regexp.Regexp{gdbShell, gdbPipe, gdbCall} {
 		if m := re.FindStringSubmatch(line); m != nil {
 			return strings.ReplaceAll(m[1], `\"`, `"`), true

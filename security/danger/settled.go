@@ -40,6 +40,9 @@ func settledCalls(f *syntax.File, depth int) map[*syntax.CallExpr]bool {
 				if call := teesPrivateHosts(shell.Pipeline(n)); call != nil {
 					out[call] = true
 				}
+				if call := filteredContainersFed(shell.Pipeline(n)); call != nil {
+					out[call] = true
+				}
 			}
 		case *syntax.CallExpr:
 			if len(n.Args) == 0 || !serviceWords[shell.ProgName(shell.ShallowLit(n.Args[0].Parts))] {
@@ -227,4 +230,27 @@ func privateHostsLines(text string) bool {
 		lines++
 	}
 	return lines > 0
+}
+
+// filteredContainersFed: docker ps -q --filter name=test- | xargs docker rm -f
+// is docker rm -f $(docker ps -q --filter name=test-): the containers a filter
+// chose (by name, label or image), not every one (see filteredList).
+func filteredContainersFed(stages []*syntax.Stmt) *syntax.CallExpr {
+	if len(stages) < 2 {
+		return nil
+	}
+	call, ok := stages[len(stages)-1].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || !strings.Contains(shell.ShallowLit(call.Args[0].Parts)+" "+shell.ShallowLit(call.Args[min(1, len(call.Args)-1)].Parts), "xargs") {
+		return nil // most pipelines: no need to build the command
+	}
+	c, ok := shell.BuildCommand(call)
+	// xargs, through sudo too: its arguments come from stdin
+	if !ok || !c.MoreArgs || c.Name != "docker" && c.Name != "podman" {
+		return nil
+	}
+	w := shell.ResolveWord(&syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: stages[:len(stages)-1]}}})
+	if !filteredList(w) {
+		return nil
+	}
+	return call
 }

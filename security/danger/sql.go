@@ -188,7 +188,7 @@ func sqlStatementRule(toks []string) string {
 		return "sql-superuser"
 	case verb == "ALTER" && len(rest) > 0 && rest[0] == "TABLE" && indexDepth0(rest, "TRUNCATE") >= 0:
 		return "sql-truncate"
-	case (verb == "DROP" || verb == "TRUNCATE") && scratchObjects(rest), verb == "DROP" && codeObject(rest),
+	case (verb == "DROP" || verb == "TRUNCATE") && scratchObjects(rest), verb == "DROP" && codeObject(rest), verb == "TRUNCATE" && loadTables(rest),
 		verb == "ALTER" && len(rest) > 0 && membershipOnly[rest[0]]:
 		return ""
 	case verb == "DROP" && len(rest) > 0 && isWord(rest[0]):

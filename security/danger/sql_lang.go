@@ -261,3 +261,26 @@ func checkPsqlMeta(input string, depth int) Verdict {
 	}
 	return Verdict{}
 }
+
+// loadTable: a table an import loads into and empties before every load
+// (staging_csv_rows, stg_orders, import_batch, landing_events): its rows are
+// a copy of a file or feed on its way into the real tables.
+var loadTable = regexp.MustCompile(`^(?:staging|stg|import|imports|load|landing)_\w+$`)
+
+// loadTables: TRUNCATE [TABLE] [ONLY] t1, t2 … naming only load tables, and
+// no CASCADE (which empties the tables that refer to them too).
+func loadTables(rest []string) bool {
+	names := 0
+	for i, t := range rest {
+		switch {
+		case t == "TABLE" || t == "ONLY" || t == "," || t == "RESTART" || t == "CONTINUE" || t == "IDENTITY" || t == "RESTRICT":
+		case t == "." && i+1 < len(rest):
+		case isWord(t) && i+1 < len(rest) && rest[i+1] == ".": // a schema name
+		case isWord(t) && !keptCopy.MatchString(strings.ToLower(t)) && loadTable.MatchString(strings.ToLower(t)):
+			names++
+		default:
+			return false
+		}
+	}
+	return names > 0
+}

@@ -150,6 +150,10 @@ var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
 // suites drop and create as they run.
 func testDatabase(name string) bool {
 	n := strings.ToLower(name)
+	// a parallel runner's copy (app_test_4821, shop_test2) is the same suite's database
+	if t := strings.TrimSuffix(strings.TrimRight(n, "0123456789"), "_"); t != n && t != "" && testDatabase(t) {
+		return true
+	}
 	return strings.HasSuffix(n, "_test") || strings.HasSuffix(n, "_tests") || strings.HasPrefix(n, "test_")
 }
 
@@ -307,14 +311,55 @@ func checkSQLSurfaceMore(input, clean string, depth int) Verdict {
 
 // testDatabases: a psql or mysql command line whose database (-d, -D,
 // --dbname, --database) is named for tests.
+//
+// The database may also be named by the first operand (psql app_test, mysql
+// shop_test, mongosh test_app) or inside a connection string
+// (postgres://localhost/app_test, mongodb://h/test_app, "dbname=app_test").
 func testDatabases(c shell.Command) bool {
+	if c.Name == "sqlite3" {
+		return false
+	}
 	dbs := append(optionValues(c.Args[1:], "-d", "--dbname"), optionValues(c.Args[1:], "-D", "--database")...)
+	if vals, ok := clientValueOpts[c.Name]; ok {
+		if ops := shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], vals), "").Operands); len(ops) > 0 {
+			dbs = append(dbs, ops[0])
+		}
+	}
 	for _, db := range dbs {
-		if !testDatabase(db) {
+		if !testDatabase(connDatabase(db)) {
 			return false
 		}
 	}
-	return len(dbs) > 0 && c.Name != "sqlite3"
+	return len(dbs) > 0
+}
+
+// clientValueOpts: the options of the database clients that take a value,
+// so that the first operand left is the database.
+var clientValueOpts = map[string]map[string]bool{
+	"psql":    shell.Set("-c", "--command", "-d", "--dbname", "-f", "--file", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set", "--variable", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "-R", "-T"),
+	"mysql":   shell.Set("-e", "--execute", "-D", "--database", "-h", "--host", "-P", "--port", "-u", "--user", "-S", "--socket"),
+	"mariadb": shell.Set("-e", "--execute", "-D", "--database", "-h", "--host", "-P", "--port", "-u", "--user", "-S", "--socket"),
+	"mongosh": shell.Set("--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase", "-f", "--file"),
+	"mongo":   shell.Set("--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase"),
+}
+
+var connDBName = regexp.MustCompile(`(?:^|\s)dbname\s*=\s*'?([A-Za-z0-9_$-]+)`)
+
+// connDatabase: the database a connection string names (the path of
+// postgres://u@h:5432/app_test?sslmode=disable, dbname=app_test in a
+// conninfo), else the string itself.
+func connDatabase(s string) string {
+	if m := connDBName.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	if _, rest, ok := strings.Cut(s, "://"); ok {
+		rest, _, _ = strings.Cut(rest, "?")
+		if _, db, ok := strings.Cut(rest, "/"); ok {
+			return db
+		}
+		return ""
+	}
+	return s
 }
 
 func init() {

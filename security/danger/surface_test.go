@@ -25,6 +25,11 @@ func o(in string) surfaceCase { return surfaceCase{in, false} }
 var surfaceTable = map[string][]surfaceCase{
 	// psql: the SQL Commands reference (psql \h) and the meta-commands (psql \?).
 	"psql": {
+		// round 11: an import's load tables (staging_, stg_, import_, landing_) are emptied before every load; CASCADE or a real table with them is not
+		o("TRUNCATE staging_csv_rows;"), o("TRUNCATE TABLE stg_orders, stg_items RESTART IDENTITY;"),
+		d("TRUNCATE staging_orders CASCADE;"), d("TRUNCATE staging_csv_rows, orders;"), d("DROP TABLE staging_csv_rows;"), d("TRUNCATE import_backup_2024;"),
+		// round 11: a parallel runner's copy of a test database (app_test_4821) is a test database
+		d("DROP DATABASE app_4821;"), o("DROP DATABASE IF EXISTS app_test_4821;"), o("DROP DATABASE shop_test2;"),
 		// round 10: a table named as a backup is kept even when named temp_; a qualified id IS NOT NULL after OR; MD5 passwords again
 		d("DROP TABLE temp_migration_backup;"), o("DROP TABLE tmp_import_rows;"), d("DELETE FROM order_items USING orders WHERE orders.id = order_items.order_id OR orders.id IS NOT NULL;"),
 		o("DELETE FROM order_items USING orders WHERE orders.id = order_items.order_id AND orders.status = 'void';"),
@@ -149,6 +154,19 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 11: a store's handle bound to a name and deleted on a later line, as the chained call is
+		d("from google.cloud import storage\nb = storage.Client().bucket('acme-exports')\nb.delete(force=True)"),
+		d("import boto3\nt = boto3.resource('dynamodb').Table('users')\nt.delete()"),
+		o("from google.cloud import storage\nb = storage.Client().bucket('acme-exports')\nb.blob('a.txt').delete()"),
+		o("from google.cloud import storage\nb = storage.Client().bucket('tmp-ci-42')\nb.delete(force=True)"),
+		// round 11: subprocess reached through __import__ or importlib, as os already is
+		d("__import__('subprocess').run('rm -rf ~/src', shell=True)"), d("importlib.import_module('subprocess').call('rm -rf ~/src', shell=True)"),
+		o("__import__('subprocess').run('ls -la', shell=True)"),
+		// round 11: a connection that names a test database, by keyword or in its conninfo/URL, as psql -d app_test is
+		o(`import psycopg2; c = psycopg2.connect("dbname=app_test"); c.cursor().execute("DROP SCHEMA public CASCADE")`),
+		o(`import psycopg2; c = psycopg2.connect(host="db", dbname="shop_test"); c.cursor().execute("TRUNCATE users")`),
+		d(`import psycopg2; c = psycopg2.connect(host="db", dbname="shop"); c.cursor().execute("TRUNCATE users")`),
+		d(`import psycopg2; c = psycopg2.connect("dbname=shop"); c.cursor().execute("DROP SCHEMA public CASCADE")`),
 		// round 10: a collection filtered on a tag whose key says disposable
 		o("ec2.instances.filter(Filters=[{'Name': 'tag:ephemeral', 'Values': ['true']}]).terminate()"),
 		d("ec2.instances.filter(Filters=[{'Name': 'tag:team', 'Values': ['payments']}]).terminate()"),
@@ -313,6 +331,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// gdb: help all (shell, pipe, python, call, print, compile, guile, $_shell).
 	"gdb": {
+		// round 11: what gdb lists is the program's loaded files (info sharedlibrary), so a shell acting on each line acts on system libraries
+		d("pipe info sharedlibrary | xargs rm -f"), o("pipe info sharedlibrary | grep ssl"), o("pipe info sharedlibrary | xargs ls -l"),
 		// help pipe (-d DELIM), help set logging: the pipe's reader and the log file judged
 		d("pipe bt | sh"), d("pipe -d X info registers X rm -rf ~"), o("pipe -d X info registers X grep rax"), d("set logging file ~/.ssh/authorized_keys"), o("set logging file gdb.txt"),
 		// round 9, help attach / help kill: attached to init, then killed
@@ -351,6 +371,20 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 11: a project's uploads and kept backups, relative as well as absolute (./uploads as /srv/uploads)
+		d("rm -rf uploads"), d("rm -rf storage/backups"), o("rm -rf tmp/uploads"), o("rm -rf uploads/tmp"), o("rm -rf backup-old"),
+		// round 11: cloud credentials deleted (aws iam delete-access-key, as gcloud iam service-accounts keys delete), a backup deleted
+		d("aws iam delete-access-key --access-key-id AKIAEXAMPLE --user-name ci-deploy"), d("aws dynamodb delete-backup --backup-arn arn:aws:dynamodb:x"),
+		o("aws iam update-access-key --access-key-id AKIAEXAMPLE --status Inactive --user-name ci"), o("aws iam list-access-keys --user-name ci"),
+		// round 11: a container listing narrowed by a filter and fed to xargs is the $(…) form (docker rm -f $(docker ps -q --filter name=e2e-))
+		o("docker ps --filter name=test- -q | xargs -r docker rm -f"), o("sudo docker ps -aq --filter label=ci | sudo xargs docker rm -f"),
+		d("docker ps -aq | xargs docker rm -f"), d("docker ps -aq --filter status=exited | xargs docker rm -f"), d("docker images -q | xargs docker rmi -f"),
+		// round 11: a client's database named by its first operand or a connection URL (psql app_test, mongosh mongodb://h/test_app)
+		o("psql postgres://localhost/app_test -c 'TRUNCATE users CASCADE'"), d("psql postgres://localhost/app -c 'TRUNCATE users CASCADE'"),
+		o("psql app_test <<'SQL'\nTRUNCATE users CASCADE;\nSQL"), d("psql app <<'SQL'\nTRUNCATE users CASCADE;\nSQL"),
+		o("cat <<'SQL' | psql -h localhost shop_test\nDROP SCHEMA public CASCADE;\nSQL"), d("cat <<'SQL' | psql -h localhost shop\nDROP SCHEMA public CASCADE;\nSQL"),
+		o("mongosh mongodb://localhost/test_app --eval 'db.dropDatabase()'"), d("mongosh mongodb://localhost/app --eval 'db.dropDatabase()'"),
+		d("psql -U app_test prod -c 'DROP TABLE users'"),
 		d("rm -rf ~"), d("rm -rf -- \"$HOME\"/projects"), d("find . -type f -delete"), d("git reset --hard HEAD~3"),
 		d("git clean -fdx"), d("git push --force origin main"), d("sqlite3 app.db 'DROP TABLE users'"),
 		d("psql -c 'TRUNCATE orders' production"), d("mysql -e 'DROP DATABASE shop'"), d("dropdb production"),
@@ -419,6 +453,18 @@ var surfaceTable = map[string][]surfaceCase{
 		// round 10: a dump uploaded from stdin with a public ACL, named by its object
 		d(`pg_dump -Fc "$PROD_DATABASE_URL" | aws s3 cp - s3://my-personal-bucket-xyz/prod.dump --acl public-read`),
 		o("npm run build --silent | aws s3 cp - s3://www/index.html --acl public-read"), o("pg_dump app | aws s3 cp - s3://backups/app.sql"),
+		// round 11: round 10's siblings — the smaller clouds' firewalls opened to the world on admin ports (hcloud, doctl);
+		// a JSON patch that removes the finalizers
+		d("hcloud firewall add-rule fw1 --direction in --protocol tcp --port 22 --source-ips 0.0.0.0/0"),
+		d(`doctl compute firewall add-rules fw --inbound-rules "protocol:tcp,ports:5432,address:0.0.0.0/0"`),
+		o("hcloud firewall add-rule fw1 --direction in --protocol tcp --port 443 --source-ips 0.0.0.0/0"),
+		o(`doctl compute firewall add-rules fw --inbound-rules "protocol:tcp,ports:22,address:10.0.0.0/8"`),
+		d(`kubectl patch ns prod --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]'`),
+		o(`kubectl patch deploy web --type json -p '[{"op":"remove","path":"/metadata/labels/tmp"}]'`),
+		// round 11: package runners of other ecosystems as wrappers (pipx run, bun x, conda run -n, pixi/rye/dotenvx/volta run)
+		d("pipx run alembic downgrade base"), d("bun x prisma migrate reset --force"), d("conda run -n prod python manage.py flush --noinput"),
+		d("dotenvx run -f .env.production -- npx prisma migrate reset --force"), o("pipx run black ."), o("bun x prettier --write ."),
+		o("conda run -n dev pytest"), o("pixi run test"),
 		// round 10: queues, topics and indices (celery purge, rabbitmqctl(8), kafka-topics --delete, curl -X DELETE to Elasticsearch)
 		d("celery -A proj purge -f"), d("rabbitmqctl purge_queue payments.retry"), d("kafka-topics.sh --bootstrap-server kafka:9092 --delete --topic 'orders.*'"),
 		d(`curl -X DELETE "http://es-prod.internal:9200/logs-*"`), d("aws sqs purge-queue --queue-url \"$Q\""),

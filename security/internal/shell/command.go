@@ -150,6 +150,17 @@ var wrappers = map[string]func([]Word) int{
 	"infisical": subcommandRunner("", Set("env", "path", "projectId", "token"), "run"),
 	"dotenv":    func(ws []Word) int { return AfterOptions(ws, "ecv", Set("env", "cascade", "var")) },
 	"aws-vault": subcommandRunner("d", Set("duration", "region", "backend"), "exec"),
+	// The same kind, other ecosystems: pipx run, bun x, conda/mamba run -n ENV,
+	// pixi and rye run, dotenvx run, volta run.
+	"pipx":       subcommandRunner("", Set("spec", "python", "index-url", "pip-args"), "run"),
+	"bun":        subcommandRunner("", Set("cwd"), "x"),
+	"conda":      subcommandRunner("np", Set("name", "prefix", "cwd"), "run"),
+	"mamba":      subcommandRunner("np", Set("name", "prefix", "cwd"), "run"),
+	"micromamba": subcommandRunner("np", Set("name", "prefix", "cwd"), "run"),
+	"pixi":       subcommandRunner("e", Set("environment", "manifest-path"), "run"),
+	"rye":        subcommandRunner("", nil, "run"),
+	"dotenvx":    subcommandRunner("f", Set("env-file", "env"), "run"),
+	"volta":      subcommandRunner("", Set("node", "npm", "yarn", "pnpm"), "run"),
 }
 
 // subcommandRunner: a tool that runs another program only through one of its
