@@ -250,14 +250,30 @@ type Status struct {
 // Status returns the cursor's row and the counters without rendering the screen. In a
 // flood it does not hand vt10x the output kept back either (fast.go): the detector
 // looks every few milliseconds, and the read loop waits while it does.
-func (s *Screen) Status() Status {
+func (s *Screen) Status() Status { return s.snapshot(true) }
+
+// Counters is Status without Line: the cursor, the modes and the counters, for
+// the callers that do not read the cursor's row. Status renders that row cell by
+// cell, and a session asks for where things are several times per reply (a third
+// of its CPU time per short command went to rendering a row nobody read).
+func (s *Screen) Counters() Status { return s.snapshot(false) }
+
+// snapshot is Status, with the cursor's row rendered only when row is set.
+func (s *Screen) snapshot(row bool) Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.setup.due {
-		return s.flowStatus()
+		if row {
+			return s.flowStatus()
+		}
+		return s.statusAt(Point{Row: s.flow.y, Col: s.flow.x}, "")
 	}
 	s.flushPend()
-	return s.status()
+	if row {
+		return s.status()
+	}
+	cur := s.vt.Cursor()
+	return s.statusAt(Point{Row: cur.Y, Col: cur.X}, "")
 }
 
 // status reads the Status; the caller holds s.mu and has flushed pending output.
