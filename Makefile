@@ -17,7 +17,7 @@ SHELL       := bash
 .PHONY: build test test-long lint readme-check bench bench-scale soak fuzz ci clean run doctor
 
 build:
-	$(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $(BIN) ./cmd/mcp-terminal
 
 run:
 	$(GO) run ./cmd/mcp-terminal

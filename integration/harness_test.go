@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 		args = append(args, "-race")
 	}
 	build := exec.Command("go", append(args, "../cmd/mcp-terminal")...)
+	if !raceEnabled { // the static binary the README builds; the race detector needs cgo
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build server:", err)
