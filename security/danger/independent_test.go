@@ -15,7 +15,7 @@ import (
 // held-out part, used for tuning since its final figure was recorded) may guide
 // changes to them; heldout/ never does: this test reports its figures but never
 // prints its inputs. MCP_TERMINAL_CORPUS_MISSES=1 prints the tuning parts' misses
-// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2, tune3, tune4, tune5) scores that part
+// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune6) scores that part
 // alone, for whoever changes rules (even the held-out totals are feedback they
 // should not tune against).
 
@@ -29,6 +29,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune3":   {0.997, 0.002},
 	"tune4":   {0.987, 0.007},
 	"tune5":   {0.962, 0.009},
+	"tune6":   {0.867, 0.008},
 	"heldout": {0.965, 0.004},
 }
 
@@ -57,6 +58,7 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 	}
 	sort.Strings(files)
 	var total corpusTally
+	byProgram := map[string]*corpusTally{}
 	for _, f := range files {
 		var c corpusTally
 		fh, err := os.Open(f)
@@ -74,20 +76,21 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 			if len(fields) != 4 {
 				t.Fatalf("%s:%d: want label, program, effect and input separated by tabs", f, n)
 			}
-			label, program, input := fields[0], fields[1], strings.ReplaceAll(fields[3], "⏎", "\n")
+			label, program, input := fields[0], frontProgram(fields[1], fields[2]), strings.ReplaceAll(fields[3], "⏎", "\n")
 			v := Classify(ContextOf(program), input)
+			var one corpusTally
 			switch label {
 			case "dangerous":
-				c.dangerous++
+				one.dangerous++
 				if v.Dangerous {
-					c.caught++
+					one.caught++
 				} else if show {
 					t.Logf("miss %s [%s] %s", program, fields[2], fields[3])
 				}
 			case "ordinary":
-				c.ordinary++
+				one.ordinary++
 				if v.Dangerous {
-					c.flagged++
+					one.flagged++
 					if show {
 						t.Logf("false positive %s (%s) %s", program, v.Rule, fields[3])
 					}
@@ -96,6 +99,11 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 			default:
 				t.Fatalf("%s:%d: unknown label %q", f, n, label)
 			}
+			c.add(one)
+			if byProgram[program] == nil {
+				byProgram[program] = &corpusTally{}
+			}
+			byProgram[program].add(one)
 		}
 		fh.Close()
 		if err := sc.Err(); err != nil {
@@ -104,6 +112,16 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 		t.Logf("%s %s: %v", part, strings.TrimSuffix(filepath.Base(f), ".tsv"), c)
 		total.add(c)
 	}
+	if show {
+		programs := make([]string, 0, len(byProgram))
+		for p := range byProgram {
+			programs = append(programs, p)
+		}
+		sort.Strings(programs)
+		for _, p := range programs {
+			t.Logf("%s, program %s: %v", part, p, *byProgram[p])
+		}
+	}
 	t.Logf("%s: %v", part, total)
 	return total
 }
@@ -111,7 +129,7 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 func TestIndependentCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
-	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "heldout"} {
+	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "heldout"} {
 		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
 			continue
 		}
@@ -124,4 +142,27 @@ func TestIndependentCorpus(t *testing.T) {
 			t.Errorf("%s part: %v; the floor is %.1f%% recall and %.1f%% false positives", part, c, 100*floor.recall, 100*floor.maxFP)
 		}
 	}
+}
+
+// frontProgram is the program in front of the terminal for one corpus line. Most
+// parts name it in the program column; tune6 names only the kind of program there
+// (shell, python, sql, repl) and starts the effect with the program for REPL lines
+// ("irb: …", "man (less pager): …") and, where it matters, for SQL ("sqlite3 .shell
+// …", "mysql client …"; PostgreSQL otherwise).
+func frontProgram(program, effect string) string {
+	first := strings.TrimSuffix(strings.Fields(effect + " -")[0], ":")
+	switch program {
+	case "shell":
+		return "bash"
+	case "python":
+		return "python3"
+	case "sql":
+		if ContextOf(first) == ContextOf("psql") {
+			return first
+		}
+		return "psql"
+	case "repl":
+		return first
+	}
+	return program
 }
