@@ -663,6 +663,8 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 			return hitIf(anyPublic(optValues(c.Args[1:], "", "acl")) || strings.Contains(strings.Join(args, " "), "AllUsers"), "storage-made-public")
 		case "delete-public-access-block", "delete-account-public-access-block":
 			return hit("storage-made-public")
+		case "put-bucket-policy":
+			return hitIf(slices.ContainsFunc(optValues(c.Args[1:], "", "policy"), func(w shell.Word) bool { return publicPolicy(w.S) }), "storage-made-public")
 		}
 	case "gsutil":
 		// gsutil cp -a public-read (a canned ACL) of a data export

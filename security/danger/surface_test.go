@@ -371,6 +371,13 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: a repository deleted through its host's API; a home or keys published in a web root; a bucket policy for everyone; bq rm
+		d(`curl -sS -X DELETE -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com/repos/acme/payments-service`),
+		o(`curl -X DELETE -H "Authorization: Bearer $T" https://api.github.com/repos/acme/payments-service/labels/stale`),
+		d("zip -r /var/www/html/backup.zip ~/.aws"), o("zip -r /var/www/html/assets.zip public/assets"), d("cp -a ~/ /usr/share/nginx/html/me"), o("cp -a build/. /usr/share/nginx/html/"),
+		d(`aws s3api put-bucket-policy --bucket hr-docs --policy '{"Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"s3:GetObject","Resource":"arn:aws:s3:::hr-docs/*"}]}'`),
+		o(`aws s3api put-bucket-policy --bucket hr-docs --policy '{"Statement":[{"Effect":"Allow","Principal":"*","Action":"s3:GetObject","Condition":{"StringEquals":{"aws:SourceVpce":"vpce-1"}}}]}'`),
+		d("bq rm -r -f -d analytics_prod"), o("bq rm -f -t scratch_tmp.load_2024"), o("bq ls -d"),
 		// round 11: a project's uploads and kept backups, relative as well as absolute (./uploads as /srv/uploads)
 		d("rm -rf uploads"), d("rm -rf storage/backups"), o("rm -rf tmp/uploads"), o("rm -rf uploads/tmp"), o("rm -rf backup-old"),
 		// round 11: cloud credentials deleted (aws iam delete-access-key, as gcloud iam service-accounts keys delete), a backup deleted
