@@ -44,6 +44,13 @@ func classifyPython(input string, depth int) Verdict {
 			}
 			continue
 		}
+		if name, cmd, ok := ipythonCapture(t); ok { // files = !ls ~/src
+			if v := classify(Shell, cmd, depth+1); v.Dangerous {
+				return via(v, "an IPython shell escape")
+			}
+			src.WriteString(capturedListing(name, cmd) + "\n")
+			continue
+		}
 		if m := sqlMagic.FindStringSubmatch(t); m != nil { // %sql DROP TABLE t
 			if v := classify(SQL, m[1], depth+1); v.Dangerous {
 				return via(v, "IPython's %sql")
@@ -53,7 +60,7 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}

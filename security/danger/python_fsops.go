@@ -86,6 +86,8 @@ var (
 // pyOverwrites judges a file opened for writing ("w") or rewritten by
 // write_text/write_bytes as the shell's > or : > would be: a VCS file,
 // dotfile or credential whose contents are replaced or emptied.
+var pyTruncZero = regexp.MustCompile(`\bos\s*\.\s*truncate\s*\(\s*(` + pyL + `)\s*,\s*0\s*\)`)
+
 func pyOverwrites(code string, strs []string, _ int) Verdict {
 	for _, loc := range pyOpen.FindAllStringIndex(code, -1) {
 		rest := code[loc[1]:]
@@ -105,6 +107,12 @@ func pyOverwrites(code string, strs []string, _ int) Verdict {
 			how = byEmpty
 		}
 		if v := overwriteVerdict(pyLiteral(p[1], strs), how); v.Dangerous {
+			return v
+		}
+	}
+	for _, m := range pyTruncZero.FindAllStringSubmatch(code, -1) {
+		// os.truncate(p, 0) empties p as open(p, 'w') does
+		if v := overwriteVerdict(litValue(m[1], strs), byEmpty); v.Dangerous {
 			return v
 		}
 	}

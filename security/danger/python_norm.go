@@ -24,7 +24,7 @@ func pyNormalize(code string, strs []string) (string, []string) {
 	code = n.rewriteR7(code)
 	for range 4 { // decoders, imports and joins nest; a few rounds settle them
 		before := code
-		code = n.joinpath(n.rewriteMore(n.rewrite(code)))
+		code = n.joinpath(n.rewriteMore(n.rewrite(n.rewriteDispatch(code))))
 		if code == before {
 			break
 		}
