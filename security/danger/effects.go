@@ -401,8 +401,10 @@ var (
 	// asyncssh): judged as that host's shell would run them.
 	pyRemoteRun = regexp.MustCompile(`\.\s*(?:exec_command|sudo|run)\s*\(\s*(` + pyL + `)`)
 	pyRemoteLib = regexp.MustCompile(`\b(?:paramiko|fabric|asyncssh|SSHClient|Connection)\b`)
-	// Django lookups every row meets: pk__gte=0, id__gt=0, pk__isnull=False.
-	djangoEveryRow = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude\s*\(\s*(?:pk|id)__isnull\s*=\s*True\s*\)\s*\.\s*filter)?\s*\(\s*(?:(?:pk|id)__gte?\s*=\s*[01]|(?:pk|id)__isnull\s*=\s*False)\s*\)\s*\.\s*(?:delete|update)\s*\(`)
+	// Django lookups every row meets: pk__gte=0, id__gt=0, pk__isnull=False,
+	// and the exclusions no row meets: exclude(pk=None), exclude(id__isnull=True).
+	djangoEveryRow = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude\s*\(\s*(?:pk|id)__isnull\s*=\s*True\s*\)\s*\.\s*filter)?\s*\(\s*(?:(?:pk|id)__gte?\s*=\s*[01]|(?:pk|id)__isnull\s*=\s*False)\s*\)\s*\.\s*(?:delete|update)\s*\(|` +
+		`\.\s*objects\s*\.\s*(?:all\s*\(\s*\)\s*\.\s*)?exclude\s*\(\s*(?:(?:pk|id)\s*=\s*None|(?:pk|id)__isnull\s*=\s*True|(?:pk|id)__lte?\s*=\s*[0-]\d*)\s*\)\s*\.\s*(?:delete|update)\s*\(`)
 )
 
 func pyRemoteExec(code string, strs []string, depth int) Verdict {

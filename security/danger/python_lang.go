@@ -38,6 +38,8 @@ var (
 		`delete_namespaced_(?:stateful_set|persistent_volume_claim)|delete_persistent_volume|` +
 		// restore points: RDS and EC2 snapshots, AWS Backup's recovery points and vaults
 		`delete_db_snapshot|delete_db_cluster_snapshot|delete_snapshot|delete_recovery_point|delete_backup_vault|delete_backup)\s*\(|` +
+		// BigQuery's dataset with the tables in it (without delete_contents only an empty one goes)
+		`\.\s*delete_dataset\s*\([^\n]*\bdelete_contents\s*=\s*True|` +
 		`\bget_repo\s*\([^()]*\)\s*\.\s*delete\s*\(|` +
 		`\bindices\s*\.\s*delete\s*\(|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
@@ -132,7 +134,7 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(strs), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
+	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(pyResourceNames(code, strs)), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
 	}
@@ -147,23 +149,36 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 // generated files (*.pyc, *.o, *.log).
 func pyBulkUnlink(code string, strs []string, vars map[string]string) Verdict {
 	for _, m := range pyLoop.FindAllStringSubmatch(code, -1) {
+		p, ok := vars[m[1]]
+		if l := pyBoundListing(code, m[2]); l != "" {
+			// files = os.listdir('~/src') (or IPython's files = !ls ~/src); for f in files
+			m = []string{m[0], m[1], l}
+			if lit := pyLit.FindStringSubmatch(l); lit != nil {
+				p, ok = pyLiteral(lit[1], strs), true
+			}
+		}
 		if !pyListing.MatchString(m[2]) {
 			continue
 		}
-		p, ok := vars[m[1]]
+		if l := pyLit.FindStringSubmatch(m[2]); !ok && l != nil && strings.Contains(m[1], ",") {
+			p, ok = pyLiteral(l[1], strs), true // for root, dirs, files in os.walk('.'): the tree walked
+		}
 		body := strings.SplitN(code[strings.Index(code, m[0]):], "\n", 3)
 		line := body[0]
 		if !strings.HasSuffix(strings.TrimSpace(line), ":") {
 			line = strings.Join(body[:min(2, len(body))], "\n")
-		} else if len(body) > 1 {
-			line += "\n" + body[1]
+		} else {
+			line = pyBlockAfter(code, strings.Index(code, m[0])) // the loop's whole block, nested loops too
 		}
 		whole := code[:strings.Index(code, m[0])] // comprehension: the call precedes "for"
 		if j := strings.LastIndex(whole, "["); j >= 0 {
 			line = whole[j:] + line
 		}
-		if !pyUnlink.MatchString(line) {
+		if !pyUnlink.MatchString(line) && !pyEmpties(line, m[1], strs) {
 			continue
+		}
+		if ok && underSystemLogs(p) {
+			return hit("log-tamper") // the system's logs, whatever their suffix
 		}
 		if typedGlob(m[2], strs) || generatedSuffix(line, strs) {
 			continue // dir.glob('*.dmg'): files of one type, as rm "$d"/*.dmg
@@ -383,4 +398,58 @@ func allTemporaryLiterals(strs []string) bool {
 		}
 	}
 	return len(strs) > 0
+}
+
+// pyEmpties: the loop body opens its variable for writing (open(f, 'w')),
+// which empties each file as os.truncate would.
+func pyEmpties(body, loopVars string, strs []string) bool {
+	for _, v := range strings.Split(loopVars, ",") {
+		re := regexp.MustCompile(`\bopen\s*\(\s*` + regexp.QuoteMeta(strings.TrimSpace(v)) + `\s*,\s*(` + pyL + `)`)
+		for _, m := range re.FindAllStringSubmatch(body, -1) {
+			if mode := litValue(m[1], strs); strings.HasPrefix(mode, "w") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// underSystemLogs: a path in the system's log directory.
+func underSystemLogs(p string) bool {
+	return p == "/var/log" || strings.HasPrefix(p, "/var/log/")
+}
+
+// pySDKService: literals that name an SDK's service or region, not a resource
+// (boto3.client('cloudformation'), region_name='eu-west-1').
+var pySDKService = regexp.MustCompile(`\b(?:client|resource|Session)\s*\(\s*(` + pyL + `)|\bregion_name\s*=\s*(` + pyL + `)`)
+
+// pyResourceNames: the input's literals but those naming a service or region,
+// so a delete whose every resource is named as disposable (StackName='pr-1432-preview') passes.
+func pyResourceNames(code string, strs []string) []string {
+	skip := map[string]bool{}
+	for _, m := range pySDKService.FindAllStringSubmatch(code, -1) {
+		skip[m[1]+m[2]] = true
+	}
+	var out []string
+	for _, m := range pyLit.FindAllStringSubmatch(code, -1) {
+		if !skip[m[0]] {
+			out = append(out, pyLiteral(m[1], strs))
+		}
+	}
+	return out
+}
+
+// pyBoundListing: the listing call a loop's iterable name was assigned
+// (files = os.listdir('x')), or "".
+func pyBoundListing(code, iter string) string {
+	name := strings.TrimSpace(iter)
+	if !plainIdent.MatchString(name) {
+		return ""
+	}
+	re := regexp.MustCompile(`(?m)(?:^|;)\s*` + regexp.QuoteMeta(name) + `\s*=\s*([^\n;]+)`)
+	ms := re.FindAllStringSubmatch(code, -1)
+	if len(ms) != 1 || !pyListing.MatchString(ms[0][1]) {
+		return ""
+	}
+	return ms[0][1]
 }

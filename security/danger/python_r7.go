@@ -32,7 +32,11 @@ func (n *pyNorm) rewriteR7(code string) string {
 			break
 		}
 		iter := code[loc[1]:end]
-		code = code[:loc[0]] + "[" + fn + "(_x) for _x in " + strings.TrimSpace(iter) + "]" + code[end+1:]
+		call := fn + "(_x)"
+		if strings.HasPrefix(fn, "Path") { // map(Path.unlink, paths): each path's own unlink()
+			call = "_x." + strings.TrimSpace(strings.SplitN(fn, ".", 2)[1]) + "()"
+		}
+		code = code[:loc[0]] + "[" + call + " for _x in " + strings.TrimSpace(iter) + "]" + code[end+1:]
 	}
 	var b strings.Builder
 	last := 0

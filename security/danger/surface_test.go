@@ -168,6 +168,17 @@ var surfaceTable = map[string][]surfaceCase{
 		d("import ctypes\nlibc = ctypes.CDLL('libc.so.6')\nlibc.system(b'rm -rf /home/dev/work')"), o("import ctypes; ctypes.CDLL(None).system(b'date')"),
 		d("getattr(boto3.client('rds'), 'delete_db_' + 'instance')(DBInstanceIdentifier='orders-db', SkipFinalSnapshot=True)"), o("getattr(boto3.client('rds'), 'describe_db_instances')()"),
 		d("os.truncate(os.path.expanduser('~/.bash_history'), 0)"), o("os.truncate('build/out.bin', 0)"),
+		// round 12: a walk's nested loop is its block; each file opened for writing is emptied; the system's logs whatever their suffix
+		d("for dirpath, _, names in os.walk('src'):\n    for n in names:\n        os.unlink(os.path.join(dirpath, n))\n"),
+		o("for dirpath, _, names in os.walk('dist'):\n    for n in names:\n        os.unlink(os.path.join(dirpath, n))\n"),
+		d("for p in glob.glob('/var/log/nginx/*'): open(p, 'w').close()"), o("for p in glob.glob('logs/*.log'): open(p, 'w').close()"),
+		o("list(map(Path.unlink, Path('dist').glob('*.whl')))"), d("list(map(Path.unlink, Path('/srv/media').glob('*.png')))"),
+		// round 12: a queryset excluding nothing, a public bucket policy, a dataset with its tables; a stack named as a preview goes
+		d("Order.objects.exclude(id__isnull=True).update(total=0)"), o("Order.objects.exclude(status='paid').filter(id=4).delete()"),
+		d("s3.put_bucket_policy(Bucket='payroll', Policy=json.dumps({'Statement': [{'Effect': 'Allow', 'Principal': {'AWS': '*'}, 'Action': 's3:*', 'Resource': '*'}]}))"),
+		o("s3.put_bucket_policy(Bucket='logs', Policy=json.dumps({'Statement': [{'Effect': 'Allow', 'Principal': {'AWS': 'arn:aws:iam::123:role/r'}, 'Action': 's3:GetObject'}]}))"),
+		d("bigquery.Client().delete_dataset('proj.billing', delete_contents=True, not_found_ok=True)"), o("bigquery.Client().delete_dataset('proj.billing_empty')"),
+		o("boto3.client('cloudformation', region_name='eu-west-1').delete_stack(StackName='preview-pr-88')"), d("boto3.client('cloudformation', region_name='eu-west-1').delete_stack(StackName='core-network')"),
 		// round 11: a store's handle bound to a name and deleted on a later line, as the chained call is
 		d("from google.cloud import storage\nb = storage.Client().bucket('acme-exports')\nb.delete(force=True)"),
 		d("import boto3\nt = boto3.resource('dynamodb').Table('users')\nt.delete()"),
@@ -266,6 +277,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// ipython: the magics (%lsmagic, %quickref) and ! shell escapes.
 	"ipython": {
+		// round 12: name = !cmd runs cmd, and a listing it captures is the directory's entries
+		d("victims = !ls /srv/backups\nfor v in victims:\n    os.remove('/srv/backups/' + v)\n"), o("logs = !ls build/logs\nfor l in logs:\n    os.remove('build/logs/' + l)\n"),
+		d("out = !rm -rf ~/notebooks"), o("out = !pip list"),
 		// round 9: the SQL magics
 		d("%sql DROP TABLE experiments;"), d("%%sql\nDELETE FROM users;"), o("%sql SELECT * FROM experiments LIMIT 5"),
 		d("get_ipython().run_cell_magic('bash', '', 'rm -rf ~')"), d("get_ipython().run_line_magic('sql', 'DROP TABLE users')"), o("get_ipython().run_line_magic('timeit', 'sum(range(9))')"),
