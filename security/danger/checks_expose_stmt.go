@@ -81,6 +81,9 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		if dumps && (rawSenders[c.Name] && (len(c.Args) > 1 || c.Name == "pastebinit") || c.Name == "ssh" && sshToPublicIP(c)) {
 			return hit("expose-secret")
 		}
+		if (reads || dumps) && sendsStdin(c) {
+			return hit("expose-secret") // an interpreter whose code sends its stdin: env | python3 -c '…urlopen(u, sys.stdin…)'
+		}
 		dumps = dumps || dbDumpers[c.Name]
 		if v := checkAuthConfigWrite(st, c, said); v.Dangerous {
 			return v

@@ -100,7 +100,7 @@ func checkFind(c shell.Command, depth int) Verdict {
 				return v
 			}
 			shDel, _ := shellDeletesArgs(sc)
-			deletes = deletes || deleters[sc.Name] || shDel
+			deletes = deletes || deleters[sc.Name] || shDel || interpDeletesArgs(sc)
 		}
 	}
 	if findEmptyOnly(args[i:]) {

@@ -100,7 +100,8 @@ func checkPythonInterp(c shell.Command, depth int) Verdict {
 		return v
 	}
 	if code, ok := shell.DashC(c.Args[1:], 'c', ""); ok {
-		return via(classifyPython(shell.ForParser(code.S, Python), depth+1), c.Name+" -c")
+		src := withArgv(code.S, wordsAfter(c.Args[1:], code))
+		return via(classifyPython(shell.ForParser(src, Python), depth+1), c.Name+" -c")
 	}
 	return Verdict{}
 }
@@ -190,6 +191,8 @@ func checkFedCode(c shell.Command, rs []*syntax.Redirect, depth int) Verdict {
 			v = classifyShell(shell.ForParser(body, Shell), depth+1)
 		case shell.PythonProgram.MatchString(c.Name):
 			v = classifyPython(shell.ForParser(body, Python), depth+1)
+		case scriptInterps[c.Name]:
+			v = judgeScriptCode(c.Name, body, depth)
 		}
 		if v.Dangerous {
 			return via(v, "a here-document")
@@ -209,28 +212,17 @@ func checkScriptInterp(c shell.Command, depth int) Verdict {
 	if v := checkFetchedArgs(c, depth); v.Dangerous {
 		return v
 	}
+	if v := checkPerlInPlace(c, depth); v.Dangerous {
+		return v
+	}
 	var codes []string
 	for _, f := range []string{"-e", "-E", "-r", "-p"} {
 		codes = append(codes, optionValues(c.Args[1:], f, "")...)
 	}
 	codes = append(codes, optionValues(c.Args[1:], "--eval", "--eval")...)
 	for _, code := range codes {
-		if scriptForkLoop.MatchString(code) {
-			return hit("fork-bomb")
-		}
-		if v := classifyScript(c.Name, code, depth); v.Dangerous {
+		if v := judgeScriptCode(c.Name, code, depth); v.Dangerous {
 			return v
-		}
-		if v := checkScriptB64(c.Name, code, depth); v.Dangerous {
-			return v
-		}
-		if v := checkBuiltCommands(c.Name, code, depth); v.Dangerous {
-			return v
-		}
-		for _, m := range scriptSystem.FindAllStringSubmatch(code, -1) {
-			if v := classifyShell(shell.ForParser(m[1]+m[2], Shell), depth+1); v.Dangerous {
-				return via(v, c.Name)
-			}
 		}
 	}
 	return Verdict{}
