@@ -26,7 +26,7 @@ var (
 	// Cloud SDKs: AWS SDK v3 commands and v2/Ruby methods, Azure and GCS
 	// clients, that delete a bucket or container, many objects, instances,
 	// or make a bucket public.
-	cloudDelete = regexp.MustCompile(`\bnew\s+(?:Delete(?:Bucket|Objects|DBInstance|DBCluster|Table|Stack|Cluster|FileSystem|Repository|Volume)|TerminateInstances)Command\b|` +
+	cloudDelete = regexp.MustCompile(`\bnew\s+(?:[\w$]+\s*\.\s*)?(?:Delete(?:Bucket|Objects|DBInstance|DBCluster|Table|Stack|Cluster|FileSystem|Repository|Volume)|TerminateInstances)Command\b|` +
 		`\.\s*(?:deleteBucket|deleteObjects|terminateInstances|deleteContainer|deleteShare|deleteFiles|delete_bucket|delete_objects|terminate_instances|` +
 		// Firestore's recursiveDelete, Firebase Auth's deleteUsers, a whole collection,
 		// a repository (Octokit), a cluster namespace, S3's batch_delete! over a listing
@@ -97,7 +97,7 @@ func consoleRewrite(code string, strs []string, ruby bool) (string, []string) {
 		}
 		return m
 	})
-	code = consoleBindings(code)
+	code = consoleDispatch(consoleBindings(code), strs, ruby)
 	if !ruby {
 		for _, m := range jsRename.FindAllStringSubmatch(code, -1) {
 			for _, pair := range strings.Split(m[1], ",") {

@@ -374,6 +374,9 @@ func checkScriptCode(code string, depth int) Verdict {
 	return Verdict{}
 }
 
+// scriptNameAfter: a name concatenated after the last literal ('/tmp/' + f, "/srv/" . $d).
+var scriptNameAfter = regexp.MustCompile(`^\s*[+.]\s*[$@]?[A-Za-z_]`)
+
 // scriptPath joins the string literals of the first argument expression:
 // File.join("~", "work") and "~" + '/code' are both ~/code.
 func scriptPath(arg string) string {
@@ -395,12 +398,22 @@ func scriptPath(arg string) string {
 			break
 		}
 	}
-	for _, m := range scriptStr.FindAllStringSubmatch(arg[:end], -1) {
-		s := m[1] + m[2] + m[3] + m[4]
+	last := 0
+	for _, m := range scriptStr.FindAllStringSubmatchIndex(arg[:end], -1) {
+		s := ""
+		for g := 2; g <= 8; g += 2 {
+			if m[g] >= 0 {
+				s += arg[m[g]:m[g+1]]
+			}
+		}
 		if b.Len() > 0 && !strings.HasSuffix(b.String(), "/") && !strings.HasPrefix(s, "/") {
 			b.WriteByte('/')
 		}
 		b.WriteString(s)
+		last = m[1]
+	}
+	if b.Len() > 0 && scriptNameAfter.MatchString(arg[last:end]) {
+		b.WriteByte('*') // '/tmp/' + f: an entry of the directory, not the directory
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,6 +83,9 @@ func classifyNode(input string, depth int) Verdict {
 	if v := judgeFileWrites(code, strs); v.Dangerous {
 		return v
 	}
+	if v := consoleRoutes(code, strs, depth); v.Dangerous {
+		return v
+	}
 	if v := consoleFileEffects(code, strs, false, depth); v.Dangerous {
 		return v
 	}
@@ -127,6 +131,9 @@ func classifyRuby(input string, depth int) Verdict {
 		}
 	}
 	if v := judgeFileWrites(code, strs); v.Dangerous {
+		return v
+	}
+	if v := consoleRoutes(code, strs, depth); v.Dangerous {
 		return v
 	}
 	if v := consoleFileEffects(code, strs, true, depth); v.Dangerous {
@@ -186,7 +193,7 @@ func judgeDeletes(code string, strs []string, call *regexp.Regexp, recursive fun
 				p, ok = pyStringArg(code[g[1]:], strs)
 			}
 		}
-		if ok && protectedTree(p) {
+		if ok && protectedTree(p) && !(call == rubyRm && rubyBuildOutput(p)) {
 			return hit("repl-delete-tree")
 		}
 	}
@@ -297,4 +304,11 @@ func classifyScript(interp, code string, depth int) Verdict {
 		return via(classifyRuby(code, depth+1), "ruby -e")
 	}
 	return Verdict{}
+}
+
+// rubyBuildOutput: pkg/, where a gem's rake build and rake package write
+// what they build (Bundler's gem tasks; in .gitignore of every gem).
+func rubyBuildOutput(p string) bool {
+	c := path.Clean(p)
+	return c == "pkg" || strings.HasPrefix(c, "pkg/")
 }
