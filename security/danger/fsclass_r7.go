@@ -64,7 +64,8 @@ func onlyScratch(ops []shell.Word) bool {
 
 // siteNames are scratch names that are also what people call a project
 // (site, output, env): one directly in a home or a folder of it
-// (~/work/site) is that project, not its build output.
+// (~/work/site) is that project, not its build output, and so is what is
+// in it (~/work/site/content), unless named as scratch in turn (~/work/site/node_modules).
 var siteNames = shell.Set("site", "output", "outputs", "env", "bundle", "generated", "packs", "registry", "swap", "undo", "crash", "logs", "log", "artifacts")
 
 func homeProject(comps []string) bool {
@@ -73,7 +74,8 @@ func homeProject(comps []string) bool {
 			return false
 		}
 		if scratchNames[c] || scratchWord.MatchString(c) {
-			return siteNames[c] && i == len(comps)-1 || siteNames[c] && i+1 < len(comps) && broadGlob(comps[i+1])
+			// inside the project (~/code/site/content), only a scratch name of its own makes a path scratch
+			return siteNames[c] && (i == len(comps)-1 || broadGlob(comps[i+1]) || !scratchIn(comps[i+1:]))
 		}
 	}
 	return false

@@ -410,6 +410,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: a project named like build output (~/code/site) is a project, and so is what is in it
+		d("rm -rf ~/projects/site/layouts"), d("cd ~/src/output && rm -rf lib/"), o("rm -rf ~/projects/site/.cache"), o("rm -rf ~/projects/site/node_modules"),
 		// round 12: perl -i as sed -i; here-documents to node/ruby/php; rails runner; an interpreter sending its stdin; find -exec of a one-liner deleting its argument
 		d("sudo perl -pi -e 's/^PasswordAuthentication no/PasswordAuthentication yes/' /etc/ssh/sshd_config"), o("perl -pi -e 's/2023/2024/g' LICENSE"),
 		d("perl -ni -e 'print unless /ci-runner/' /home/ops/.ssh/authorized_keys"), o("perl -ne 'print unless /^#/' .ssh/config"),
