@@ -84,6 +84,8 @@ func secretPath(p string) bool {
 		return false
 	case sealed.MatchString(base):
 		return false // encrypted to be shared (Rails credentials.yml.enc, sops, age, gpg)
+	case strings.HasSuffix(base, ".pem") && strings.Contains(base, "*") && strings.HasPrefix(clean, "~"):
+		return true // every .pem in a home: the keys among them (an EC2 key pair is one) as well as certificates
 	case strings.HasSuffix(base, ".pem") && !strings.Contains(strings.ToLower(base), "key") && !strings.Contains(strings.ToLower(base), "priv"):
 		return false // a certificate (fullchain.pem, ca.pem), public by design
 	}

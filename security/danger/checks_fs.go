@@ -84,6 +84,9 @@ func checkFind(c shell.Command, depth int) Verdict {
 	if len(starts) == 0 {
 		starts = []shell.Word{{S: "."}}
 	}
+	if v := checkFindOrder(c, starts, args[i:], depth); v.Dangerous {
+		return v
+	}
 	deletes := false
 	for expr := args[i:]; len(expr) > 0; expr = expr[1:] {
 		switch expr[0].S {

@@ -410,6 +410,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: find's expression in order — -delete before its tests deletes all; a permission command on {} changes what find selects
+		d("find ~/notes -delete -name '*.tmp'"), o("find ~/notes -name '*.tmp' -delete"), o("find /tmp/build-cache -delete -name '*.o'"),
+		d("find ~ -name '*.pem' -exec chmod 664 {} +"), o("find ~ -name '*.pem' -exec chmod 600 {} +"), d("find / -perm -2000 -exec chmod g-s {} \\;"),
+		o("find /srv/www -type f -exec chmod 644 {} +"), o("find . -name '*.sh' -exec chmod +x {} \\;"),
 		// round 12: a project named like build output (~/code/site) is a project, and so is what is in it
 		d("rm -rf ~/projects/site/layouts"), d("cd ~/src/output && rm -rf lib/"), o("rm -rf ~/projects/site/.cache"), o("rm -rf ~/projects/site/node_modules"),
 		// round 12: perl -i as sed -i; here-documents to node/ruby/php; rails runner; an interpreter sending its stdin; find -exec of a one-liner deleting its argument
