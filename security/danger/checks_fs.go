@@ -265,8 +265,14 @@ func checkTruncate(c shell.Command, _ int) Verdict {
 // checkRsync: rsync --delete* whose destination is a root, system or home
 // directory (or the working directory): files missing from the source are
 // deleted there. A remote destination (host:path) is judged by its path.
-func checkRsync(c shell.Command, _ int) Verdict {
+func checkRsync(c shell.Command, depth int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "efBTM")
+	if o.Has("n", "dry-run") {
+		return Verdict{} // lists what it would do
+	}
+	if v := rsyncSideEffects(c, o, depth); v.Dangerous {
+		return v
+	}
 	deletes := false
 	for l := range o.Long {
 		deletes = deletes || strings.HasPrefix(l, "del")

@@ -51,7 +51,10 @@ var (
 	// homeScratch are the directories in a home that only hold downloaded
 	// packages, toolchains and caches.
 	homeScratch = []string{"go/pkg", ".cargo/registry", ".cargo/git", ".local/pipx", ".local/share/Trash", ".ivy2/cache", ".composer/cache"}
-	scratchWord = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info)$`)
+	// stampedBackup: a backup copy named with a date or time after its suffix
+	// (config.bak.2024-06-01, config.bak.$(date +%s)): a new file.
+	stampedBackup = regexp.MustCompile(`(?i)\.(?:bak|backup|orig|old)[-_.]`)
+	scratchWord   = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info)$`)
 	// homeCredFiles are credentials kept in directories that also hold
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
@@ -177,7 +180,7 @@ func leafClass(p string) pathClass {
 			}
 			return pcUnknown // hooks, a stale lock, an aborted rebase
 		case credDirs[c]:
-			if i := slices.Index(comps, c); strings.HasPrefix(base, "known_hosts") || scratchIn(comps[i+1:]) || strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".new") || scratchWord.MatchString(base) {
+			if i := slices.Index(comps, c); strings.HasPrefix(base, "known_hosts") || scratchIn(comps[i+1:]) || strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".new") || scratchWord.MatchString(base) || stampedBackup.MatchString(base) {
 				return pcUnknown
 			}
 			return pcCredential

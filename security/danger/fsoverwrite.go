@@ -357,9 +357,11 @@ func sedEmpties(c shell.Command) ([]string, bool) {
 // home (-x -C /: every file the archive holds replaces the one there), and
 // an archive written onto a disk (-c -f /dev/sda). Options come bundled
 // (xzf, -xzf), separate (-x -z -f a.tgz) or long (--extract --directory=/).
-func checkTar(c shell.Command, _ int) Verdict {
+func checkTar(c shell.Command, depth int) Verdict {
 	extract, create, overwrite := false, false, false
+	removeFiles, deleteMembers := false, false
 	var dir, file string
+	var operands []string
 	args := c.Args[1:]
 	for i := 0; i < len(args); i++ {
 		a := args[i].S
@@ -387,6 +389,10 @@ func checkTar(c shell.Command, _ int) Verdict {
 			dir = a[len("--directory="):]
 		case strings.HasPrefix(a, "--file="):
 			file = a[len("--file="):]
+		case a == "--remove-files":
+			removeFiles = true
+		case a == "--delete":
+			deleteMembers = true
 		case strings.HasPrefix(a, "--"):
 		case strings.HasPrefix(a, "-") || i == 0 && !strings.ContainsAny(a, "/."): // old style: tar xzf a.tgz
 			for _, l := range strings.TrimPrefix(a, "-") {
@@ -403,7 +409,12 @@ func checkTar(c shell.Command, _ int) Verdict {
 					dir = value()
 				}
 			}
+		default:
+			operands = append(operands, fsPath(args[i]))
 		}
+	}
+	if v := tarSideEffects(create, removeFiles, deleteMembers, file, dir, operands, depth); v.Dangerous {
+		return v
 	}
 	switch {
 	case create && isBlockDevice(file):

@@ -410,6 +410,14 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: what archiving and copying tools do besides copying — tar -c over a file not named as an archive, --remove-files,
+		// --delete from a backup; rsync --remove-source-files, --delete-excluded of data, --dry-run; cp -r of contents into a home or of an old copy over work
+		d("tar -czf ~/.profile docs/"), o("tar -czf ~/docs-2024.tgz docs/"), d("tar -cf ~/work.tar ~/work --remove-files"), o("tar -cf /tmp/cores.tar --remove-files /tmp/core.*"),
+		d("tar --delete -f /srv/backups/weekly-2024.tar var/lib/app"), o("tar --delete -f dist/site.tar site/drafts"),
+		d("rsync -a --remove-source-files ~/Documents/ /tmp/stage/"), o("rsync -a --remove-source-files /var/spool/uploads/ archive@host:/srv/incoming/"),
+		d("rsync -a --delete --delete-excluded --exclude '*.mov' ~/Videos/ /mnt/backup/videos/"), o("rsync -a --delete-excluded --exclude .cache ~/proj/ /mnt/backup/proj/"),
+		o("rsync -avn --delete /mnt/backup/home/bob/ /home/bob/"),
+		d("cp -a ~/site.bak/. ~/code/site/"), d("cp -rT ~/skel-new ~"), o("cp -r template/. services/new-api/"), o("cp ~/.kube/config ~/.kube/config.bak.$(date +%F)"),
 		// round 12: find's expression in order — -delete before its tests deletes all; a permission command on {} changes what find selects
 		d("find ~/notes -delete -name '*.tmp'"), o("find ~/notes -name '*.tmp' -delete"), o("find /tmp/build-cache -delete -name '*.o'"),
 		d("find ~ -name '*.pem' -exec chmod 664 {} +"), o("find ~ -name '*.pem' -exec chmod 600 {} +"), d("find / -perm -2000 -exec chmod g-s {} \\;"),

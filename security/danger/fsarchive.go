@@ -1,0 +1,132 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// What archiving and copying tools do besides copying:
+//
+//   - tar -c writes its archive over the -f file (tar -cvf ~/.bashrc notes/,
+//     the arguments swapped), judged as > FILE; --remove-files deletes what
+//     it archived, judged as rm -r of the members (below -C); --delete
+//     removes members from an archive, and from one named as a backup that
+//     is deleting from the backup;
+//   - rsync --remove-source-files moves (judged as mv to the destination's
+//     path), --delete-excluded deletes from the destination what an exclude
+//     names (from a backup, the excluded data unless it is build output or a
+//     cache), and -n/--dry-run changes nothing whatever else it says;
+//   - cp -r of a tree's contents (SRC/. or -T) into a home's root puts them
+//     over its dotfiles, as tar -x -C ~ does, and of an old copy or a backup
+//     over a project or home tree puts old files over newer work, as tar
+//     --overwrite of a backup does.
+
+var archiveName = regexp.MustCompile(`(?i)\.(?:tar|tgz|tbz2?|txz|tzst|taz|tlz|gz|bz2|xz|zst|lz4?|lzma|z|zip|7z|cpio|ar|img|bin|dump|bak)$`)
+
+var backupArchive = regexp.MustCompile(`(?i)backup|snapshot|nightly|daily|weekly|monthly|archive`)
+
+func tarSideEffects(create, removeFiles, deleteMembers bool, file, dir string, operands []string, depth int) Verdict {
+	if create && file != "" && file != "-" && !isBlockDevice(file) && !archiveName.MatchString(file) {
+		// not named as an archive: the arguments swapped, and what was there is gone
+		if v := overwriteVerdict(file, byEmpty); v.Dangerous {
+			return v
+		}
+	}
+	if create && removeFiles && depth < shell.MaxDepth {
+		var words []string
+		for _, o := range operands {
+			if dir != "" && !strings.HasPrefix(o, "/") && !strings.HasPrefix(o, "~") {
+				o = path.Join(dir, o)
+			}
+			words = append(words, shQuotePath(o))
+		}
+		if len(words) > 0 {
+			if v := classify(Shell, "rm -r "+strings.Join(words, " "), depth+1); v.Dangerous {
+				return v
+			}
+		}
+	}
+	if deleteMembers && backupArchive.MatchString(file) && len(operands) > 0 {
+		return hit("backup-delete")
+	}
+	return Verdict{}
+}
+
+// rsyncSideEffects: --remove-source-files and --delete-excluded.
+func rsyncSideEffects(c shell.Command, o shell.Opts, depth int) Verdict {
+	if len(o.Operands) < 2 {
+		return Verdict{}
+	}
+	dest := o.Operands[len(o.Operands)-1].S
+	if m := shell.RemoteLike.FindString(dest); m != "" && !strings.Contains(m, "/") {
+		dest = strings.TrimPrefix(dest, m)
+		if dest == "" || !strings.HasPrefix(dest, "/") {
+			dest = "~/" + dest // the remote home
+		}
+	}
+	if o.Long["remove-source-files"] && depth < shell.MaxDepth {
+		words := []string{"mv"}
+		for _, s := range o.Operands[:len(o.Operands)-1] {
+			words = append(words, shQuotePath(strings.TrimSuffix(fsPath(s), "/")))
+		}
+		if v := classify(Shell, strings.Join(append(words, shQuotePath(dest)), " "), depth+1); v.Dangerous {
+			return v
+		}
+	}
+	if o.Long["delete-excluded"] && treeProtected[classifyPath(dest)] {
+		for _, x := range rsyncExcludes(c.Args[1:]) {
+			if x == "*" || x == "**" || x == "/*" {
+				break // everything excluded: the destination emptied, judged by checkRsync
+			}
+			if !artifactPattern(x) && !isScratchName(strings.Trim(x, "/*")) {
+				return hit("rsync-delete") // the excluded files go from the copy the source still has them in
+			}
+		}
+	}
+	return Verdict{}
+}
+
+func rsyncExcludes(args []shell.Word) []string {
+	var out []string
+	for i, w := range args {
+		switch {
+		case w.S == "--exclude" && i+1 < len(args):
+			out = append(out, args[i+1].S)
+		case strings.HasPrefix(w.S, "--exclude="):
+			out = append(out, strings.TrimPrefix(w.S, "--exclude="))
+		}
+	}
+	return out
+}
+
+// cpOverTree: cp -r of a tree's contents into a home's root, or of an old
+// copy over a protected tree.
+func cpOverTree(c shell.Command) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "StZ")
+	if !o.Has("rRa", "recursive", "archive") || len(o.Operands) < 2 {
+		return Verdict{}
+	}
+	ops := o.Operands
+	dest := fsPath(ops[len(ops)-1])
+	contents := o.Has("T", "no-target-directory")
+	for _, s := range ops[:len(ops)-1] {
+		src := fsPath(s)
+		into := contents || strings.HasSuffix(src, "/.") || strings.HasSuffix(src, "/*")
+		if into && path.Clean(dest) != "." && extractVerdict(dest).Dangerous {
+			return hit("overwrite-protected")
+		}
+		base := path.Base(strings.TrimSuffix(strings.TrimSuffix(src, "/."), "/*"))
+		if into && restoresOver(base, dest) && !slices.Contains([]string{".", ".."}, base) {
+			return hit("overwrite-protected")
+		}
+	}
+	return Verdict{}
+}
+
+func init() {
+	addHostCheck("cp", func(c shell.Command, _ int) Verdict { return cpOverTree(c) })
+}
