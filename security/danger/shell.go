@@ -90,6 +90,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 			if v = checkForLoop(n); !v.Dangerous {
 				v = checkForListFed(n, depth)
 			}
+			if !v.Dangerous {
+				v = checkForItems(n, depth)
+			}
 		}
 		return !v.Dangerous
 	})

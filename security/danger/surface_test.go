@@ -410,6 +410,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: a for loop over listed words (braces expanded) runs its body with each in place of the variable
+		d("for disk in /dev/nvme{1,2}n1; do sudo wipefs -a $disk; done"), d(`for f in /var/log/nginx/*.log; do : > "$f"; done`),
+		o("for disk in /dev/nvme{1,2}n1; do sudo smartctl -H $disk; done"), o(`for f in build/*.log; do : > "$f"; done`), o("for n in 1 2 3; do echo $n; done"),
 		// round 12: what archiving and copying tools do besides copying — tar -c over a file not named as an archive, --remove-files,
 		// --delete from a backup; rsync --remove-source-files, --delete-excluded of data, --dry-run; cp -r of contents into a home or of an old copy over work
 		d("tar -czf ~/.profile docs/"), o("tar -czf ~/docs-2024.tgz docs/"), d("tar -cf ~/work.tar ~/work --remove-files"), o("tar -cf /tmp/cores.tar --remove-files /tmp/core.*"),

@@ -1,0 +1,78 @@
+package danger
+
+import (
+	"bytes"
+	"regexp"
+	"slices"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	shexpand "mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// checkForItems: for x in A B C; do …$x…; done runs its body once for each
+// listed word (braces expanded: /dev/sd{b,c}), so the body is judged with
+// each in place of $x — dd of=$d over each disk, truncate -s 0 "$f" of each
+// log. Loops over a command's output are checkForListFed's.
+func checkForItems(f *syntax.ForClause, depth int) Verdict {
+	it, ok := f.Loop.(*syntax.WordIter)
+	if !ok || it.Name == nil || len(it.Items) == 0 || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	var items []string
+	for _, w := range it.Items {
+		if !literalWord(w) {
+			return Verdict{}
+		}
+		c := &syntax.Word{Parts: slices.Clone(w.Parts)} // SplitBraces rewrites the word it is given
+		syntax.SplitBraces(c)
+		for e, err := range shexpand.BracesSeq(nil, c) {
+			if err != nil || len(items) >= 32 {
+				break
+			}
+			items = append(items, shell.ResolveWord(e).S)
+		}
+	}
+	var body bytes.Buffer
+	p := syntax.NewPrinter()
+	for _, s := range f.Do {
+		if err := p.Print(&body, s); err != nil {
+			return Verdict{}
+		}
+		body.WriteString("\n")
+	}
+	ref := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(it.Name.Value) + `\}|` + regexp.QuoteMeta(it.Name.Value) + `\b)`)
+	if !ref.Match(body.Bytes()) {
+		return Verdict{}
+	}
+	for _, item := range items {
+		text := ref.ReplaceAllLiteralString(body.String(), itemText(item))
+		if v := classifyShell(text, depth+1); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// literalWord: a word with no expansions but globs.
+func literalWord(w *syntax.Word) bool {
+	ok := true
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+var itemSafe = regexp.MustCompile(`^[\w./*?~+:@%,=-]+$`)
+
+// itemText: the item as it may stand inside or outside double quotes.
+func itemText(s string) string {
+	if itemSafe.MatchString(s) {
+		return s
+	}
+	return "__item__"
+}
