@@ -485,6 +485,14 @@ func checkRedisAuthOff(c shell.Command, _ int) Verdict {
 			if k == "requirepass" && v == "" || k == "protected-mode" && v == "no" {
 				return hit("auth-disabled")
 			}
+			// the dump written where a file is read as keys, jobs or pages (the
+			// classic route: dir /root/.ssh, dbfilename authorized_keys)
+			switch {
+			case k == "dir" && strings.Contains(v, ".ssh"), k == "dbfilename" && v == "authorized_keys":
+				return hit("write-authorized-keys")
+			case k == "dir" && redisDumpTarget(args[i+3:]), k == "dbfilename" && (v == "crontab" || strings.HasSuffix(v, ".php")):
+				return hit("write-system-file")
+			}
 		}
 	}
 	return Verdict{}
@@ -712,4 +720,14 @@ func tightensSecrets(mode string, paths []shell.Word) bool {
 		}
 	}
 	return len(paths) > 0
+}
+
+// redisDumpTarget: a directory whose files another program runs or serves:
+// the cron directories, a web root.
+func redisDumpTarget(v []string) bool {
+	if len(v) == 0 {
+		return false
+	}
+	d := path.Clean(v[0])
+	return strings.HasPrefix(d, "/etc/cron") || strings.HasPrefix(d, "/var/spool/cron") || webRoot.MatchString(d)
 }

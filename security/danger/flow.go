@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -97,6 +98,8 @@ func downloads(n syntax.Node) map[string]bool {
 	return out
 }
 
+var curlBundle = regexp.MustCompile(`^-[a-zA-Z]{2,}$`)
+
 func downloadTargets(c shell.Command) []string {
 	var out []string
 	if c.Name == "wget" {
@@ -105,6 +108,18 @@ func downloadTargets(c shell.Command) []string {
 		out = optionValues(c.Args[1:], "-o", "--output")
 	}
 	remoteName := c.Name == "wget" && len(out) == 0 || hasWord(c.Args, "-O") || hasWord(c.Args, "--remote-name")
+	if c.Name != "wget" {
+		// curl's short options bundled: -sO, -fsSLO (the remote name), -sLo FILE
+		for i, w := range c.Args[1:] {
+			if !curlBundle.MatchString(w.S) {
+				continue
+			}
+			remoteName = remoteName || strings.Contains(w.S, "O")
+			if strings.HasSuffix(w.S, "o") && i+2 < len(c.Args) {
+				out = append(out, c.Args[i+2].S)
+			}
+		}
+	}
 	for _, w := range c.Args[1:] {
 		if remoteName && shell.URLLike.MatchString(w.S) {
 			out = append(out, strings.TrimSuffix(strings.SplitN(w.S, "?", 2)[0], "/"))
