@@ -24,6 +24,9 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 			return hitIf(!placeholderTargets(c), "terraform-destroy")
 		}
 	}
+	if v := checkTerraformUnreviewed(c, ops); v.Dangerous {
+		return v
+	}
 	if len(ops) > 0 && ops[0] == "apply" {
 		for _, f := range c.Args[1:] {
 			if f.S == "-destroy" || f.S == "--destroy" || f.S == "-destroy=true" {
@@ -425,4 +428,26 @@ func opensToWorld(c shell.Command) bool {
 		}
 	}
 	return false
+}
+
+// checkTerraformUnreviewed: apply -auto-approve of the whole configuration
+// (no saved plan, no -target or -replace that scopes it), and state rm of a
+// resource not named as disposable.
+func checkTerraformUnreviewed(c shell.Command, ops []string) Verdict {
+	switch {
+	case len(ops) == 1 && ops[0] == "apply" && (hasWord(c.Args, "-auto-approve") || hasWord(c.Args, "--auto-approve")):
+		for _, w := range c.Args[1:] {
+			if strings.HasPrefix(w.S, "-target") || strings.HasPrefix(w.S, "--target") || strings.HasPrefix(w.S, "-replace") || strings.HasPrefix(w.S, "--replace") {
+				return Verdict{}
+			}
+		}
+		return hit("terraform-unreviewed")
+	case len(ops) > 2 && ops[0] == "state" && ops[1] == "rm":
+		for _, a := range ops[2:] {
+			if !temporaryName(a) {
+				return hit("terraform-unreviewed")
+			}
+		}
+	}
+	return Verdict{}
 }
