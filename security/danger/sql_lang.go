@@ -37,7 +37,8 @@ func scratchObjects(rest []string) bool {
 			// temp_migration_backup is the copy kept in case a migration went wrong; only
 			// a cleanup written to run either way (IF EXISTS) drops it as scratch.
 			kept := keptCopy.MatchString(strings.ToLower(t)) && indexDepth0(rest, "EXISTS") < 0
-			if kept || !scratchTable(t) && !(rest[0] == "DATABASE" && testDatabase(t)) {
+			fixture := fixtureTable.MatchString(strings.ToLower(t)) && indexDepth0(rest, "EXISTS") >= 0
+			if kept || !scratchTable(t) && !fixture && !(rest[0] == "DATABASE" && testDatabase(t)) {
 				return false
 			}
 			names++
@@ -58,6 +59,10 @@ func scratchTable(name string) bool {
 	}
 	return false
 }
+
+// fixtureTable: a table named for a test suite's fixtures; dropped IF EXISTS
+// (the suite's cleanup, written to run either way) it is scratch.
+var fixtureTable = regexp.MustCompile(`^(?:test|tests|fixture|fixtures|e2e|spec)_|_(?:test|tests|fixture|fixtures)$`)
 
 // keptCopy: a table named as a backup, snapshot or archive is a copy someone
 // kept on purpose, whatever else its name says (see scratchObjects).
