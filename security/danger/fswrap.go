@@ -244,7 +244,8 @@ var (
 	// scriptDelete finds a deletion call and its first argument in perl,
 	// ruby, node, php and awk one-liners; scriptRecursive says whether it
 	// removes a whole tree.
-	scriptDelete     = regexp.MustCompile(`\b(rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rmSync|rmdirSync|rimraf|rm|rmdir|unlink|unlinkSync|delete)\b\s*\(?\s*([^;]*)`)
+	// (os.remove is Lua's, and Python's: lua -e, a Lua console)
+	scriptDelete     = regexp.MustCompile(`\b(rmtree|remove_tree|rm_rf|rm_r|remove_dir|remove_entry_secure|rmSync|rmdirSync|rimraf|rm|rmdir|unlink|unlinkSync|delete|os\.remove)\b\s*\(?\s*([^;]*)`)
 	scriptRecursive  = regexp.MustCompile(`rmtree|remove_tree|rm_rf|rm_r\b|remove_dir|remove_entry|rimraf|recursive:\s*true`)
 	scriptHomeInterp = regexp.MustCompile(`#\{\s*(?:Dir\.home|ENV\[["']HOME["']\])\s*\}|\$\{(?:os\.homedir\(\)|process\.env\.HOME)\}`)
 	scriptRun        = regexp.MustCompile(`\b(?:os\.execute|popen|IO\.popen|Popen|spawn|proc_open|execFileSync|Kernel\.system)\s*\(?\s*["'\x60]([^"'\x60]+)`)

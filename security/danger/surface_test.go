@@ -412,6 +412,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: Lua's os.remove, with its .. concatenation, judged as the other one-liners' deletes
+		d(`lua -e "os.remove(os.getenv('HOME') .. '/.bash_profile')"`), o(`lua -e "os.remove('/tmp/lua-test.out')"`),
 		// round 12: sqlite3 on a file in a temporary directory is a scratch database; a name alone does not make a test database
 		o("sqlite3 /tmp/ci-run.db 'DELETE FROM jobs'"), o("sqlite3 :memory: 'DROP TABLE x'"), d("sqlite3 ~/notes.db 'DELETE FROM notes'"),
 		// round 12: redis told to dump where another program trusts the file; curl's bundled -O/-o saves what is run next
