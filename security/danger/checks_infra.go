@@ -442,6 +442,18 @@ func checkTerraformUnreviewed(c shell.Command, ops []string) Verdict {
 			}
 		}
 		return hit("terraform-unreviewed")
+	case c.Name == "pulumi" && len(ops) > 0 && ops[0] == "up" && (hasWord(c.Args, "--yes") || hasWord(c.Args, "-y")):
+		// pulumi up --yes is apply -auto-approve; a stack named as disposable, or --target, scopes it
+		for i, w := range c.Args[1:] {
+			v, _ := strings.CutPrefix(w.S, "--stack=")
+			if (w.S == "--stack" || w.S == "-s") && i+2 < len(c.Args) {
+				v = c.Args[i+2].S
+			}
+			if strings.HasPrefix(w.S, "--target") || v != w.S && temporaryName(v) {
+				return Verdict{}
+			}
+		}
+		return hit("terraform-unreviewed")
 	case len(ops) > 2 && ops[0] == "state" && ops[1] == "rm":
 		for _, a := range ops[2:] {
 			if !temporaryName(a) {

@@ -12,7 +12,7 @@ import (
 //     and globalThis., global., window. name the global scope;
 //   - require('m').f is m.f (require('https').request is https.request);
 //   - Ruby's Object.const_get(:X) is X, and recv.send(:m, …) (public_send,
-//     __send__, or send with no receiver) is recv.m(…).
+//     __send__, or send with no receiver) and recv.method(:m).call(…) are recv.m(…).
 //
 // And calls that do what a shell command does, judged as that command:
 // fs.copyFileSync/cpSync and FileUtils.cp/cp_r/copy_file (cp), and an HTTP
@@ -24,6 +24,7 @@ var (
 	jsGlobal    = regexp.MustCompile(`\b(?:globalThis|global|window|self)\s*\.\s*`)
 	jsRequireOf = regexp.MustCompile(`\brequire\s*\(\s*(` + pyL + `)\s*\)\s*\.\s*`)
 	rbConstGet  = regexp.MustCompile(`\b(?:Object|Kernel|Module)\s*\.\s*const_get\s*\(\s*(?::(\w+)|(` + pyL + `))\s*\)`)
+	rbMethodRef = regexp.MustCompile(`(\.\s*|(?:^|[^\w.:]))method\s*\(\s*:(\w+[!?]?)\s*\)\s*(?:\.\s*(?:call|\(\s*\))|\.\s*\(|\[)\s*\(?`)
 	rbSend      = regexp.MustCompile(`(\.\s*|(?:^|[^\w.:]))(?:public_send|__send__|send)\s*\(\s*(?::(\w+)|(` + pyL + `))\s*(,|\))`)
 )
 
@@ -39,6 +40,7 @@ func consoleDispatch(code string, strs []string, ruby bool) string {
 			}
 			return m
 		})
+		code = rbMethodRef.ReplaceAllString(code, "${1}${2}(") // Kernel.method(:system).call(…) is Kernel.system(…)
 		return rbSend.ReplaceAllStringFunc(code, func(m string) string {
 			sm := rbSend.FindStringSubmatch(m)
 			name := sm[2]

@@ -11,6 +11,7 @@ import (
 
 // What archiving and copying tools do besides copying:
 //
+//   - zip -m and 7z a -sdel delete what they archived (rm -r of the sources);
 //   - tar -c writes its archive over the -f file (tar -cvf ~/.bashrc notes/,
 //     the arguments swapped), judged as > FILE; --remove-files deletes what
 //     it archived, judged as rm -r of the members (below -C); --delete
@@ -129,4 +130,29 @@ func cpOverTree(c shell.Command) Verdict {
 
 func init() {
 	addHostCheck("cp", func(c shell.Command, _ int) Verdict { return cpOverTree(c) })
+	addHostCheck("zip", checkArchiveMove)
+	addHostCheck("7z", checkArchiveMove)
+	addHostCheck("7za", checkArchiveMove)
+}
+
+// checkArchiveMove: zip -m and 7z a -sdel delete what they archived, as tar
+// --remove-files does: judged as rm -r of the sources.
+func checkArchiveMove(c shell.Command, depth int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "bdinPtxZ")
+	ops := shell.Lits(o.Operands)
+	var srcs []string
+	switch {
+	case c.Name == "zip" && (strings.Contains(o.Short, "m") || o.Long["move"]) && len(ops) > 1:
+		srcs = ops[1:]
+	case c.Name != "zip" && hasWord(c.Args, "-sdel") && len(ops) > 2 && ops[0] == "a":
+		srcs = ops[2:]
+	}
+	if len(srcs) == 0 || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	var words []string
+	for _, s := range srcs {
+		words = append(words, shQuotePath(s))
+	}
+	return classify(Shell, "rm -r "+strings.Join(words, " "), depth+1)
 }

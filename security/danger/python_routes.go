@@ -23,7 +23,8 @@ import (
 //   - shutil.make_archive(base, fmt, root) and copytree/copy/copy2/copyfile(a, b):
 //     tar -czf base.tar.gz root, cp -r a b;
 //   - http.server's handler given directory=D (or the process moved to D with
-//     os.chdir) on an address: python3 -m http.server -d D --bind ADDR.
+//     os.chdir) on an address: python3 -m http.server -d D --bind ADDR;
+//   - fileinput.input(FILES, inplace=True): sed -i on FILES.
 
 type pyCommandRoute struct {
 	call  *regexp.Regexp // ends at the call's "("
@@ -77,6 +78,11 @@ var pyCommandRoutes = []pyCommandRoute{
 		return "cp -r " + at(a, 0) + " " + firstOf(kw["dst"], at(a, 1)), len(a) >= 2 || kw["dst"] != ""
 	}},
 	{regexp.MustCompile(`\bSimpleHTTPRequestHandler\b`), pyHTTPServer},
+	{regexp.MustCompile(`\bfileinput\s*\.\s*(?:input|FileInput)\s*\(`), func(a []string, kw map[string]string, code string, strs []string) (string, bool) {
+		// an in-place edit of each file, as sed -i is
+		files := firstOf(kw["files"], at(a, 0))
+		return "sed -i 's/a/b/' " + files, kw["inplace"] == "True" && files != ""
+	}},
 }
 
 var (
@@ -145,6 +151,9 @@ func pyShellWord(a string, strs []string) string {
 		return shQuote(s)
 	} else if ok {
 		return shQuote(strings.ReplaceAll(s, shell.DynMark, "")) + `"$__dyn"`
+	}
+	if l, ok := pyListArg(a, strs); ok && (strings.HasPrefix(a, "[") || strings.HasPrefix(a, "(")) {
+		return l // ['a', 'b']: the words
 	}
 	if plainIdent.MatchString(a) || regexp.MustCompile(`^-?\d+$`).MatchString(a) {
 		return a

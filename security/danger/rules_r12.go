@@ -4,11 +4,11 @@ package danger
 
 func init() {
 	rules = append(rules, rule{"terraform-unreviewed", catInfra,
-		"This applies every change Terraform plans for the whole configuration (replacements and destroys included) without showing the plan first, " +
+		"This applies every change Terraform (or Pulumi) plans for the whole configuration, replacements and destroys included, without showing the plan first, " +
 			"or makes Terraform forget a resource it manages, so the next apply creates an empty one beside it.",
 		sh("terraform apply -auto-approve", "tofu apply -auto-approve -var-file=prod.tfvars", "terraform -chdir=infra apply -auto-approve",
-			"terraform state rm aws_db_instance.main", "terraform state rm module.storage"),
+			"terraform state rm aws_db_instance.main", "terraform state rm module.storage", "pulumi up --yes", "pulumi up -y --stack prod"),
 		sh("terraform apply", "terraform apply tfplan", "terraform apply -auto-approve plan.out", "terraform apply -auto-approve -target=module.preview_env",
 			"terraform state list", "terraform state mv aws_s3_bucket.a aws_s3_bucket.b", "terraform state rm null_resource.tmp_provision",
-			"terraform apply -auto-approve -var-file=env/sandbox.tfvars")})
+			"terraform apply -auto-approve -var-file=env/sandbox.tfvars", "pulumi up", "pulumi up --yes --stack pr-1432-preview", "pulumi preview")})
 }

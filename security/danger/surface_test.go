@@ -156,6 +156,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 12 siblings: fileinput's in-place edit is sed -i
+		d("import fileinput\nfor line in fileinput.input('/etc/sudoers', inplace=True):\n    print(line.replace('ALL', 'NOPASSWD: ALL'), end='')\n"),
+		o("import fileinput\nfor line in fileinput.input('CHANGELOG.md', inplace=True):\n    print(line.rstrip())\n"),
 		// round 12: library calls that are shell commands — an archive unpacked over a system directory, a redis client's raw commands,
 		// call_command, an HTTP DELETE of a repository, an SFTP upload of a key, a copy or archive of a home into a web root, http.server's directory
 		d("import zipfile; zipfile.ZipFile('patch.zip').extractall('/usr/lib')"), o("import zipfile; zipfile.ZipFile('patch.zip').extractall('/tmp/patch')"),
@@ -337,6 +340,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// irb: the FileUtils, File, Dir, Kernel, Process and ENV docs, and ActiveRecord's.
 	"irb": {
+		// round 12 siblings: method(:m).call(…) is m(…)
+		d("Kernel.method(:system).call('rm -rf ~/apps')"), d("FileUtils.method(:rm_r).call('/srv/shared')"), o("user.method(:name).call"),
 		// round 12: send/public_send and const_get are the calls they name; a gem's pkg/ is its build output
 		d("Kernel.send(:system, 'rm -rf ~/apps')"), o("Kernel.send(:system, 'uptime')"), o("user.public_send(:update, name: 'x')"),
 		d("Object.const_get('FileUtils').send(:rm_r, '/srv/shared')"), o("Object.const_get('FileUtils').send(:mkdir_p, 'tmp/cache')"),
@@ -412,6 +417,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12 siblings: zip -m and 7z -sdel delete what they archive; pulumi up --yes is apply -auto-approve
+		d("zip -qrm ~/old-work.zip ~/work"), o("zip -qm /tmp/logs.zip build/logs/*.log"), d("7z a -sdel /mnt/usb/docs.7z ~/Documents"), o("7z a /mnt/usb/docs.7z ~/Documents"),
+		d("pulumi up --yes --stack prod"), o("pulumi up --yes --stack preview-pr-77"), o("pulumi up --stack prod"),
 		// round 12: Lua's os.remove, with its .. concatenation, judged as the other one-liners' deletes
 		d(`lua -e "os.remove(os.getenv('HOME') .. '/.bash_profile')"`), o(`lua -e "os.remove('/tmp/lua-test.out')"`),
 		// round 12: sqlite3 on a file in a temporary directory is a scratch database; a name alone does not make a test database
