@@ -19,6 +19,9 @@ func checkForItems(f *syntax.ForClause, depth int) Verdict {
 	if !ok || it.Name == nil || len(it.Items) == 0 || depth >= shell.MaxDepth {
 		return Verdict{}
 	}
+	if !bodyJudgesVar(f.Do, it.Name.Value) {
+		return Verdict{} // gcc -c "$f": nothing the rules judge takes the variable
+	}
 	var items []string
 	for _, w := range it.Items {
 		if !literalWord(w) {
@@ -75,4 +78,41 @@ func itemText(s string) string {
 		return s
 	}
 	return "__item__"
+}
+
+// bodyJudgesVar: some command the rules have checks for takes $name in an
+// argument, or a redirection writes to it.
+func bodyJudgesVar(body []*syntax.Stmt, name string) bool {
+	refs := func(n syntax.Node) bool {
+		found := false
+		syntax.Walk(n, func(n syntax.Node) bool {
+			if p, ok := n.(*syntax.ParamExp); ok && p.Param != nil && p.Param.Value == name {
+				found = true
+			}
+			return !found
+		})
+		return found
+	}
+	found := false
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Redirect:
+				found = found || n.Word != nil && refs(n.Word)
+			case *syntax.CallExpr:
+				checked := false // the program, or one a wrapper before it runs (sudo dd …)
+				for _, a := range n.Args {
+					if lit := a.Lit(); lit != "" {
+						name := shell.ProgName(lit)
+						checked = checked || commandChecks[name] != nil || hostChecks[name] != nil || interpreterCheck(name) != nil
+					} else if checked && refs(a) {
+						found = true
+						break
+					}
+				}
+			}
+			return !found
+		})
+	}
+	return found
 }
