@@ -2,6 +2,8 @@ package danger
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -65,6 +67,9 @@ func checkFindOrder(c shell.Command, starts, expr []shell.Word, depth int) Verdi
 			continue
 		}
 		sub := findExec(expr[i+1:])
+		if v := findShellScript(sub, starts, expr, depth); v.Dangerous {
+			return v
+		}
 		if len(sub) < 2 || !findPermCommands[sub[0].S] {
 			continue
 		}
@@ -124,4 +129,26 @@ func findSelectsByMode(tests []shell.Word) bool {
 		}
 	}
 	return true
+}
+
+var scriptArgRef = regexp.MustCompile(`\$(?:\{?[1@*]\}?)`)
+
+// findShellScript: -exec sh -c 'SCRIPT' NAME {} runs SCRIPT with $1 (or $@)
+// the file found, so SCRIPT is judged with START/**/NAME in its place
+// (find /var/log -name '*.log' -exec sh -c ': > "$1"' _ {} \; empties each log).
+func findShellScript(sub []shell.Word, starts, expr []shell.Word, depth int) Verdict {
+	if len(sub) < 4 || !shell.ShellPrograms[sub[0].S] || sub[1].S != "-c" || !slices.ContainsFunc(sub[3:], func(w shell.Word) bool { return w.S == shell.DynMark }) {
+		return Verdict{}
+	}
+	if !scriptArgRef.MatchString(sub[2].S) || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	for _, s := range starts {
+		target, _ := findExecTarget(s.S, expr)
+		script := scriptArgRef.ReplaceAllLiteralString(sub[2].S, shQuotePath(target))
+		if v := classifyShell(script, depth+1); v.Dangerous {
+			return via(v, "find -exec")
+		}
+	}
+	return Verdict{}
 }

@@ -417,6 +417,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 12: find -exec sh -c 'script' _ {} runs the script on what find selects
+		d(`find /var/log/nginx -name '*.log' -exec sh -c 'cat /dev/null > "$1"' sh {} \;`), o(`find out -name '*.log' -exec sh -c ': > "$1"' _ {} \;`),
+		o(`find . -name '*.md' -exec sh -c 'wc -l "$1"' _ {} \;`),
 		// round 12 siblings: zip -m and 7z -sdel delete what they archive; pulumi up --yes is apply -auto-approve
 		d("zip -qrm ~/old-work.zip ~/work"), o("zip -qm /tmp/logs.zip build/logs/*.log"), d("7z a -sdel /mnt/usb/docs.7z ~/Documents"), o("7z a /mnt/usb/docs.7z ~/Documents"),
 		d("pulumi up --yes --stack prod"), o("pulumi up --yes --stack preview-pr-77"), o("pulumi up --stack prod"),
