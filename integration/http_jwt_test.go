@@ -53,7 +53,11 @@ func newIssuer(t *testing.T) *issuer {
 		}
 		_ = json.NewEncoder(w).Encode(set)
 	})
-	is.srv = httptest.NewServer(mux)
+	// Assigned before it serves: its handlers read is.srv, and the requests come
+	// from the server under test, another process, so nothing else orders that
+	// read after this write.
+	is.srv = httptest.NewUnstartedServer(mux)
+	is.srv.Start()
 	t.Cleanup(is.srv.Close)
 	is.addKey("k1", true)
 	return is

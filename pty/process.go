@@ -270,6 +270,14 @@ func (p *Process) ProcessName(pid int) string { return processName(pid) }
 // Getenv returns key in the environment pid was started with, "" if unknown.
 func (p *Process) Getenv(pid int, key string) string { return processEnv(pid, key) }
 
+// StartEnv returns key in the environment the session's program was started
+// with ("" if unset): what Getenv of its pid says once it runs, without the
+// moment after Start in which it says nothing. Start returns when the child's
+// close-on-exec descriptors close, early in execve, and the kernel lays out
+// the new program's environment a little later; under load that moment lasts
+// long enough for /proc/<pid>/environ to read empty.
+func (p *Process) StartEnv(key string) string { return lookupEnv(p.cmd.Env, key) }
+
 // Cwd returns the working directory of pid, "" if unknown.
 func (p *Process) Cwd(pid int) string { return processCwd(pid) }
 

@@ -58,16 +58,7 @@ type Waiting struct {
 
 // InputWait inspects the terminal's foreground process group.
 func (p *Process) InputWait() Waiting {
-	select {
-	case <-p.done:
-		return Waiting{Known: true}
-	default:
-	}
-	pgid, err := p.Foreground()
-	if err != nil || pgid <= 0 {
-		return Waiting{Known: true}
-	}
-	w := inputWait(p.pid, pgid, p.tty)
+	w := p.Reader()
 	if w.Reading {
 		var n int32
 		if err := p.ioctl(ioctlUnread, unsafe.Pointer(&n)); err == nil {
@@ -78,6 +69,24 @@ func (p *Process) InputWait() Waiting {
 		}
 	}
 	return w
+}
+
+// Reader is InputWait without the queues: who waits to read the terminal, with
+// Unread and PendingInput left 0. Counting the typed bytes the reader has not
+// taken opens the slave, polls it (which may wait for the kernel's worker) and
+// closes it again, four system calls a caller that only needs to know who
+// reads, and how often it has woken, can do without.
+func (p *Process) Reader() Waiting {
+	select {
+	case <-p.done:
+		return Waiting{Known: true}
+	default:
+	}
+	pgid, err := p.Foreground()
+	if err != nil || pgid <= 0 {
+		return Waiting{Known: true}
+	}
+	return inputWait(p.pid, pgid, p.tty)
 }
 
 // PendingInput returns how many typed bytes (written to the master) wait in the

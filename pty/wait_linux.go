@@ -41,8 +41,14 @@ func inputWait(leader, pgid int, tty string) Waiting {
 	}
 	// Fast path: the group's own leader (a shell at its prompt, a REPL, the first
 	// program of a job) blocked on the terminal answers without walking the tree.
-	if pr, ok := readStat(pgid); ok && pr.pgid == pgid && !pr.zombie {
-		if w := judge([]proc{pr}, calls, tty); w.Reading || w.Proxy {
+	// getpgid says it still leads the group without reading /proc/<pid>/stat,
+	// the dearest file of a check (the kernel sums the whole thread group's
+	// times and memory for it): a quarter of the server's look at the shell
+	// before each input. Its state need not be read either: a leader that runs,
+	// or is a zombie, shows no blocked system call, so it cannot pass as reading,
+	// and the walk below then reads every member as before.
+	if g, err := syscall.Getpgid(pgid); err == nil && g == pgid {
+		if w := judge([]proc{{pid: pgid, pgid: pgid}}, calls, tty); w.Reading || w.Proxy {
 			return w
 		}
 	}

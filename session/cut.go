@@ -61,7 +61,20 @@ type mark struct {
 // not a line of text for whoever reads next.
 func (s *Session) markNow(keys bool) mark {
 	m := s.screenMark()
-	m.reader = s.proc.InputWait()
+	// The typed bytes the shell has not taken yet say whether this input comes
+	// after a line still to run; that matters only for an integrated shell whose
+	// last reply did not show it ready, or with lines typed ahead. Otherwise who
+	// reads is enough, and counting them (the slave opened, polled and closed)
+	// is spared on every input.
+	look := s.proc.Reader
+	if s.integrated && !keys {
+		s.mu.Lock()
+		if !s.seenReady || len(s.ahead) > 0 {
+			look = s.proc.InputWait
+		}
+		s.mu.Unlock()
+	}
+	m.reader = look()
 	if s.integrated && !keys && m.reader.Reading && m.reader.PID == s.proc.Pid() && m.marks > 0 &&
 		s.lastMark(m.marks) != 'B' && s.markedShell(m.reader.PID) {
 		// The shell edits a command line again, but its prompt is not on the screen:
@@ -69,7 +82,7 @@ func (s *Session) markNow(keys bool) mark {
 		// would look like this input's.
 		if s.awaitPrompt(context.Background(), m.marks, promptFlight) {
 			m = s.screenMark()
-			m.reader = s.proc.InputWait()
+			m.reader = look()
 		}
 	}
 	if m.reader.Reading {
@@ -89,7 +102,9 @@ func (s *Session) markNow(keys bool) mark {
 	atPrompt := s.lastMark(m.marks) == 'B' && !stale
 	// The shell at its prompt with input it has not read yet has a line still to
 	// take (typed before, on a machine too loaded to run the shell since): this one
-	// comes after that line's command, as if typed while it ran.
+	// comes after that line's command, as if typed while it ran. (Counted above
+	// only where it can change owed or ahead: when ready, owed is false whatever it
+	// says, and with no lines ahead linesAhead returns 0 either way.)
 	unread := m.reader.Reading && m.reader.PendingInput > 0
 	m.owed = !ready && (unread || !m.reader.Reading && !atPrompt)
 	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid() && !unread)

@@ -40,10 +40,10 @@ func (s *Session) startTap(cfg Config) {
 	if cfg.Tap == nil {
 		return
 	}
-	st, pid := s.scr.Status(), s.proc.Pid()
+	st := s.scr.Status()
 	s.tap = cfg.Tap(TapInfo{
 		ID: s.ID, Name: s.Name, Command: s.Command, Args: s.Args, Cols: st.Cols, Rows: st.Rows, Started: s.Created,
-		Term: s.proc.Getenv(pid, "TERM"), Shell: s.proc.Getenv(pid, "SHELL"),
+		Term: s.proc.StartEnv("TERM"), Shell: s.proc.StartEnv("SHELL"),
 	})
 }
 

@@ -166,7 +166,12 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	if !s.Alive() {
 		// Output may still be in flight after the exit; EOF says it is all here, and
 		// a short quiet period covers a background job that keeps the terminal open.
-		st.Exited = eof || now.Sub(lastOut) >= exitDrain
+		// Quiet counts only once what was written is on the screen: a program that
+		// printed its last line and exited more than exitDrain after its previous
+		// output (or its start) was otherwise taken for drained while that line was
+		// still in the kernel's hands (seen under load: sh -c 'echo bye; exit 4'
+		// answered with no output).
+		st.Exited = eof || now.Sub(lastOut) >= exitDrain && s.onScreen()
 		if !st.Exited {
 			st.Quiet = 0
 		}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -39,9 +40,21 @@ func Lits(ws []Word) []string {
 
 // Parse parses input as bash.
 func Parse(input string, opts ...syntax.ParserOption) (*syntax.File, error) {
+	if len(opts) == 0 {
+		p := parsers.Get().(*syntax.Parser)
+		defer parsers.Put(p)
+		return p.Parse(strings.NewReader(input), "")
+	}
 	opts = append([]syntax.ParserOption{syntax.Variant(syntax.LangBash)}, opts...)
 	return syntax.NewParser(opts...).Parse(strings.NewReader(input), "")
 }
+
+// parsers keeps plain bash parsers for reuse, which mvdan.cc/sh allows once a
+// parse is done (each parse starts from a reset, and the tree it returns is its
+// own). A parser is 2.5 KB, and a typed line is parsed about three times (judged,
+// then remembered for its aliases and functions): most of the allocation of
+// judging a short command.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 // ResolveWord is the value of w after quote removal (see resolveParts).
 func ResolveWord(w *syntax.Word) Word {
