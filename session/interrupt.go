@@ -29,6 +29,24 @@ import (
 // still installed, which takes the key; such a group is interrupted again once it
 // runs another program.
 
+// An interrupt still on its way.
+//
+// The kernel hands what was written to the terminal to its line discipline, which
+// turns the interrupt key into SIGINT, in a worker; on a loaded machine the worker
+// may not run for tens of milliseconds (seen: 27 ms, in the soak and in a stress of
+// 40,000 sleep/ctrl+c/echo cycles). Meanwhile the shell can draw a prompt that owes
+// nothing to the key: the command it was meant for ended by itself, or was
+// interrupted again by the watch above. Were the reply complete then, the key would
+// reach the line editor with the agent's next line in the same batch, and readline
+// takes the line's first character before it acts on the signal and drops it
+// (`echo w1-5` ran as `cho w1-5`; "\x03echo hi\r" written at an idle bash prompt does
+// that every time). So a reply to keys that held the interrupt key is complete only
+// once the key is known to have been acted on: the worker was made to hand it over
+// (pty's poll of the input queue does that when the queue is empty, as the shell's
+// own wait for input would), and the program in front stays blocked reading the
+// terminal across that, with everything it printed on the screen. If the key only
+// arrives then, the program wakes, and the reply waits for it to be ready again.
+
 // interruptKey is the key the terminal turns into SIGINT for its foreground group.
 const interruptKey = 0x03
 
@@ -124,4 +142,38 @@ func (iw *interruptWatch) pending(s *Session) bool {
 	}
 	iw.leader = 0
 	return false
+}
+
+// interruptTaken reports whether an interrupt key typed in this call can no longer
+// arrive later: see "An interrupt still on its way". Where the kernel cannot say
+// (no /proc), or the program in front forwards its input elsewhere (ssh puts the
+// terminal in raw mode: the key is a byte for the far side), it is taken as acted on.
+func (s *Session) interruptTaken() bool {
+	// Sampled, then (when it reads) its PendingInput polls the queue, which makes
+	// the worker hand the key over: only now, with the reader waiting for input, is
+	// the key's SIGINT sure to interrupt that wait. Readline that is drawing its
+	// prompt when the signal comes echoes ^C, waits for input again, and acts on
+	// the interrupt only at the next key, which it drops.
+	a := s.proc.InputWait()
+	if !a.Known || a.Proxy {
+		return true
+	}
+	if !a.Reading || a.PendingInput > 0 || a.Unread > 0 {
+		return false // busy, or not caught up: look again soon
+	}
+	if inputLag.force != nil {
+		inputLag.force()
+	}
+	b := s.proc.InputWait()
+	return b.Reading && b.PID == a.PID && b.Wakeups == a.Wakeups && b.PendingInput == 0 && s.onScreen()
+}
+
+// inputLag, when set (by tests, before any session starts), stands for the kernel's
+// worker on a loaded machine: hold is given what a call types and returns what the
+// line discipline gets now, keeping the rest for later (in order); force is called
+// where the session has made the kernel's worker hand over what it holds, and must
+// do the same with what the test holds.
+var inputLag struct {
+	hold  func(b []byte) []byte
+	force func()
 }

@@ -33,6 +33,9 @@ type waitSpec struct {
 	// intr watches for a command that takes the terminal after an interrupt key
 	// reached the shell instead (interrupt.go); nil when there is none to watch.
 	intr *interruptWatch
+	// interrupt: the input held the interrupt key, which may reach the terminal's
+	// line discipline after the prompt that seems to answer it (interruptTaken).
+	interrupt bool
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
@@ -48,6 +51,9 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		checked = time.Now()
 		changed, st := s.state(w)
 		v := w.det.Check(st)
+		if v.Done && w.interrupt && (v.Reason == detect.ShellMark || v.Reason == detect.Prompt) && !s.interruptTaken() {
+			v = detect.Verdict{Recheck: interruptPoll}
+		}
 		if v.Done {
 			if v.Reason == detect.Prompt {
 				s.setPrompted()
