@@ -189,9 +189,12 @@ func (s *Session) interruptTaken() bool {
 
 // interruptUnanswered reports whether the integrated shell's line editor, woken
 // since the keys, is blocked reading again with nothing left to read or to draw,
-// and no prompt drawn since: see "An interrupt noted and not acted on".
+// and no prompt drawn since: see "An interrupt noted and not acted on". A mark
+// since the keys (the prompt command's D, drawn before the line editor took the
+// interrupt and never drew its prompt) says the marks are not lost, however long
+// ago the keys were.
 func (s *Session) interruptUnanswered(w waitSpec, ours []screen.Mark) bool {
-	if !s.integrated || hasKind(ours, 'B') || s.marksLost(w) || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
+	if !s.integrated || hasKind(ours, 'B') || len(ours) == 0 && s.marksLost(w) || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
 		return false
 	}
 	r, before := s.proc.InputWait(), w.from.reader
