@@ -153,6 +153,10 @@ func (iw *interruptWatch) pending(s *Session) bool {
 	if iw.group != 0 && (name == iw.shell || name == "") {
 		return true // interrupted before its exec: see whether it runs a program after all
 	}
+	// The key may only be late, not swallowed: still in the kernel's hands (see "An
+	// interrupt still on its way"). Polling the input queue hands it over now, to
+	// this group; otherwise it would come later, to the shell at its next prompt.
+	_, _ = s.proc.PendingInput()
 	err = syscall.Kill(-fg, syscall.SIGINT)
 	s.log.Debug("interrupt repeated for a command that took the terminal after it", "pgid", fg, "program", name, "err", err)
 	if iw.group == 0 && name == iw.shell && name != "" {
