@@ -137,6 +137,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
 			defer cancel()
 			s.tapInput(b, hidden) // first, so the recording has it before its echo
+			if inputLag.hold != nil {
+				b = inputLag.hold(b)
+			}
 			_, err := s.proc.Write(dctx, b)
 			return err
 		}
@@ -201,6 +204,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			hidden:      hidden,
 			keys:        keys && last,
 			intr:        intr,
+			interrupt:   bytes.IndexByte(chunk, interruptKey) >= 0,
 		})
 		if !v.Done && !last {
 			unsent = len(chunks) - i - 1

@@ -116,3 +116,25 @@ func TestInterruptLeavesPromptCommandsAlone(t *testing.T) {
 	// The reply may come before the new prompt under load; the screen tells.
 	waitScreen(t, s, "prompt-command-ran", 10*time.Second)
 }
+
+// TestInterruptWithAKeyBehindIt: ctrl+c and a key in one call reach bash's line
+// editor together, so readline takes the key before it acts on the signal: it
+// echoes ^C and waits for input again, and bash would act on the interrupt at the
+// next key and drop it (`echo after` ran as `cho after`, as in the soak). The
+// session presses ctrl+c again, which readline acts on at once: a fresh prompt
+// (exit status 130) ends the reply, and the next line is whole. ctrl+g inserts
+// nothing, so the dropped key is the next line's first.
+func TestInterruptWithAKeyBehindIt(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bash(t, m)
+	r, err := s.Send(t.Context(), Input{Keys: "ctrl+c ctrl+g", Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Complete || r.Reason != "shell_mark" || r.Code == nil || *r.Code != 130 || !strings.HasSuffix(r.Output, "^C\n$ ") {
+		t.Errorf("ctrl+c ctrl+g: %+v", r)
+	}
+	if r := send(t, s, "echo after"); r.Output != "after\n$ " {
+		t.Fatalf("the line typed after ctrl+c: %+v", r)
+	}
+}

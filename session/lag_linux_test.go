@@ -4,8 +4,10 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -117,5 +119,66 @@ func TestLineTypedBeforeTheScreenShowsThePreviousStart(t *testing.T) {
 	r, err := s.Send(t.Context(), Input{Keys: "ctrl+d", Timeout: 5 * time.Second})
 	if err != nil || !r.Complete || r.Reason != "shell_mark" || r.Code == nil || *r.Code != 0 {
 		t.Fatalf("ctrl+d: %+v %v", r, err)
+	}
+}
+
+// holdInterrupt makes the kernel's worker (inputLag) keep back what s types with the
+// interrupt key in it until the session forces the worker; if it never does, the key
+// reaches the line discipline in one batch with the next input, as it did on the
+// loaded machine of the soak.
+func holdInterrupt(t *testing.T, s *Session) (forced func() bool) {
+	t.Helper()
+	var mu sync.Mutex
+	var held []byte
+	var wasForced bool
+	inputLag.hold = func(b []byte) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		if bytes.IndexByte(b, interruptKey) >= 0 {
+			held = append(held, b...)
+			return nil
+		}
+		b, held = append(held, b...), nil
+		return b
+	}
+	inputLag.force = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(held) > 0 {
+			if _, err := s.proc.Write(context.Background(), held); err != nil {
+				t.Error(err)
+			}
+			if _, err := s.proc.PendingInput(); err != nil { // its poll makes the kernel's worker hand the key over
+				t.Error(err)
+			}
+			held, wasForced = nil, true
+		}
+	}
+	t.Cleanup(func() { inputLag.hold, inputLag.force = nil, nil })
+	return func() bool { mu.Lock(); defer mu.Unlock(); return wasForced }
+}
+
+// ctrl+c typed while a command runs, with the key still in the kernel's hands when
+// the command ends by itself (or the interrupt watch ends it): the shell's prompt
+// then owes nothing to the key, and the reply may not be complete until the key has
+// been acted on. Otherwise the key reaches readline together with the next line, and
+// readline drops that line's first character: the soak's `bash: cho: command not
+// found` after a ctrl+c.
+func TestInterruptArrivingAfterThePrompt(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	if r := sendWithin(t, s, "sleep 0.3", 50*time.Millisecond); r.Complete {
+		t.Fatalf("sleep: %+v", r)
+	}
+	forced := holdInterrupt(t, s)
+	r, err := s.Send(t.Context(), Input{Keys: "ctrl+c", Timeout: 10 * time.Second})
+	if err != nil || !r.Complete {
+		t.Fatalf("ctrl+c: %+v %v", r, err)
+	}
+	if !forced() {
+		t.Error("the reply was complete with the interrupt key still held back")
+	}
+	if r := send(t, s, "echo after"); r.Output != "after\n$ " {
+		t.Fatalf("the line typed after ctrl+c: %+v", r)
 	}
 }

@@ -33,6 +33,11 @@ type waitSpec struct {
 	// intr watches for a command that takes the terminal after an interrupt key
 	// reached the shell instead (interrupt.go); nil when there is none to watch.
 	intr *interruptWatch
+	// interrupt: the input held the interrupt key, which may reach the terminal's
+	// line discipline after the prompt that seems to answer it (interruptTaken), or
+	// be noted by the shell's line editor and not acted on (interruptUnanswered);
+	// repeated: the key was pressed once more for the latter.
+	interrupt, repeated bool
 }
 
 // wait blocks until the detector has evidence, the deadline passes or ctx ends. It
@@ -48,6 +53,16 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		checked = time.Now()
 		changed, st := s.state(w)
 		v := w.det.Check(st)
+		if v.Done && w.interrupt && (v.Reason == detect.ShellMark || v.Reason == detect.Prompt) && !s.interruptTaken() {
+			v = detect.Verdict{Recheck: interruptPoll}
+		}
+		if v.Done && v.Reason == detect.InputWait && w.interrupt && !w.repeated && s.interruptUnanswered(w, st.Marks) {
+			w.repeated = true
+			if reader, err := s.repeatInterrupt(ctx); err == nil {
+				w.from.reader, w.cand = reader, &candidate{} // its waiting counts again once it woke for this key
+				v = detect.Verdict{Recheck: interruptPoll}
+			}
+		}
 		if v.Done {
 			if v.Reason == detect.Prompt {
 				s.setPrompted()
