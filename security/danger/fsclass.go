@@ -341,6 +341,9 @@ func fsPath(w shell.Word) string {
 		return w.S
 	}
 	var b strings.Builder
+	if shell.QuotedTilde(w.Node.Parts) {
+		b.WriteString("./")
+	}
 	fsParts(&b, w.Node.Parts)
 	return b.String()
 }

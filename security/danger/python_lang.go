@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Python checks by effect, on code pyNormalize has rewritten: recursive
@@ -313,8 +312,8 @@ func pyWords(args []string, strs []string) string {
 	for _, a := range args {
 		a = strings.TrimSpace(a)
 		if l := pyLit.FindStringSubmatch(a); l != nil && l[0] == a {
-			if q, err := syntax.Quote(pyLiteral(l[1], strs), syntax.LangBash); err == nil {
-				words = append(words, q)
+			if q := shQuote(pyLiteral(l[1], strs)); q != `"$__dyn"` {
+				words = append(words, q) // a leading ~ kept live: expanduser('~') was read as '~'
 				continue
 			}
 		}

@@ -33,6 +33,16 @@ func classifyShell(input string, depth int) Verdict {
 			}
 		}
 	}
+	// OUT=./out; rm -rf "${OUT:?}/": a variable every use of which follows its
+	// one literal assignment is that value, so only the substituted input is
+	// judged (as bash would run it), not the input with the use unknown.
+	if strings.Contains(input, "=") {
+		if sub, ok := shell.SubstituteSettled(f, input); ok {
+			if g, err := shell.Parse(sub); err == nil {
+				f, input = g, sub
+			}
+		}
+	}
 	if v := checkTree(f, depth); v.Dangerous {
 		return v
 	}

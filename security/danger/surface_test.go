@@ -417,6 +417,13 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes: a quoted or escaped ~ is a name in the working directory (a tool that took "~" literally made it), not the home
+		o(`rm -r '~/'`), o(`rm -rf "~/tmp-build"`), o(`rm -rf \~/cache`), o(`find '~' -delete`), d(`rm -r ~/`), d(`rm -rf ~/'Documents'`), d(`rm -rf "$HOME"`),
+		d(`find ~ -mindepth 1 -delete`), d(`touch '~' && rm -rf ~`),
+		// tune8 classes: a variable whose every use follows its one literal assignment is that value, in the forms that test it too
+		o(`CACHE_SUB=.cache/go-build; rm -rf "$HOME/${CACHE_SUB:?}"`), o(`declare OUTDIR=dist; rm -rf "${OUTDIR:-build}"/*`), d(`OUTDIR=; rm -rf "${OUTDIR}"/*`),
+		o(`OUTDIR=""; rm -rf "${OUTDIR:-build}"/`), d(`OUTDIR=; find "${OUTDIR}/" -mindepth 1 -delete`), o(`readonly T=node_modules && rm -rf ./"${T:?}"`),
+		d(`SUB=; rm -rf "$HOME/$SUB"`), d(`[ -n "$SUB" ] || SUB=.cache; rm -rf ~/"$SUB"`), d(`rm -rf ~/"$SUB"; SUB=.cache`), d(`W=~/src; rm -rf "$W"`),
 		// round 12: find -exec sh -c 'script' _ {} runs the script on what find selects
 		d(`find /var/log/nginx -name '*.log' -exec sh -c 'cat /dev/null > "$1"' sh {} \;`), o(`find out -name '*.log' -exec sh -c ': > "$1"' _ {} \;`),
 		o(`find . -name '*.md' -exec sh -c 'wc -l "$1"' _ {} \;`),

@@ -62,11 +62,115 @@ func SubstituteAssignments(f *syntax.File, input string) (string, bool) {
 		if split && name != "IFS" && ifs != "" {
 			val = strings.Join(strings.FieldsFunc(val, func(r rune) bool { return strings.ContainsRune(ifs, r) }), " ")
 		}
-		re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
-		esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
-		out = re.ReplaceAllLiteralString(out, esc)
+		out = substituteVar(out, name, val)
 	}
 	return out, out != input && !strings.Contains(out, DynMark)
+}
+
+// substituteVar puts val in place of $NAME, ${NAME} and the forms that test
+// it (${NAME:?msg}, ${NAME:-default}, ${NAME+alt}…), as bash expands them
+// when NAME holds val. A default or alternative holding quotes or
+// expansions is left alone.
+func substituteVar(text, name, val string) string {
+	re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + "(?:(:?[-=?+])([^}$\"'`\\\\]*))?\\}|" + regexp.QuoteMeta(name) + `\b)`)
+	esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
+	if val == "~" || strings.HasPrefix(val, "~/") {
+		esc = "$HOME" + esc[1:] // D=~/proj (expanded when assigned); "$D" is the home's, quoted or not
+	}
+	return re.ReplaceAllStringFunc(text, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		op, word := sub[1], sub[2]
+		switch {
+		case op == "" || op == "?" || op == ":?" || op == "-" || op == "=":
+			return esc // set (and, for :?, bash runs nothing when it is empty)
+		case op == ":-" || op == ":=":
+			if val == "" {
+				return word
+			}
+			return esc
+		case op == "+" || val != "":
+			return word
+		}
+		return "" // ${NAME:+alt} of an empty NAME
+	})
+}
+
+// SubstituteSettled is SubstituteAssignments for inputs whose every use of a
+// variable it substitutes comes after a statement that always assigns it
+// first (NAME=value or export NAME=value on its own, or as the first step of
+// an && chain, at the top level), so the literal value is the only value the
+// use can see: the substituted input is judged instead of the input.
+// PREFIX=.cache/pip; rm -rf ~/"${PREFIX:?}" deletes ~/.cache/pip and nothing
+// else; PREFIX=; rm -rf ~/"$PREFIX" deletes the home. An assignment behind a
+// test ([ -z "$D" ] && D=build) or inside a loop or function is not settled.
+func SubstituteSettled(f *syntax.File, input string) (string, bool) {
+	vars := literalAssignments(f)
+	if len(vars) == 0 || vars["IFS"] != "" {
+		return input, false
+	}
+	settled := map[string]uint{} // name → offset after which it holds its value
+	for _, st := range f.Stmts {
+		first := st
+		for {
+			b, ok := first.Cmd.(*syntax.BinaryCmd)
+			if !ok || b.Op != syntax.AndStmt {
+				break
+			}
+			first = b.X
+		}
+		for _, a := range settledAssigns(first) {
+			if _, seen := settled[a]; !seen {
+				settled[a] = first.End().Offset()
+			}
+		}
+	}
+	used, ok := map[string]bool{}, true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if p, isParam := n.(*syntax.ParamExp); isParam && p.Param != nil {
+			if _, known := vars[p.Param.Value]; known {
+				end, isSettled := settled[p.Param.Value]
+				ok = ok && isSettled && p.Pos().Offset() >= end
+				used[p.Param.Value] = true
+			}
+		}
+		return ok
+	})
+	if !ok || len(used) == 0 {
+		return input, false
+	}
+	out := input
+	for name := range used {
+		out = substituteVar(out, name, vars[name])
+	}
+	return out, out != input && !strings.Contains(out, DynMark)
+}
+
+// settledAssigns: the names a statement assigns with nothing else run
+// (NAME=value, export/declare/readonly NAME=value).
+func settledAssigns(st *syntax.Stmt) []string {
+	var names []string
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) != 0 {
+			return nil
+		}
+		for _, a := range c.Assigns {
+			names = append(names, a.Name.Value)
+		}
+	case *syntax.DeclClause:
+		if v := c.Variant.Value; v != "export" && v != "declare" && v != "readonly" && v != "typeset" {
+			return nil
+		}
+		for _, a := range c.Args {
+			if a.Name != nil && !a.Naked {
+				names = append(names, a.Name.Value)
+			}
+		}
+	}
+	if len(st.Redirs) != 0 || st.Background || st.Negated {
+		return nil
+	}
+	return names
 }
 
 // mktempDir is the path SubstituteTemp puts for a variable holding
