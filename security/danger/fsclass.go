@@ -399,6 +399,9 @@ func substDir(p *syntax.CmdSubst) (string, bool) {
 	if d, ok := substDirOf(p.Stmts[0]); ok {
 		return d, true
 	}
+	if d, ok := substHome(p.Stmts[0]); ok {
+		return d, true
+	}
 	call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
 	if !ok {
 		return "", false

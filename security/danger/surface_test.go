@@ -428,6 +428,11 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes: a substitution that prints a home (the account database's sixth field, eval echo ~U, realpath ~, printenv HOME) is that home
+		d(`rm -rf "$(getent passwd deploy | cut -d: -f6)"`), d(`rm -rf "$(awk -F: '$1 == "ci" { print $6 }' /etc/passwd)"/*`), d(`rm -rf "$(eval echo ~deploy)"`),
+		d(`sudo rm -rf "$(grep ^ci: /etc/passwd | cut -d: -f 6)"`), d(`rm -rf "$(readlink -f ~)"`), d(`find "$(printenv HOME)" -mindepth 1 -delete`),
+		o(`rm -rf "$(getent passwd deploy | cut -d: -f6)/.cache/yarn"`), o(`du -sh "$(getent passwd deploy | cut -d: -f6)"`), o(`rm -rf "$(eval echo ~deploy)/.npm/_logs"`),
+		o(`getent passwd deploy | cut -d: -f7`),
 		// tune8 classes: sqlite3 on a file named for tests
 		o("sqlite3 test.db 'DELETE FROM jobs'"), o("sqlite3 db/app_test.sqlite3 'DROP TABLE runs'"), d("sqlite3 db/app.sqlite3 'DROP TABLE runs'"),
 		// tune8 classes: a quoted or escaped ~ is a name in the working directory (a tool that took "~" literally made it), not the home
