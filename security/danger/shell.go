@@ -69,6 +69,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		if v, judged = checkAfterCd(f, depth); v.Dangerous {
 			return v
 		}
+		if v = checkRenamedDeleted(f, depth); v.Dangerous {
+			return v
+		}
 		for call := range settledCalls(f, depth) {
 			judged[call] = true
 		}

@@ -428,6 +428,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes: a tree renamed earlier in the line is still that tree when deleted under its new name
+		d(`mv ~/.gnupg ~/gnupg-old; rm -rf ~/gnupg-old`), d(`mv ~/projects/shop /var/tmp/shop-prev && sudo rm -r /var/tmp/shop-prev`), d(`mv .git ../repo-git && rm -rf ../repo-git`),
+		d(`mv ~/.kube/config kubeconfig.old && shred -u kubeconfig.old`), o(`mv .next .next-old && rm -rf .next-old`), o(`mv target target.prev; rm -rf target.prev`),
+		o(`mv ~/.ssh/known_hosts ~/.ssh/known_hosts.old && rm ~/.ssh/known_hosts.old`),
 		// tune8 classes: a substitution that prints a home (the account database's sixth field, eval echo ~U, realpath ~, printenv HOME) is that home
 		d(`rm -rf "$(getent passwd deploy | cut -d: -f6)"`), d(`rm -rf "$(awk -F: '$1 == "ci" { print $6 }' /etc/passwd)"/*`), d(`rm -rf "$(eval echo ~deploy)"`),
 		d(`sudo rm -rf "$(grep ^ci: /etc/passwd | cut -d: -f 6)"`), d(`rm -rf "$(readlink -f ~)"`), d(`find "$(printenv HOME)" -mindepth 1 -delete`),
