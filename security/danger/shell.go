@@ -72,6 +72,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		if v = checkRenamedDeleted(f, depth); v.Dangerous {
 			return v
 		}
+		if v = checkMoveEach(f); v.Dangerous {
+			return v
+		}
 		for call := range settledCalls(f, depth) {
 			judged[call] = true
 		}
