@@ -428,6 +428,11 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes: other schema tools' pushes and resets that drop what the schema no longer has, and the same pointed at a test configuration
+		d("pnpm drizzle-kit push --force --verbose"), d("bunx drizzle-kit push:pg --force"), o("npx drizzle-kit push"), o("npx drizzle-kit push --force --config=drizzle.e2e.config.ts"),
+		d("npx mikro-orm schema:fresh --run --seed"), o("npx mikro-orm schema:fresh --dump"), d("node ace migration:fresh --seed"), o("node ace migration:run"),
+		d("npx payload migrate:fresh"), d("php yii migrate/fresh --interactive=0"), d("sqitch revert -y"), o("sqitch revert --to @HEAD^ "),
+		o("npx prisma db push --accept-data-loss --schema prisma/schema.test.prisma"), o("npx knex migrate:rollback --all --knexfile knexfile.test.js"),
 		// tune8 classes: a tree renamed earlier in the line is still that tree when deleted under its new name
 		d(`mv ~/.gnupg ~/gnupg-old; rm -rf ~/gnupg-old`), d(`mv ~/projects/shop /var/tmp/shop-prev && sudo rm -r /var/tmp/shop-prev`), d(`mv .git ../repo-git && rm -rf ../repo-git`),
 		d(`mv ~/.kube/config kubeconfig.old && shred -u kubeconfig.old`), o(`mv .next .next-old && rm -rf .next-old`), o(`mv target target.prev; rm -rf target.prev`),
