@@ -45,7 +45,7 @@ var dbTools = map[string][]dbTask{
 		{words: []string{"ecto.rollback"}, flags: []string{"--all"}, rule: "sql-drop"}},
 	"dotnet": {{words: []string{"ef", "database", "drop"}, rule: "sql-drop"},
 		{words: []string{"ef", "database", "update", "0"}, rule: "sql-drop"}}, // migration 0: before the first
-	"typeorm":   {{words: []string{"schema:drop"}, rule: "sql-drop"}},
+	"typeorm": {{words: []string{"schema:drop"}, rule: "sql-drop"}},
 	// push --force applies the schema's data-loss statements (dropped columns and tables) without asking
 	"drizzle-kit": {{words: []string{"push"}, flags: []string{"--force"}, rule: "sql-drop"},
 		{words: []string{"push:pg"}, flags: []string{"--force"}, rule: "sql-drop"}, {words: []string{"push:mysql"}, flags: []string{"--force"}, rule: "sql-drop"},
@@ -56,8 +56,8 @@ var dbTools = map[string][]dbTask{
 		{words: []string{"migration:refresh"}, rule: "sql-drop"}, {words: []string{"db:wipe"}, rule: "sql-drop"}},
 	"payload": {{words: []string{"migrate:fresh"}, rule: "sql-drop"}, {words: []string{"migrate:reset"}, rule: "sql-drop"},
 		{words: []string{"migrate:refresh"}, rule: "sql-drop"}},
-	"yii":    {{words: []string{"migrate/fresh"}, rule: "sql-drop"}, {words: []string{"migrate/down", "all"}, rule: "sql-drop"}},
-	"sqitch": {{words: []string{"revert"}, flags: []string{"-y"}, rule: "sql-drop"}}, // to the first change, without asking
+	"yii":       {{words: []string{"migrate/fresh"}, rule: "sql-drop"}, {words: []string{"migrate/down", "all"}, rule: "sql-drop"}},
+	"sqitch":    {{words: []string{"revert"}, flags: []string{"-y"}, rule: "sql-drop"}}, // to the first change, without asking
 	"diesel":    {{words: []string{"database", "reset"}, rule: "sql-drop"}},
 	"sqlx":      {{words: []string{"database", "drop"}, rule: "sql-drop"}, {words: []string{"database", "reset"}, rule: "sql-drop"}},
 	"goose":     {{words: []string{"reset"}, rule: "sql-drop"}, {words: []string{"down-to", "0"}, rule: "sql-drop"}},
