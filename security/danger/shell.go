@@ -75,6 +75,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		if v = checkMoveEach(f); v.Dangerous {
 			return v
 		}
+		if v = checkSavedDestroyPlan(f, depth); v.Dangerous {
+			return v
+		}
 		for call := range settledCalls(f, depth) {
 			judged[call] = true
 		}

@@ -428,6 +428,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes: a plan saved from plan -destroy, applied later in the line, is a destroy (scoped or disposable as destroy would be)
+		d("terraform plan -destroy -out teardown.tfplan\nterraform apply teardown.tfplan"), d("terragrunt plan -destroy -out=x.plan && terragrunt apply -auto-approve x.plan"),
+		o("terraform plan -out=next.tfplan && terraform apply next.tfplan"), o("terraform plan -destroy -var-file=env/preview.tfvars -out=p && terraform apply p"),
+		o("terraform plan -destroy -out=teardown.tfplan && terraform show -json teardown.tfplan"),
 		// tune8 classes: other schema tools' pushes and resets that drop what the schema no longer has, and the same pointed at a test configuration
 		d("pnpm drizzle-kit push --force --verbose"), d("bunx drizzle-kit push:pg --force"), o("npx drizzle-kit push"), o("npx drizzle-kit push --force --config=drizzle.e2e.config.ts"),
 		d("npx mikro-orm schema:fresh --run --seed"), o("npx mikro-orm schema:fresh --dump"), d("node ace migration:fresh --seed"), o("node ace migration:run"),
