@@ -46,6 +46,9 @@ func classifyShell(input string, depth int) Verdict {
 	if v := checkTree(f, depth); v.Dangerous {
 		return v
 	}
+	if v := checkLineFlow(f, input, depth); v.Dangerous {
+		return v
+	}
 	// RM="rm -rf"; $RM /: judge the input again with the literal values
 	// assigned in it substituted, as bash would expand them.
 	if sub, ok := shell.SubstituteAssignments(f, input); ok {
@@ -67,15 +70,6 @@ func checkTree(n syntax.Node, depth int) Verdict {
 	if f, ok := n.(*syntax.File); ok {
 		var v Verdict
 		if v, judged = checkAfterCd(f, depth); v.Dangerous {
-			return v
-		}
-		if v = checkRenamedDeleted(f, depth); v.Dangerous {
-			return v
-		}
-		if v = checkMoveEach(f); v.Dangerous {
-			return v
-		}
-		if v = checkSavedDestroyPlan(f, depth); v.Dangerous {
 			return v
 		}
 		for call := range settledCalls(f, depth) {
@@ -349,4 +343,26 @@ func remoteShellOnStdin(c shell.Command) bool {
 		return shell.ShellPrograms[shell.ProgName(sh)] && (len(ops) == 2 || slices.Contains(ops, "-s"))
 	}
 	return false
+}
+
+// checkLineFlow judges what one command of the line does to another's
+// result: a tree renamed and then deleted, files moved one by one onto a
+// name, a destroy plan saved and then applied. Each needs a word the input
+// must hold, so most inputs skip the walks.
+func checkLineFlow(f *syntax.File, input string, depth int) Verdict {
+	if !strings.Contains(input, "mv") && !strings.Contains(input, "-destroy") {
+		return Verdict{}
+	}
+	if strings.Contains(input, "mv") {
+		if v := checkRenamedDeleted(f, depth); v.Dangerous {
+			return v
+		}
+		if v := checkMoveEach(f); v.Dangerous {
+			return v
+		}
+	}
+	if strings.Contains(input, "-destroy") {
+		return checkSavedDestroyPlan(f, depth)
+	}
+	return Verdict{}
 }

@@ -104,11 +104,7 @@ func substituteVar(text, name, val string) string {
 // else; PREFIX=; rm -rf ~/"$PREFIX" deletes the home. An assignment behind a
 // test ([ -z "$D" ] && D=build) or inside a loop or function is not settled.
 func SubstituteSettled(f *syntax.File, input string) (string, bool) {
-	vars := literalAssignments(f)
-	if len(vars) == 0 || vars["IFS"] != "" {
-		return input, false
-	}
-	settled := map[string]uint{} // name → offset after which it holds its value
+	var settled map[string]uint // name → offset after which it holds its value
 	for _, st := range f.Stmts {
 		first := st
 		for {
@@ -119,10 +115,20 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 			first = b.X
 		}
 		for _, a := range settledAssigns(first) {
+			if settled == nil {
+				settled = map[string]uint{}
+			}
 			if _, seen := settled[a]; !seen {
 				settled[a] = first.End().Offset()
 			}
 		}
+	}
+	if settled == nil {
+		return input, false
+	}
+	vars := literalAssignments(f)
+	if len(vars) == 0 || vars["IFS"] != "" {
+		return input, false
 	}
 	used, ok := map[string]bool{}, true
 	syntax.Walk(f, func(n syntax.Node) bool {
