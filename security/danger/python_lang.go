@@ -67,6 +67,14 @@ func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
 	if len(args) == 0 {
 		return true
 	}
+	if m := pyDynSlash.FindStringSubmatch(args[0]); m != nil {
+		if v, ok := vars[m[1]]; ok {
+			return protectedTree(v + pyLiteral(m[2], strs)) // out = 'build'; out + '/'
+		}
+		if l := pyLiteral(m[2], strs); l == "/" || l == "/*" {
+			return true // out + '/': the root when out is empty, whatever its name
+		}
+	}
 	for _, l := range pyLit.FindAllStringSubmatch(args[0], -1) {
 		if p := pyLiteral(l[1], strs); strings.Contains(p, ".git") {
 			return true
@@ -86,6 +94,9 @@ func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
 }
 
 var pyIdent = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// pyDynSlash: a name, attribute or call, then + a literal (out + '/').
+var pyDynSlash = regexp.MustCompile(`^\s*([A-Za-z_][\w.]*(?:\([^()]*\))?)\s*\+\s*\x01(\d+)\x02\s*$`)
 
 // pyLoopVars gives loop and comprehension targets the path their listing
 // walks: for p in Path('src').rglob('*.py') makes p "src/**/*.py".

@@ -163,6 +163,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// tune8 classes: a name that may be empty, then + '/', deleted recursively is the root when it is; a name bound to a literal is that literal
+		d("dest = os.environ.get('DEST', ''); shutil.rmtree(dest + '/')"), d("shutil.rmtree(cfg.output_dir + '/', ignore_errors=True)"),
+		o("dest = 'build'; shutil.rmtree(dest + '/')"), o("shutil.rmtree(tmp_dir + '/')"),
 		// tune8 classes: an SQLite file named for tests (test.db, app_test.sqlite3) and a Mongo database named for tests are a suite's own
 		o("con = sqlite3.connect('tests.sqlite3'); con.executescript('DELETE FROM jobs; DROP TABLE runs')"), d("con = sqlite3.connect('jobs.sqlite3'); con.execute('DROP TABLE runs')"),
 		o("engine = create_engine('sqlite:///app_test.db'); Base.metadata.drop_all(engine)"), o("pymongo.MongoClient().drop_database('test_inventory')"),
