@@ -7,12 +7,12 @@ import (
 )
 
 // A session switched to a test suite's database (psql's \c app_test, mysql's
-// USE shop_test; or \u shop_test) runs what follows there: emptying or
+// USE shop_test; or \u shop_test, sqlite3's .open test.db) runs what follows there: emptying or
 // dropping its tables is the suite's reset, as psql -d app_test -c '…' is.
 // What reaches beyond that database (DROP DATABASE, roles, files, programs)
 // is judged as anywhere.
 
-var sqlSwitch = regexp.MustCompile("(?im)(?:^[ \\t]*\\\\(?:c|connect|u)[ \\t]+(?:-reuse-previous=\\S+[ \\t]+)?['\"`]?([^\\s'\"`;]+)['\"`]?[^\\n]*$|\\bUSE[ \\t]+`?([A-Za-z_][\\w$]*)`?[ \\t]*(?:;|$))")
+var sqlSwitch = regexp.MustCompile("(?im)(?:^[ \\t]*(?:\\\\(?:c|connect|u)|\\.open(?:[ \\t]+--\\S+)*)[ \\t]+(?:-reuse-previous=\\S+[ \\t]+)?['\"`]?([^\\s'\"`;]+)['\"`]?[^\\n]*$|\\bUSE[ \\t]+`?([A-Za-z_][\\w$]*)`?[ \\t]*(?:;|$))")
 
 // inDatabaseRules: the rules whose effect stays inside the database the
 // session is connected to.
@@ -36,7 +36,7 @@ func testSessionSegments(input string) (segs []string, test []bool, ok bool) {
 		} else {
 			name = input[m[4]:m[5]]
 		}
-		inTest = testDatabase(connDatabase(name))
+		inTest = testDatabase(connDatabase(name)) || testDBFile(name)
 		ok = ok || inTest
 		start = m[1]
 	}

@@ -139,6 +139,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// sqlite3: the SQL language (lang_*.html) and the dot-commands (.help).
 	"sqlite3": {
+		// tune8 classes: .open of a file named for tests, then its tables dropped there
+		o(".open test.db\nDROP TABLE sessions;"), o(".open build/e2e.sqlite3\nDELETE FROM sessions;"), d(".open app.db\nDELETE FROM sessions;"),
 		// round 9, .help: .backup ?DB? FILE and VACUUM INTO write a copy over FILE
 		d(".backup main /srv/app/data/prod.db"), d("VACUUM INTO '/srv/app/data/prod.db';"), o(".backup /tmp/app-backup.db"), o("VACUUM INTO 'backup.db';"),
 		d("ATTACH 'backup.db' AS b; DELETE FROM b.notes;"), d("DROP TABLE IF EXISTS main.notes;"), d(".save ~/.ssh/authorized_keys"),
@@ -311,6 +313,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// node: the fs, child_process and process API docs (node -e introspection) and the REPL's dot commands.
 	"node": {
+		// tune8 classes: a Mongo database named for tests dropped by name
+		o("await mongo.db('catalog_test').dropDatabase()"), o("db.getSiblingDB('test_catalog').dropDatabase()"), d("await mongo.db('catalog').dropDatabase()"),
+		d("await mongo.db('catalog_test').dropDatabase(); await mongo.db('catalog').dropDatabase()"),
 		// tune8 classes: a run-time value that may be empty, then + '/', is the root when it is (as "$DIR/" in the shell); a name bound to a literal is that literal
 		d("const target = process.env.DIST ?? ''; fs.rmSync(target + '/', { recursive: true })"), d("fs.rmSync(argv.out + '/', { recursive: true, force: true })"),
 		o("const target = 'dist'; fs.rmSync(target + '/', { recursive: true })"), o("fs.rmSync(process.env.DIST + '/cache', { recursive: true })"),
