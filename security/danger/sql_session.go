@@ -63,7 +63,7 @@ func classifySQLSession(input string, depth int) (Verdict, bool) {
 	return Verdict{}, true
 }
 
-// testDBFile: an SQLite database file named for tests (test.db,
+// testDBFile: an SQLite database file named for tests (test.db, e2e.sqlite3,
 // tests.sqlite3, app_test.db, test_shop.sqlite), as a server's database
 // named shop_test is a test suite's.
 func testDBFile(p string) bool {
@@ -75,5 +75,5 @@ func testDBFile(p string) bool {
 		return false
 	}
 	stem := strings.TrimSuffix(base, ext)
-	return stem == "test" || stem == "tests" || stem == "testing" || testDatabase(stem)
+	return stem == "test" || stem == "tests" || stem == "testing" || stem == "e2e" || testDatabase(stem)
 }
