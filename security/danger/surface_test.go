@@ -441,6 +441,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes in their siblings: a variable settled to a substitution is that substitution where it is used
+		d(`HOMEDIR=$(getent passwd ci | cut -d: -f6) && rm -rf "$HOMEDIR"`), d(`TOP=$(pwd); rm -rf "${TOP:?}"/*`), o(`HOMEDIR=$(getent passwd ci | cut -d: -f6); rm -rf "$HOMEDIR/.m2/repository"`),
+		o(`TOP=$(git rev-parse --show-toplevel); rm -rf "$TOP/coverage"`),
 		// tune8 classes: a plan saved from plan -destroy, applied later in the line, is a destroy (scoped or disposable as destroy would be)
 		d("terraform plan -destroy -out teardown.tfplan\nterraform apply teardown.tfplan"), d("terragrunt plan -destroy -out=x.plan && terragrunt apply -auto-approve x.plan"),
 		o("terraform plan -out=next.tfplan && terraform apply next.tfplan"), o("terraform plan -destroy -var-file=env/preview.tfvars -out=p && terraform apply p"),

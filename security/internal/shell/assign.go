@@ -104,7 +104,8 @@ func substituteVar(text, name, val string) string {
 // else; PREFIX=; rm -rf ~/"$PREFIX" deletes the home. An assignment behind a
 // test ([ -z "$D" ] && D=build) or inside a loop or function is not settled.
 func SubstituteSettled(f *syntax.File, input string) (string, bool) {
-	var settled map[string]uint // name → offset after which it holds its value
+	var settled map[string]uint   // name → offset after which it holds its value
+	substs := map[string]string{} // name → the $(…) it is assigned, as typed
 	for _, st := range f.Stmts {
 		first := st
 		for {
@@ -118,8 +119,11 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 			if settled == nil {
 				settled = map[string]uint{}
 			}
-			if _, seen := settled[a]; !seen {
-				settled[a] = first.End().Offset()
+			if _, seen := settled[a.Name.Value]; !seen {
+				settled[a.Name.Value] = first.End().Offset()
+				if cs := onlySubst(a.Value); cs != nil && int(cs.End().Offset()) <= len(input) {
+					substs[a.Name.Value] = input[cs.Pos().Offset():cs.End().Offset()]
+				}
 			}
 		}
 	}
@@ -127,13 +131,20 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 		return input, false
 	}
 	vars := literalAssignments(f)
-	if len(vars) == 0 || vars["IFS"] != "" {
+	if vars["IFS"] != "" {
 		return input, false
+	}
+	for name := range substs {
+		if _, lit := vars[name]; lit || assignCount(f, name) != 1 {
+			delete(substs, name)
+		}
 	}
 	used, ok := map[string]bool{}, true
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if p, isParam := n.(*syntax.ParamExp); isParam && p.Param != nil {
-			if _, known := vars[p.Param.Value]; known {
+			_, known := vars[p.Param.Value]
+			_, subst := substs[p.Param.Value]
+			if known || subst {
 				end, isSettled := settled[p.Param.Value]
 				ok = ok && isSettled && p.Pos().Offset() >= end
 				used[p.Param.Value] = true
@@ -146,30 +157,76 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 	}
 	out := input
 	for name := range used {
+		if cs, ok := substs[name]; ok {
+			// H=$(getent passwd "$USER" | cut -d: -f6); rm -rf "$H": the
+			// substitution in its place, judged as rm -rf "$(…)" is
+			re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `(?::?\?[^}$"'\x60]*)?\}|` + regexp.QuoteMeta(name) + `\b)`)
+			out = re.ReplaceAllLiteralString(out, cs)
+			continue
+		}
 		out = substituteVar(out, name, vars[name])
 	}
 	return out, out != input && !strings.Contains(out, DynMark)
 }
 
+// onlySubst is the command substitution a value is made of alone
+// (H=$(…) or H="$(…)"), or nil.
+func onlySubst(w *syntax.Word) *syntax.CmdSubst {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	cs, _ := p.(*syntax.CmdSubst)
+	return cs
+}
+
+// assignCount is how many times f sets name (assignments, loops, read).
+func assignCount(f *syntax.File, name string) int {
+	n := 0
+	syntax.Walk(f, func(node syntax.Node) bool {
+		switch node := node.(type) {
+		case *syntax.Assign:
+			if node.Name != nil && node.Name.Value == name {
+				n++
+			}
+		case *syntax.ForClause:
+			if wi, ok := node.Loop.(*syntax.WordIter); ok && wi.Name != nil && wi.Name.Value == name {
+				n += 2
+			}
+		case *syntax.CallExpr:
+			if len(node.Args) > 0 && (ShallowLit(node.Args[0].Parts) == "read" || ShallowLit(node.Args[0].Parts) == "mapfile") {
+				n += 2
+			}
+		}
+		return true
+	})
+	return n
+}
+
 // settledAssigns: the names a statement assigns with nothing else run
 // (NAME=value, export/declare/readonly NAME=value).
-func settledAssigns(st *syntax.Stmt) []string {
-	var names []string
+func settledAssigns(st *syntax.Stmt) []*syntax.Assign {
+	var names []*syntax.Assign
 	switch c := st.Cmd.(type) {
 	case *syntax.CallExpr:
 		if len(c.Args) != 0 {
 			return nil
 		}
 		for _, a := range c.Assigns {
-			names = append(names, a.Name.Value)
+			if a.Name != nil && !a.Append && a.Array == nil && a.Index == nil {
+				names = append(names, a)
+			}
 		}
 	case *syntax.DeclClause:
 		if v := c.Variant.Value; v != "export" && v != "declare" && v != "readonly" && v != "typeset" {
 			return nil
 		}
 		for _, a := range c.Args {
-			if a.Name != nil && !a.Naked {
-				names = append(names, a.Name.Value)
+			if a.Name != nil && !a.Naked && !a.Append && a.Array == nil && a.Index == nil {
+				names = append(names, a)
 			}
 		}
 	}
