@@ -441,6 +441,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// a settled substitution cut off by the end of the line (a script's continued line) is left alone, not sliced
+		o(`sum="$(dpkg-query -W -f='${Conffiles}' "$PKG" | \`), o(`out=$(grep -c x "$f" \`),
 		// tune8 classes in their siblings: a variable settled to a substitution is that substitution where it is used
 		d(`HOMEDIR=$(getent passwd ci | cut -d: -f6) && rm -rf "$HOMEDIR"`), d(`TOP=$(pwd); rm -rf "${TOP:?}"/*`), o(`HOMEDIR=$(getent passwd ci | cut -d: -f6); rm -rf "$HOMEDIR/.m2/repository"`),
 		o(`TOP=$(git rev-parse --show-toplevel); rm -rf "$TOP/coverage"`),

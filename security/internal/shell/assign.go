@@ -121,8 +121,11 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 			}
 			if _, seen := settled[a.Name.Value]; !seen {
 				settled[a.Name.Value] = first.End().Offset()
-				if cs := onlySubst(a.Value); cs != nil && int(cs.End().Offset()) <= len(input) {
-					substs[a.Name.Value] = input[cs.Pos().Offset():cs.End().Offset()]
+				if cs := onlySubst(a.Value); cs != nil && cs.Pos().IsValid() && cs.End().IsValid() {
+					// a recovered parse may leave positions unset: take only a well-formed span
+					if start, end := int(cs.Pos().Offset()), int(cs.End().Offset()); start < end && end <= len(input) {
+						substs[a.Name.Value] = input[start:end]
+					}
 				}
 			}
 		}
