@@ -31,7 +31,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune5":   {0.962, 0.009},
 	"tune6":   {0.999, 0.001},
 	"tune7":   {0.993, 0.001},
-	"tune8":   {0.961, 0.026},
+	"tune8":   {0.989, 0.001},
 	"heldout": {0.965, 0.004},
 }
 
