@@ -393,6 +393,9 @@ func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 
 // substDir: $(pwd), $(git rev-parse --show-toplevel), $(mktemp -d).
 func substDir(p *syntax.CmdSubst) (string, bool) {
+	if len(p.Stmts) == 2 { // $(cd DIR; pwd)
+		return substDirOf(&syntax.Stmt{Cmd: &syntax.BinaryCmd{Op: syntax.AndStmt, X: p.Stmts[0], Y: p.Stmts[1]}})
+	}
 	if len(p.Stmts) != 1 {
 		return "", false
 	}

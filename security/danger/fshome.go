@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -13,7 +14,7 @@ import (
 
 // substHome is the home a command substitution prints: the sixth field of
 // the account database (getent passwd U, /etc/passwd) cut or printed by
-// awk, a tilde re-expanded by eval echo, realpath/readlink of a home, or
+// awk, macOS's dscl NFSHomeDirectory, a tilde re-expanded by eval echo, realpath/readlink of a home, or
 // printenv HOME. It is "~" for the user running it and "~NAME" for another.
 func substHome(st *syntax.Stmt) (string, bool) {
 	var stages []*syntax.Stmt
@@ -37,12 +38,19 @@ func substHome(st *syntax.Stmt) (string, bool) {
 	if len(cmds) == 1 {
 		return homeOfCommand(cmds[0])
 	}
-	user, accounts := "", false
+	user, accounts, field := "", false, "6"
 	for _, c := range cmds[:len(cmds)-1] {
 		lits := shell.Lits(c.Args)
 		switch {
 		case c.Name == "getent" && len(lits) >= 3 && lits[1] == "passwd":
 			user, accounts = lits[2], true
+		case c.Name == "dscl" && slices.Contains(lits, "NFSHomeDirectory"):
+			accounts, field = true, "2" // macOS: dscl . -read /Users/U NFSHomeDirectory | awk '{print $2}'
+			for _, l := range lits {
+				if u, ok := strings.CutPrefix(l, "/Users/"); ok {
+					user = u
+				}
+			}
 		case (c.Name == "grep" || c.Name == "awk") && strings.Contains(strings.Join(lits, " "), "/etc/passwd"):
 			accounts = true
 			if m := passwdUser.FindStringSubmatch(strings.Join(lits[1:], " ")); m != nil {
@@ -51,7 +59,7 @@ func substHome(st *syntax.Stmt) (string, bool) {
 		}
 	}
 	last := cmds[len(cmds)-1]
-	if !accounts || !homeField(last) {
+	if !accounts || !homeField(last, field) {
 		return "", false
 	}
 	return homeOfUser(user), true
@@ -59,14 +67,15 @@ func substHome(st *syntax.Stmt) (string, bool) {
 
 var passwdUser = regexp.MustCompile(`\^?([A-Za-z_][\w-]*|` + "\x00" + `):`)
 
-// homeField: the last stage prints field 6 of a colon-separated line.
-func homeField(c shell.Command) bool {
+// homeField: the last stage prints field n of the line (cut -d: -f6,
+// awk '{print $6}'; dscl's "NFSHomeDirectory: /Users/u" is field 2).
+func homeField(c shell.Command, n string) bool {
 	text := strings.Join(shell.Lits(c.Args[1:]), " ")
 	switch c.Name {
 	case "cut":
-		return strings.Contains(text, ":") && (strings.Contains(text, "-f6") || strings.Contains(text, "-f 6") || strings.Contains(text, "--fields=6"))
+		return (n != "6" || strings.Contains(text, ":")) && (strings.Contains(text, "-f"+n) || strings.Contains(text, "-f "+n) || strings.Contains(text, "--fields="+n))
 	case "awk":
-		return strings.Contains(text, "$6")
+		return strings.Contains(text, "$"+n)
 	}
 	return false
 }
@@ -85,7 +94,7 @@ func homeOfCommand(c shell.Command) (string, bool) {
 		if p := fsPath(c.Args[len(c.Args)-1]); p == "~" {
 			return p, true
 		}
-	case c.Name == "awk" && homeField(c) && strings.Contains(strings.Join(lits, " "), "/etc/passwd"):
+	case c.Name == "awk" && homeField(c, "6") && strings.Contains(strings.Join(lits, " "), "/etc/passwd"):
 		return "~", true // awk -F: '$1 == u { print $6 }' /etc/passwd
 	case c.Name == "printenv" && len(lits) == 2 && lits[1] == "HOME":
 		return "~", true

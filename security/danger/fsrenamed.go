@@ -25,6 +25,9 @@ func checkRenamedDeleted(f *syntax.File, depth int) Verdict {
 		if !ok {
 			return true
 		}
+		if c.Name == "git" && len(c.Args) > 2 && c.Args[1].S == "mv" {
+			c.Name, c.Args = "mv", c.Args[1:] // git mv A B renames as mv does
+		}
 		switch {
 		case c.Name == "mv":
 			if dest, src, ok := plainRename(c); ok {

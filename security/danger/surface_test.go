@@ -441,6 +441,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes' siblings: cd alone goes home ($(cd && pwd), $(cd; pwd)); macOS's dscl NFSHomeDirectory; git mv renames as mv does
+		d(`rm -rf "$(cd && pwd)"/*`), d(`rm -rf "$(cd; pwd -P)"`), o(`rm -rf "$(cd build; pwd)"`), o(`ls "$(cd && pwd)"`),
+		d(`sudo rm -rf "$(dscl . -read /Users/ci NFSHomeDirectory | cut -d' ' -f2)"`), o(`dscl . -read /Users/ci NFSHomeDirectory | cut -d' ' -f2`),
+		d(`git mv lib lib-old && rm -rf lib-old`), o(`git mv dist dist-old && rm -rf dist-old`),
 		// a settled substitution cut off by the end of the line (a script's continued line) is left alone, not sliced
 		o(`sum="$(dpkg-query -W -f='${Conffiles}' "$PKG" | \`), o(`out=$(grep -c x "$f" \`),
 		// tune8 classes in their siblings: a variable settled to a substitution is that substitution where it is used
