@@ -2,6 +2,7 @@ package danger
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -11,7 +12,8 @@ import (
 // mv run once for each of many files, onto one name: for f in *.go; do mv
 // "$f" ../internal; done renames every file to ../internal in turn when no
 // such directory exists, so all but the last are lost. The same holds for
-// find -exec mv {} DEST \;. A destination written
+// find -exec mv {} DEST \;, and for a listing of such files fed to xargs
+// -I{} mv {} DEST or to while read f; do mv "$f" DEST; done. A destination written
 // as a directory (DEST/, -t DEST, made by mkdir earlier in the line), mv -n,
 // -i or -b, or a name built from the file's own, keeps every file.
 
@@ -39,10 +41,60 @@ func checkMoveEach(f *syntax.File) Verdict {
 			}
 		case *syntax.ForClause:
 			v = loopMovesEach(n, made)
+		case *syntax.BinaryCmd:
+			if n.Op == syntax.Pipe {
+				v = pipeMovesEach(shell.Pipeline(n), made)
+			}
 		}
 		return true
 	})
 	return v
+}
+
+// pipeMovesEach: a listing of source files (find -name '*.go', ls *.go,
+// git ls-files '*.go') fed to xargs -I{} mv {} DEST or to a while read f
+// loop that runs mv "$f" DEST.
+func pipeMovesEach(stages []*syntax.Stmt, made map[string]bool) Verdict {
+	sources := false
+	for _, st := range stages[:len(stages)-1] {
+		if call, ok := st.Cmd.(*syntax.CallExpr); ok {
+			if c, ok := shell.BuildCommand(call); ok && listsSources(c) {
+				sources = true
+			}
+		}
+	}
+	if !sources {
+		return Verdict{}
+	}
+	switch last := stages[len(stages)-1].Cmd.(type) {
+	case *syntax.CallExpr:
+		c, ok := shell.BuildCommand(last)
+		if ok && c.Name == "mv" && c.Replace != "" && movesOntoOne(c, func(w shell.Word) bool { return w.S == c.Replace }, made) {
+			return hit("move-onto-one")
+		}
+	case *syntax.WhileClause:
+		if len(last.Cond) == 1 {
+			if call, ok := last.Cond[0].Cmd.(*syntax.CallExpr); ok && len(call.Args) > 1 && shell.ShallowLit(call.Args[0].Parts) == "read" {
+				return bodyMovesEach(last.Do, shell.ShallowLit(call.Args[len(call.Args)-1].Parts), made)
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// listsSources: find with a -name of a language's files, or ls / git
+// ls-files of such a glob.
+func listsSources(c shell.Command) bool {
+	lits := shell.Lits(c.Args)
+	for i, l := range lits {
+		switch {
+		case c.Name == "find" && (l == "-name" || l == "-iname") && i+1 < len(lits) && sourceGlob(lits[i+1]):
+			return true
+		case (c.Name == "ls" || c.Name == "git" && slices.Contains(lits, "ls-files")) && i > 0 && sourceGlob(path.Base(l)):
+			return true
+		}
+	}
+	return false
 }
 
 func loopMovesEach(f *syntax.ForClause, made map[string]bool) Verdict {
@@ -50,6 +102,11 @@ func loopMovesEach(f *syntax.ForClause, made map[string]bool) Verdict {
 	if !ok || it.Name == nil || !slicesAny(it.Items, func(w *syntax.Word) bool { return sourceGlob(path.Base(shell.ResolveWord(w).S)) }) {
 		return Verdict{}
 	}
+	return bodyMovesEach(f.Do, it.Name.Value, made)
+}
+
+// bodyMovesEach: a loop body that runs mv "$NAME" DEST.
+func bodyMovesEach(body []*syntax.Stmt, name string, made map[string]bool) Verdict {
 	isItem := func(w shell.Word) bool {
 		if w.Node == nil || len(w.Node.Parts) != 1 {
 			return false
@@ -59,10 +116,10 @@ func loopMovesEach(f *syntax.ForClause, made map[string]bool) Verdict {
 			p = dq.Parts[0]
 		}
 		pe, ok := p.(*syntax.ParamExp)
-		return ok && shell.SimpleParam(pe) && pe.Param.Value == it.Name.Value
+		return ok && shell.SimpleParam(pe) && pe.Param.Value == name
 	}
 	var v Verdict
-	for _, st := range f.Do {
+	for _, st := range body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			if call, ok := n.(*syntax.CallExpr); ok && !v.Dangerous {
 				if c, ok := shell.BuildCommand(call); ok && c.Name == "mv" && movesOntoOne(c, isItem, made) {
