@@ -441,6 +441,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
+		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
+		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
+		d(`mongosh --eval 'db.dropDatabase(); use("orders_test")'`),
 		// tune8 classes' siblings: cd alone goes home ($(cd && pwd), $(cd; pwd)); macOS's dscl NFSHomeDirectory; git mv renames as mv does
 		d(`rm -rf "$(cd && pwd)"/*`), d(`rm -rf "$(cd; pwd -P)"`), o(`rm -rf "$(cd build; pwd)"`), o(`ls "$(cd && pwd)"`),
 		d(`sudo rm -rf "$(dscl . -read /Users/ci NFSHomeDirectory | cut -d' ' -f2)"`), o(`dscl . -read /Users/ci NFSHomeDirectory | cut -d' ' -f2`),
