@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,11 +18,13 @@ import (
 // awk, macOS's dscl NFSHomeDirectory, a tilde re-expanded by eval echo, realpath/readlink of a home, or
 // printenv HOME. It is "~" for the user running it and "~NAME" for another.
 func substHome(st *syntax.Stmt) (string, bool) {
-	var stages []*syntax.Stmt
+	stages := []*syntax.Stmt{st}
 	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe {
 		stages = shell.Pipeline(b)
-	} else {
-		stages = []*syntax.Stmt{st}
+	}
+	// most substitutions are something else: look no further than the first program's name
+	if call, ok := stages[0].Cmd.(*syntax.CallExpr); !ok || len(call.Args) == 0 || !homeSources[path.Base(shell.ShallowLit(call.Args[0].Parts))] {
+		return "", false
 	}
 	var cmds []shell.Command
 	for _, s := range stages {
@@ -64,6 +67,9 @@ func substHome(st *syntax.Stmt) (string, bool) {
 	}
 	return homeOfUser(user), true
 }
+
+// homeSources: the programs that begin a substitution substHome reads.
+var homeSources = shell.Set("getent", "grep", "awk", "dscl", "eval", "realpath", "readlink", "printenv")
 
 var passwdUser = regexp.MustCompile(`\^?([A-Za-z_][\w-]*|` + "\x00" + `):`)
 
