@@ -348,7 +348,7 @@ func checkMongo(c shell.Command, _ int) Verdict {
 		return Verdict{} // mongosh mongodb://localhost/test_app --eval …
 	}
 	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
-		if mongoDrop.MatchString(code) {
+		if mongoDrops(code) {
 			return hit("mongo-drop")
 		}
 	}

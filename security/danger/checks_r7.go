@@ -45,7 +45,19 @@ var dbTools = map[string][]dbTask{
 		{words: []string{"ecto.rollback"}, flags: []string{"--all"}, rule: "sql-drop"}},
 	"dotnet": {{words: []string{"ef", "database", "drop"}, rule: "sql-drop"},
 		{words: []string{"ef", "database", "update", "0"}, rule: "sql-drop"}}, // migration 0: before the first
-	"typeorm":   {{words: []string{"schema:drop"}, rule: "sql-drop"}},
+	"typeorm": {{words: []string{"schema:drop"}, rule: "sql-drop"}},
+	// push --force applies the schema's data-loss statements (dropped columns and tables) without asking
+	"drizzle-kit": {{words: []string{"push"}, flags: []string{"--force"}, rule: "sql-drop"},
+		{words: []string{"push:pg"}, flags: []string{"--force"}, rule: "sql-drop"}, {words: []string{"push:mysql"}, flags: []string{"--force"}, rule: "sql-drop"},
+		{words: []string{"push:sqlite"}, flags: []string{"--force"}, rule: "sql-drop"}},
+	"mikro-orm": {{words: []string{"schema:drop"}, flags: []string{"--run", "-r"}, rule: "sql-drop"},
+		{words: []string{"schema:fresh"}, flags: []string{"--run", "-r"}, rule: "sql-drop"}, {words: []string{"migration:fresh"}, rule: "sql-drop"}},
+	"ace": {{words: []string{"migration:fresh"}, rule: "sql-drop"}, {words: []string{"migration:reset"}, rule: "sql-drop"},
+		{words: []string{"migration:refresh"}, rule: "sql-drop"}, {words: []string{"db:wipe"}, rule: "sql-drop"}},
+	"payload": {{words: []string{"migrate:fresh"}, rule: "sql-drop"}, {words: []string{"migrate:reset"}, rule: "sql-drop"},
+		{words: []string{"migrate:refresh"}, rule: "sql-drop"}},
+	"yii":       {{words: []string{"migrate/fresh"}, rule: "sql-drop"}, {words: []string{"migrate/down", "all"}, rule: "sql-drop"}},
+	"sqitch":    {{words: []string{"revert"}, flags: []string{"-y"}, rule: "sql-drop"}}, // to the first change, without asking
 	"diesel":    {{words: []string{"database", "reset"}, rule: "sql-drop"}},
 	"sqlx":      {{words: []string{"database", "drop"}, rule: "sql-drop"}, {words: []string{"database", "reset"}, rule: "sql-drop"}},
 	"goose":     {{words: []string{"reset"}, rule: "sql-drop"}, {words: []string{"down-to", "0"}, rule: "sql-drop"}},
@@ -72,7 +84,7 @@ var (
 		{words: []string{"migrate", "*", "zero"}, rule: "sql-drop"}}
 	sequelizeTasks = []dbTask{{words: []string{"db:drop"}, rule: "sql-drop"}, {words: []string{"db:migrate:undo:all"}, rule: "sql-drop"}}
 	// dbToolHosts are the programs a migration tool is started through.
-	dbToolHosts = []string{"npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "bundle", "python", "python3", "php", "poetry", "uv", "pipenv", "pdm"}
+	dbToolHosts = []string{"npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "npm", "bundle", "python", "python3", "php", "node", "poetry", "uv", "pipenv", "pdm"}
 	// dryRunFlags print what a subcommand would do instead of doing it.
 	dryRunFlags = shell.Set("--help", "-h", "--dry-run", "--sql", "--pretend", "--preview", "help", "--plan")
 )
@@ -153,6 +165,26 @@ func testEnvironment(env, args []string) bool {
 			name, val = a, args[i+1]
 		}
 		if (name == "--env" || name == "-e" || name == "--settings" || name == "--environment") && testEnvValue(val) {
+			return true
+		}
+		if !ok && testConfigOpts[a] && i+1 < len(args) {
+			name, val = a, args[i+1]
+		}
+		if testConfigOpts[name] && testConfigFile(val) {
+			return true // --config drizzle.test.config.ts, --schema prisma/test.prisma, --env-file .env.test
+		}
+	}
+	return false
+}
+
+// testConfigOpts name a tool's configuration, schema or environment file.
+var testConfigOpts = shell.Set("--config", "--schema", "--knexfile", "--config-file", "--env-file", "--dotenv", "--dataSource", "-d")
+
+// testConfigFile: a file named for tests (drizzle.test.config.ts,
+// knexfile.test.js, config/test.json, .env.test).
+func testConfigFile(p string) bool {
+	for _, part := range strings.FieldsFunc(path.Base(p), func(r rune) bool { return r == '.' || r == '_' || r == '-' }) {
+		if p := strings.ToLower(part); p == "test" || p == "tests" || p == "testing" || p == "e2e" {
 			return true
 		}
 	}

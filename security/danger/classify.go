@@ -46,7 +46,7 @@ func classify(ctx Context, input string, depth int) Verdict {
 		return v
 	}
 	// mongosh and other JavaScript consoles are Unknown programs.
-	return hitIf(mongoDrop.MatchString(input), "mongo-drop")
+	return hitIf(mongoDrops(input), "mongo-drop")
 }
 
 // hit builds the Verdict of a rule in the table. An id missing from the table

@@ -26,7 +26,7 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 	case c.Name == "redis-cli" || c.Name == "valkey-cli":
 		v = checkRedis(shell.Command{Args: wordsOf(strings.Fields(text))}, depth)
 	case c.Name == "mongo" || c.Name == "mongosh":
-		v = hitIf(mongoDrop.MatchString(text), "mongo-drop")
+		v = hitIf(mongoDrops(text), "mongo-drop")
 	case c.Name == "at" || c.Name == "batch": // runs the lines later, through sh
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
 	case !readsCodeFromStdin(c):

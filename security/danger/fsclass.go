@@ -341,6 +341,9 @@ func fsPath(w shell.Word) string {
 		return w.S
 	}
 	var b strings.Builder
+	if shell.QuotedTilde(w.Node.Parts) {
+		b.WriteString("./")
+	}
 	fsParts(&b, w.Node.Parts)
 	return b.String()
 }
@@ -390,10 +393,16 @@ func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 
 // substDir: $(pwd), $(git rev-parse --show-toplevel), $(mktemp -d).
 func substDir(p *syntax.CmdSubst) (string, bool) {
+	if len(p.Stmts) == 2 { // $(cd DIR; pwd)
+		return substDirOf(&syntax.Stmt{Cmd: &syntax.BinaryCmd{Op: syntax.AndStmt, X: p.Stmts[0], Y: p.Stmts[1]}})
+	}
 	if len(p.Stmts) != 1 {
 		return "", false
 	}
 	if d, ok := substDirOf(p.Stmts[0]); ok {
+		return d, true
+	}
+	if d, ok := substHome(p.Stmts[0]); ok {
 		return d, true
 	}
 	call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)

@@ -30,8 +30,11 @@ func substDirOf(s *syntax.Stmt) (string, bool) {
 		}
 		cd, ok1 := shell.BuildCommand(left)
 		pwd, ok2 := shell.BuildCommand(right)
-		if !ok1 || !ok2 || cd.Name != "cd" || pwd.Name != "pwd" || len(cd.Args) != 2 {
+		if !ok1 || !ok2 || cd.Name != "cd" || pwd.Name != "pwd" || len(cd.Args) > 2 {
 			return "", false
+		}
+		if len(cd.Args) == 1 {
+			return "~", true // cd alone goes home
 		}
 		d := fsPath(cd.Args[1])
 		return d, d != "" && !strings.Contains(d, shell.DynMark)

@@ -20,7 +20,9 @@ func protectedTree(p string) bool {
 		return true
 	}
 	if p == "" || strings.HasPrefix(p, shell.DynMark) {
-		return strings.TrimLeft(p, shell.DynMark) == ""
+		// dir + '/' with dir empty (process.env.OUT || '') is the root, as "$OUT/" is in the shell
+		rest := strings.TrimLeft(p, shell.DynMark)
+		return rest == "" || rest == "/" || rest == "/*"
 	}
 	c := path.Clean(p)
 	if strings.HasPrefix(c, "/tmp/") || strings.HasPrefix(c, "/var/tmp/") || strings.HasPrefix(c, "/private/tmp/") {

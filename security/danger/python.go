@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // classifyPython judges Python (and IPython) input. String literals and
@@ -198,9 +197,8 @@ func pyListArg(rest string, strs []string) (string, bool) {
 	for _, el := range strings.Split(m[1], ",") {
 		el = strings.TrimSpace(el)
 		if l := pyLit.FindStringSubmatch(el); l != nil && l[0] == el {
-			q, err := syntax.Quote(pyLiteral(l[1], strs), syntax.LangBash)
-			if err == nil {
-				parts = append(parts, q)
+			if q := shQuote(pyLiteral(l[1], strs)); q != `"$__dyn"` {
+				parts = append(parts, q) // a leading ~ kept live: expanduser('~') was read as '~'
 				continue
 			}
 		}

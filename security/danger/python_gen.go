@@ -273,7 +273,8 @@ func memoryEnginesOnly(code string, strs []string) bool {
 		if m[1] == "" {
 			return false
 		}
-		if u := litValue(m[1], strs); u != "sqlite://" && u != "sqlite:///:memory:" && u != "sqlite+pysqlite:///:memory:" {
+		if u := litValue(m[1], strs); u != "sqlite://" && u != "sqlite:///:memory:" && u != "sqlite+pysqlite:///:memory:" &&
+			!(strings.HasPrefix(u, "sqlite") && testDBFile(connDatabase(u))) { // sqlite:///test.db: a suite's file
 			return false
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Python checks by effect, on code pyNormalize has rewritten: recursive
@@ -68,6 +67,14 @@ func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
 	if len(args) == 0 {
 		return true
 	}
+	if m := pyDynSlash.FindStringSubmatch(args[0]); m != nil {
+		if v, ok := vars[m[1]]; ok {
+			return protectedTree(v + pyLiteral(m[2], strs)) // out = 'build'; out + '/'
+		}
+		if l := pyLiteral(m[2], strs); l == "/" || l == "/*" {
+			return true // out + '/': the root when out is empty, whatever its name
+		}
+	}
 	for _, l := range pyLit.FindAllStringSubmatch(args[0], -1) {
 		if p := pyLiteral(l[1], strs); strings.Contains(p, ".git") {
 			return true
@@ -87,6 +94,9 @@ func pyRmtreeDanger(rest string, strs []string, vars map[string]string) bool {
 }
 
 var pyIdent = regexp.MustCompile(`[A-Za-z_]\w*`)
+
+// pyDynSlash: a name, attribute or call, then + a literal (out + '/').
+var pyDynSlash = regexp.MustCompile(`^\s*([A-Za-z_][\w.]*(?:\([^()]*\))?)\s*\+\s*\x01(\d+)\x02\s*$`)
 
 // pyLoopVars gives loop and comprehension targets the path their listing
 // walks: for p in Path('src').rglob('*.py') makes p "src/**/*.py".
@@ -313,8 +323,8 @@ func pyWords(args []string, strs []string) string {
 	for _, a := range args {
 		a = strings.TrimSpace(a)
 		if l := pyLit.FindStringSubmatch(a); l != nil && l[0] == a {
-			if q, err := syntax.Quote(pyLiteral(l[1], strs), syntax.LangBash); err == nil {
-				words = append(words, q)
+			if q := shQuote(pyLiteral(l[1], strs)); q != `"$__dyn"` {
+				words = append(words, q) // a leading ~ kept live: expanduser('~') was read as '~'
 				continue
 			}
 		}

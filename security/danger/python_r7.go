@@ -103,7 +103,7 @@ func pyInMemoryDB(code string, strs []string) bool {
 		return pyTestDBOnly(code, strs)
 	}
 	for _, m := range ms {
-		if l := pyLiteral(m[1], strs); !inMemoryDB.MatchString(l) && !testDatabase(connDatabase(l)) {
+		if l := pyLiteral(m[1], strs); !inMemoryDB.MatchString(l) && !testDatabase(connDatabase(l)) && !testDBFile(connDatabase(l)) {
 			return pyTestDBOnly(code, strs)
 		}
 	}

@@ -188,6 +188,9 @@ func judgeDeletes(code string, strs []string, call *regexp.Regexp, recursive fun
 		}
 		p, ok := pyStringArg(rest, strs)
 		if !ok {
+			p, ok = dynPlusLiteral(code, rest, strs)
+		}
+		if !ok {
 			// Dir.glob(pattern).each { |d| FileUtils.remove_dir(d) }
 			if g := rubyGlob.FindStringIndex(code); g != nil {
 				p, ok = pyStringArg(code[g[1]:], strs)
@@ -198,6 +201,29 @@ func judgeDeletes(code string, strs []string, call *regexp.Regexp, recursive fun
 		}
 	}
 	return Verdict{}
+}
+
+// dynPlusLit: a name, a member chain or a parenthesised expression, then
+// + a literal: dir + '/', process.env.OUT + "/", (ENV['OUT'] || ”) + '/'.
+var dynPlusLit = regexp.MustCompile(`^\s*([A-Za-z_$][\w$.]*(?:\([^()]*\))?|\([^()]*\))\s*\+\s*(\x01\d+\x02)\s*[,)]`)
+
+// dynPlusLiteral is the path of such an argument: the name's literal value
+// when the code binds it to one, else a run-time value that may be empty
+// (OUT_DIR || ”), so that dir + '/' may be the root as "$DIR/" is in the
+// shell.
+func dynPlusLiteral(code, rest string, strs []string) (string, bool) {
+	m := dynPlusLit.FindStringSubmatch(rest)
+	if m == nil {
+		return "", false
+	}
+	tail := pyLiteral(pyLit.FindStringSubmatch(m[2])[1], strs)
+	if plainIdent.MatchString(m[1]) {
+		bind := regexp.MustCompile(`(?:^|[;\n{]|\b(?:const|let|var))\s*` + regexp.QuoteMeta(m[1]) + `\s*=\s*(\x01\d+\x02)\s*(?:;|\n|$)`)
+		if b := bind.FindStringSubmatch(code); b != nil {
+			return pyLiteral(pyLit.FindStringSubmatch(b[1])[1], strs) + tail, true
+		}
+	}
+	return shell.DynMark + tail, true
 }
 
 // rewritePaths turns home and working-directory expressions into literals

@@ -46,8 +46,8 @@ var (
 		`\.\s*(?:delete|unlink)\s*\([^\n]*\bfor\b[^\n]*\b(?:scan_iter|keys)\s*\(\s*(?:(?:match\s*=\s*)?\x01(\d+)\x02)?\s*\)`)
 	// mongoDropTarget: what a MongoDB drop names: db.<coll>.drop(),
 	// db['coll'].drop(), drop_database('name'), drop_collection('name').
-	mongoDropTarget = regexp.MustCompile(`\bdb\s*(?:\.\s*(\w+)|(?:\[|\.\s*collection\s*\()\s*\x01(\d+)\x02\s*[\])])\s*\.\s*drop\s*\(\s*\)|\.\s*drop_(?:database|collection)\s*\(\s*\x01(\d+)\x02\s*\)`)
-	mongoDropAny    = regexp.MustCompile(`\.\s*(?:drop|drop_database|drop_collection|delete_many|remove)\s*\(`)
+	mongoDropTarget = regexp.MustCompile(`\bdb\s*(?:\.\s*(\w+)|(?:\[|\.\s*collection\s*\()\s*\x01(\d+)\x02\s*[\])])\s*\.\s*drop\s*\(\s*\)|\.\s*drop_(?:database|collection)\s*\(\s*\x01(\d+)\x02\s*\)|\.\s*(?:db|getSiblingDB)\s*\(\s*\x01(\d+)\x02\s*\)\s*\.\s*dropDatabase\s*\(\s*\)`)
+	mongoDropAny    = regexp.MustCompile(`\.\s*(?:drop|drop_database|dropDatabase|drop_collection|delete_many|remove)\s*\(`)
 	ormEmptyFilter  = regexp.MustCompile(`\.\s*objects\s*\.\s*(?:filter|exclude)\s*\(\s*\)\s*\.\s*(?:delete|update)\s*\(`)
 )
 
@@ -154,11 +154,11 @@ func mongoScratchOnly(code string, strs []string) bool {
 	}
 	for _, m := range ms {
 		name := m[1]
-		if n := m[2] + m[3]; n != "" {
+		if n := m[2] + m[3] + m[4]; n != "" {
 			name = litAt(strs, n)
 		}
-		if !scratchTable(name) {
-			return false
+		if !scratchTable(name) && !(strings.Contains(strings.ToLower(m[0]), "database") && testDatabase(name)) {
+			return false // a test suite's database (drop_database('app_test')) is its own to drop
 		}
 	}
 	return true

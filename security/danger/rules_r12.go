@@ -12,3 +12,16 @@ func init() {
 			"terraform state list", "terraform state mv aws_s3_bucket.a aws_s3_bucket.b", "terraform state rm null_resource.tmp_provision",
 			"terraform apply -auto-approve -var-file=env/sandbox.tfvars", "pulumi up", "pulumi up --yes --stack pr-1432-preview", "pulumi preview")})
 }
+
+// The rule of the mv-per-file class from tune8 (checkMoveEach).
+func init() {
+	rules = append(rules, rule{"move-onto-one", catData,
+		"This renames each of many files onto the same name, one after another; unless that name is an existing directory, every file but the last is lost.",
+		sh(`for f in src/*.py; do mv "$f" lib; done`, `find . -name '*.rs' -exec mv {} crate \;`, `for f in *.ts; do mv -f "$f" ../shared; done`,
+			`find src -type f -iname '*.java' -execdir mv {} Main \;`, `ls src/*.rb | xargs -I{} mv {} app`,
+			`find . -name '*.kt' | while IFS= read -r f; do mv "$f" core; done`),
+		sh(`for f in src/*.py; do mv "$f" lib/; done`, `mkdir -p lib && for f in src/*.py; do mv "$f" lib; done`, `for f in *.ts; do mv "$f" "${f%.ts}.mts"; done`,
+			`find . -name '*.rs' -exec mv -t crate {} +`, `find . -name '*.rs' -exec mv {} crate/ \;`, `for f in *.log; do mv "$f" archive; done`,
+			`for f in *.go; do mv -n "$f" ../internal; done`, `find . -name '*.js' -exec mv {} {}.bak \;`,
+			`ls src/*.rb | xargs -I{} mv {} app/`, `find . -name '*.kt' | while read -r f; do mv "$f" "$f.orig"; done`)})
+}

@@ -33,7 +33,20 @@ func classifyShell(input string, depth int) Verdict {
 			}
 		}
 	}
+	// OUT=./out; rm -rf "${OUT:?}/": a variable every use of which follows its
+	// one literal assignment is that value, so only the substituted input is
+	// judged (as bash would run it), not the input with the use unknown.
+	if strings.Contains(input, "=") {
+		if sub, ok := shell.SubstituteSettled(f, input); ok {
+			if g, err := shell.Parse(sub); err == nil {
+				f, input = g, sub
+			}
+		}
+	}
 	if v := checkTree(f, depth); v.Dangerous {
+		return v
+	}
+	if v := checkLineFlow(f, input, depth); v.Dangerous {
 		return v
 	}
 	// RM="rm -rf"; $RM /: judge the input again with the literal values
@@ -330,4 +343,26 @@ func remoteShellOnStdin(c shell.Command) bool {
 		return shell.ShellPrograms[shell.ProgName(sh)] && (len(ops) == 2 || slices.Contains(ops, "-s"))
 	}
 	return false
+}
+
+// checkLineFlow judges what one command of the line does to another's
+// result: a tree renamed and then deleted, files moved one by one onto a
+// name, a destroy plan saved and then applied. Each needs a word the input
+// must hold, so most inputs skip the walks.
+func checkLineFlow(f *syntax.File, input string, depth int) Verdict {
+	if !strings.Contains(input, "mv") && !strings.Contains(input, "-destroy") {
+		return Verdict{}
+	}
+	if strings.Contains(input, "mv") {
+		if v := checkRenamedDeleted(f, depth); v.Dangerous {
+			return v
+		}
+		if v := checkMoveEach(f); v.Dangerous {
+			return v
+		}
+	}
+	if strings.Contains(input, "-destroy") {
+		return checkSavedDestroyPlan(f, depth)
+	}
+	return Verdict{}
 }

@@ -12,6 +12,11 @@ import (
 // meta-commands that run a shell (psql/mysql \!, mysql system, sqlite3
 // .shell/.system) are judged with the shell rules.
 func classifySQL(input string, depth int) Verdict {
+	if strings.ContainsAny(input, `\uU.`) { // \c app_test, USE shop_test, .open test.db
+		if v, ok := classifySQLSession(input, depth); ok {
+			return v
+		}
+	}
 	if v := checkPsqlMeta(input, depth); v.Dangerous {
 		return v
 	}

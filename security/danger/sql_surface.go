@@ -317,10 +317,10 @@ func checkSQLSurfaceMore(input, clean string, depth int) Verdict {
 // (postgres://localhost/app_test, mongodb://h/test_app, "dbname=app_test").
 func testDatabases(c shell.Command) bool {
 	if c.Name == "sqlite3" || c.Name == "sqlite" {
-		// a database file in a temporary directory (sqlite3 /tmp/t.db) is scratch;
-		// a file's name alone does not say it is a test's
+		// a database file in a temporary directory (sqlite3 /tmp/t.db) is scratch,
+		// and one named for tests (test.db, app_test.sqlite3) is a suite's
 		ops := shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], shell.Set("-cmd", "-separator", "-nullvalue", "-newline")), "").Operands)
-		return len(ops) > 0 && (ops[0] == ":memory:" || strings.HasPrefix(ops[0], "/") && classifyPath(ops[0]) == pcScratch)
+		return len(ops) > 0 && (ops[0] == ":memory:" || strings.HasPrefix(ops[0], "/") && classifyPath(ops[0]) == pcScratch || testDBFile(ops[0]))
 	}
 	dbs := append(optionValues(c.Args[1:], "-d", "--dbname"), optionValues(c.Args[1:], "-D", "--database")...)
 	if vals, ok := clientValueOpts[c.Name]; ok {

@@ -62,11 +62,181 @@ func SubstituteAssignments(f *syntax.File, input string) (string, bool) {
 		if split && name != "IFS" && ifs != "" {
 			val = strings.Join(strings.FieldsFunc(val, func(r rune) bool { return strings.ContainsRune(ifs, r) }), " ")
 		}
-		re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
-		esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
-		out = re.ReplaceAllLiteralString(out, esc)
+		out = substituteVar(out, name, val)
 	}
 	return out, out != input && !strings.Contains(out, DynMark)
+}
+
+// substituteVar puts val in place of $NAME, ${NAME} and the forms that test
+// it (${NAME:?msg}, ${NAME:-default}, ${NAME+alt}…), as bash expands them
+// when NAME holds val. A default or alternative holding quotes or
+// expansions is left alone.
+func substituteVar(text, name, val string) string {
+	re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + "(?:(:?[-=?+])([^}$\"'`\\\\]*))?\\}|" + regexp.QuoteMeta(name) + `\b)`)
+	esc := shellMeta.ReplaceAllStringFunc(val, func(s string) string { return `\` + s })
+	if val == "~" || strings.HasPrefix(val, "~/") {
+		esc = "$HOME" + esc[1:] // D=~/proj (expanded when assigned); "$D" is the home's, quoted or not
+	}
+	return re.ReplaceAllStringFunc(text, func(m string) string {
+		sub := re.FindStringSubmatch(m)
+		op, word := sub[1], sub[2]
+		switch {
+		case op == "" || op == "?" || op == ":?" || op == "-" || op == "=":
+			return esc // set (and, for :?, bash runs nothing when it is empty)
+		case op == ":-" || op == ":=":
+			if val == "" {
+				return word
+			}
+			return esc
+		case op == "+" || val != "":
+			return word
+		}
+		return "" // ${NAME:+alt} of an empty NAME
+	})
+}
+
+// SubstituteSettled is SubstituteAssignments for inputs whose every use of a
+// variable it substitutes comes after a statement that always assigns it
+// first (NAME=value or export NAME=value on its own, or as the first step of
+// an && chain, at the top level), so the literal value is the only value the
+// use can see: the substituted input is judged instead of the input.
+// PREFIX=.cache/pip; rm -rf ~/"${PREFIX:?}" deletes ~/.cache/pip and nothing
+// else; PREFIX=; rm -rf ~/"$PREFIX" deletes the home. An assignment behind a
+// test ([ -z "$D" ] && D=build) or inside a loop or function is not settled.
+func SubstituteSettled(f *syntax.File, input string) (string, bool) {
+	var settled map[string]uint   // name → offset after which it holds its value
+	substs := map[string]string{} // name → the $(…) it is assigned, as typed
+	for _, st := range f.Stmts {
+		first := st
+		for {
+			b, ok := first.Cmd.(*syntax.BinaryCmd)
+			if !ok || b.Op != syntax.AndStmt {
+				break
+			}
+			first = b.X
+		}
+		for _, a := range settledAssigns(first) {
+			if settled == nil {
+				settled = map[string]uint{}
+			}
+			if _, seen := settled[a.Name.Value]; !seen {
+				settled[a.Name.Value] = first.End().Offset()
+				if cs := onlySubst(a.Value); cs != nil && cs.Pos().IsValid() && cs.End().IsValid() {
+					// a recovered parse may leave positions unset: take only a well-formed span
+					if start, end := int(cs.Pos().Offset()), int(cs.End().Offset()); start < end && end <= len(input) {
+						substs[a.Name.Value] = input[start:end]
+					}
+				}
+			}
+		}
+	}
+	if settled == nil {
+		return input, false
+	}
+	vars := literalAssignments(f)
+	if vars["IFS"] != "" {
+		return input, false
+	}
+	for name := range substs {
+		if _, lit := vars[name]; lit || assignCount(f, name) != 1 {
+			delete(substs, name)
+		}
+	}
+	used, ok := map[string]bool{}, true
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if p, isParam := n.(*syntax.ParamExp); isParam && p.Param != nil {
+			_, known := vars[p.Param.Value]
+			_, subst := substs[p.Param.Value]
+			if known || subst {
+				end, isSettled := settled[p.Param.Value]
+				ok = ok && isSettled && p.Pos().Offset() >= end
+				used[p.Param.Value] = true
+			}
+		}
+		return ok
+	})
+	if !ok || len(used) == 0 {
+		return input, false
+	}
+	out := input
+	for name := range used {
+		if cs, ok := substs[name]; ok {
+			// H=$(getent passwd "$USER" | cut -d: -f6); rm -rf "$H": the
+			// substitution in its place, judged as rm -rf "$(…)" is
+			re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `(?::?\?[^}$"'\x60]*)?\}|` + regexp.QuoteMeta(name) + `\b)`)
+			out = re.ReplaceAllLiteralString(out, cs)
+			continue
+		}
+		out = substituteVar(out, name, vars[name])
+	}
+	return out, out != input && !strings.Contains(out, DynMark)
+}
+
+// onlySubst is the command substitution a value is made of alone
+// (H=$(…) or H="$(…)"), or nil.
+func onlySubst(w *syntax.Word) *syntax.CmdSubst {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	cs, _ := p.(*syntax.CmdSubst)
+	return cs
+}
+
+// assignCount is how many times f sets name (assignments, loops, read).
+func assignCount(f *syntax.File, name string) int {
+	n := 0
+	syntax.Walk(f, func(node syntax.Node) bool {
+		switch node := node.(type) {
+		case *syntax.Assign:
+			if node.Name != nil && node.Name.Value == name {
+				n++
+			}
+		case *syntax.ForClause:
+			if wi, ok := node.Loop.(*syntax.WordIter); ok && wi.Name != nil && wi.Name.Value == name {
+				n += 2
+			}
+		case *syntax.CallExpr:
+			if len(node.Args) > 0 && (ShallowLit(node.Args[0].Parts) == "read" || ShallowLit(node.Args[0].Parts) == "mapfile") {
+				n += 2
+			}
+		}
+		return true
+	})
+	return n
+}
+
+// settledAssigns: the names a statement assigns with nothing else run
+// (NAME=value, export/declare/readonly NAME=value).
+func settledAssigns(st *syntax.Stmt) []*syntax.Assign {
+	var names []*syntax.Assign
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) != 0 {
+			return nil
+		}
+		for _, a := range c.Assigns {
+			if a.Name != nil && !a.Append && a.Array == nil && a.Index == nil {
+				names = append(names, a)
+			}
+		}
+	case *syntax.DeclClause:
+		if v := c.Variant.Value; v != "export" && v != "declare" && v != "readonly" && v != "typeset" {
+			return nil
+		}
+		for _, a := range c.Args {
+			if a.Name != nil && !a.Naked && !a.Append && a.Array == nil && a.Index == nil {
+				names = append(names, a)
+			}
+		}
+	}
+	if len(st.Redirs) != 0 || st.Background || st.Negated {
+		return nil
+	}
+	return names
 }
 
 // mktempDir is the path SubstituteTemp puts for a variable holding

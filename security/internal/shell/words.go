@@ -62,8 +62,32 @@ func ResolveWord(w *syntax.Word) Word {
 		return Word{}
 	}
 	var b strings.Builder
+	if QuotedTilde(w.Parts) {
+		b.WriteString("./") // '~', "~/x", \~: a name in the working directory, not the home
+	}
 	resolveParts(&b, w.Parts, false)
 	return Word{S: b.String(), Node: w}
+}
+
+// QuotedTilde reports whether a word begins with a "~" that is quoted or
+// escaped, which bash leaves as it is: rm -rf '~' removes a directory named
+// "~" (made by a tool that took the name literally), not the home directory.
+func QuotedTilde(parts []syntax.WordPart) bool {
+	if len(parts) == 0 {
+		return false
+	}
+	switch p := parts[0].(type) {
+	case *syntax.Lit:
+		return strings.HasPrefix(p.Value, `\~`)
+	case *syntax.SglQuoted:
+		return strings.HasPrefix(p.Value, "~")
+	case *syntax.DblQuoted:
+		if len(p.Parts) > 0 {
+			l, ok := p.Parts[0].(*syntax.Lit)
+			return ok && (strings.HasPrefix(l.Value, "~") || strings.HasPrefix(l.Value, `\~`))
+		}
+	}
+	return false
 }
 
 // resolveParts writes the value of parts to b: $HOME becomes "~" and every
