@@ -57,7 +57,8 @@ type flow struct {
 
 	slab  []byte // the rows left, as histLine keeps them
 	out   []rowOut
-	segs  []seg  // scratch for line
+	segs  []seg // scratch for line
+	sgr   sgrMemo
 	lines uint64 // rows line laid out, for tests
 	csi   csiSeq
 	at    int // with output kept back: where in pend the layout stopped, to go on from

@@ -125,8 +125,9 @@ func (f *flow) lineCSI(b []byte, pen *Attr) (int, byte) {
 	if len(b) < 3 || b[1] != '[' {
 		return 0, 0
 	}
-	k := 2
+	k, key := 2, uint64(0)
 	for k < len(b) && (b[k] >= '0' && b[k] <= '9' || b[k] == ';') {
+		key = key<<8 | uint64(b[k])
 		k++
 	}
 	if k == len(b) || k-2 > maxCSIBytes {
@@ -135,10 +136,14 @@ func (f *flow) lineCSI(b []byte, pen *Attr) (int, byte) {
 	raw := b[2:k]
 	switch b[k] {
 	case 'm':
-		if !parseSGR(raw, &f.csi) {
+		if len(raw) > 8 {
+			key = 0 // not a key: only the empty parameters, which are not remembered, have 0
+		}
+		out, ok := f.sgr.apply(raw, key, *pen, &f.csi)
+		if !ok {
 			return 0, 0
 		}
-		*pen = pen.withSGR(&f.csi)
+		*pen = out
 	case 'K':
 		if len(raw) > 1 || len(raw) == 1 && raw[0] != '0' {
 			return 0, 0 // EL 1 and 2 erase what is printed already
@@ -147,6 +152,34 @@ func (f *flow) lineCSI(b []byte, pen *Attr) (int, byte) {
 		return 0, 0
 	}
 	return k + 1, b[k]
+}
+
+// sgrMemo remembers what the last SGRs did to the pen they found: a flood of coloured
+// output repeats a few sequences in a few pens, and looking one up is cheaper than reading
+// and applying it. An SGR's effect depends on nothing but its parameters and the pen.
+type sgrMemo [256]struct {
+	key      uint64 // the parameters, up to 8 bytes, one a byte; 0: none remembered here
+	pen, out Attr
+}
+
+// apply returns pen after an SGR with the parameters raw, whose bytes key holds (0 if
+// they do not fit); false if parseSGR does not take them.
+func (m *sgrMemo) apply(raw []byte, key uint64, pen Attr, c *csiSeq) (Attr, bool) {
+	if key == '0' || len(raw) == 0 {
+		return Attr{}, true // the reset, between most words: no need to look
+	}
+	e := &m[(key^uint64(pen.FG)*0x9e3779b9^uint64(pen.BG)<<32^uint64(pen.Style)<<24)*0x9e3779b97f4a7c15>>56]
+	if key != 0 && e.key == key && e.pen == pen {
+		return e.out, true
+	}
+	if !parseSGR(raw, c) {
+		return pen, false
+	}
+	out := pen.withSGR(c)
+	if key != 0 {
+		e.key, e.pen, e.out = key, pen, out
+	}
+	return out, true
 }
 
 // parseSGR is parseCSI for parameters of digits and semicolons alone, the form of almost

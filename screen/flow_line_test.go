@@ -116,12 +116,16 @@ func TestParseSGR(t *testing.T) {
 		}
 		raws = append(raws, b.String())
 	}
-	for _, raw := range raws {
-		checkParseSGR(t, raw)
+	var memo sgrMemo
+	for range 2 { // the second time, most are remembered
+		for _, raw := range raws {
+			checkParseSGR(t, raw, &memo)
+		}
 	}
 }
 
-func checkParseSGR(t *testing.T, raw string) {
+// checkParseSGR holds parseSGR to parseCSI, and memo's apply to reading the SGR afresh.
+func checkParseSGR(t *testing.T, raw string, memo *sgrMemo) {
 	t.Helper()
 	var fast, slow csiSeq
 	if !parseCSI([]byte(raw), 'm', &slow) {
@@ -141,9 +145,21 @@ func checkParseSGR(t *testing.T, raw string) {
 			t.Fatalf("parseSGR(%q) parameter %d: %d (%d subs), parseCSI: %d (%d subs)", raw, i, fast.sub[i][0], fast.nsub[i], slow.sub[i][0], slow.nsub[i])
 		}
 	}
+	var key uint64
+	for _, d := range []byte(raw) {
+		key = key<<8 | uint64(d)
+	}
+	if len(raw) > 8 {
+		key = 0
+	}
 	for _, pen := range []Attr{{}, {FG: IndexedColor(3), Style: Bold | Reverse}, {BG: RGBColor(1, 2, 3), Style: Italic}} {
-		if diff := cmp.Diff(pen.withSGR(&slow), pen.withSGR(&fast)); diff != "" {
+		want := pen.withSGR(&slow)
+		if diff := cmp.Diff(want, pen.withSGR(&fast)); diff != "" {
 			t.Fatalf("SGR %q on %+v (-parseCSI +parseSGR):\n%s", raw, pen, diff)
+		}
+		var c csiSeq
+		if got, ok := memo.apply([]byte(raw), key, pen, &c); !ok || got != want {
+			t.Fatalf("SGR %q on %+v: remembered %+v (%v), read afresh %+v", raw, pen, got, ok, want)
 		}
 	}
 }
@@ -157,6 +173,8 @@ func FuzzParseSGR(f *testing.F) {
 		if len(raw) > maxCSIBytes || strings.Trim(raw, "0123456789;") != "" {
 			return
 		}
-		checkParseSGR(t, raw)
+		var memo sgrMemo
+		checkParseSGR(t, raw, &memo)
+		checkParseSGR(t, raw, &memo)
 	})
 }
