@@ -153,10 +153,7 @@ func (f *flow) run(b []byte, i int) (int, flowStop) {
 		}
 		switch {
 		case c >= 0x20 && c < 0x7f:
-			j := i + 1
-			for j < len(b) && b[j] >= 0x20 && b[j] < 0x7f {
-				j++
-			}
+			j := i + 1 + printable(b[i+1:])
 			f.ascii(b[i:j], i)
 			i = j
 		case c >= 0x80:

@@ -20,17 +20,34 @@ type seg struct {
 // as well (the screen is scrolling). Then the row left is the text, right-trimmed, with
 // the attributes its runs of ink gave it, and the row after it is as blank as this one
 // was. It returns where the next line starts and true; or false, with where the layout
-// found something it does not take, having changed nothing.
+// found something it does not take, having changed nothing. A line whose first text
+// cannot be such a line has that text laid out cell by cell, and true with its end.
 func (f *flow) line(b []byte, i int) (int, bool) {
-	j := i
-	for j < len(b) && b[j] >= 0x20 && b[j] < 0x7f {
-		j++
+	j := i + printable(b[i:])
+	switch {
+	case j > i && (j-i >= f.cols || j == len(b) || b[j] != 0x1b && b[j] != '\t' && b[j] != '\r'):
+		// It wraps, goes on in the next write or holds something else: the text is
+		// laid out cell by cell, as run would, without scanning it again.
+		f.ascii(b[i:j], i)
+		return j, true
+	case b[j] == 0x1b || b[j] == '\t' || f.ink != (Attr{}):
+		return f.paintedLine(b, i)
+	case j+1 == len(b) || b[j+1] != '\n':
+		f.ascii(b[i:j], i)
+		return j, true
 	}
-	if j+1 < len(b) && b[j] == '\r' && b[j+1] == '\n' && j-i < f.cols && f.ink == (Attr{}) {
-		f.plainLine(b[i:j], j+2)
-		return j + 2, true
+	f.plainLine(b[i:j], j+2)
+	return j + 2, true
+}
+
+// printable returns how many bytes at the start of b are printable ASCII.
+func printable(b []byte) int {
+	for i, c := range b {
+		if c-0x20 >= 0x7f-0x20 {
+			return i
+		}
 	}
-	return f.paintedLine(b, i)
+	return len(b)
 }
 
 // plainLine is line for printable text alone in the default ink, the lines of `seq` and
@@ -61,10 +78,7 @@ func (f *flow) paintedLine(b []byte, i int) (int, bool) {
 		c := b[j]
 		switch {
 		case c >= 0x20 && c < 0x7f:
-			k := j + 1
-			for k < len(b) && b[k] >= 0x20 && b[k] < 0x7f {
-				k++
-			}
+			k := j + 1 + printable(b[j+1:])
 			if x += k - j; x >= f.cols {
 				return f.lineFail(start, segs, j)
 			}
