@@ -59,7 +59,7 @@ type flow struct {
 	out   []rowOut
 	segs  []seg // scratch for line
 	sgr   sgrMemo
-	lines uint64 // rows line laid out, for tests
+	lines uint64 // rows paintedLine laid out, for tests
 	csi   csiSeq
 	at    int // with output kept back: where in pend the layout stopped, to go on from
 }
@@ -139,21 +139,29 @@ func (f *flow) paint(x0, x1 int, a Attr) {
 }
 
 // run lays out b from offset i up to the first token it does not handle, or to the end.
+// At the start of a blank fresh row, it tries the whole line at once (flow_line.go).
 func (f *flow) run(b []byte, i int) (int, flowStop) {
 	skip := i - 1 // a whole line is not tried again up to where the last try stopped
 	for i < len(b) {
 		c := b[i]
-		if f.x == 0 && f.hi == 0 && i > skip && (c >= 0x20 && c < 0x7f || c == 0x1b) && f.lineable() {
-			n, ok := f.line(b, i)
-			if ok {
-				i = n
-				continue
-			}
-			skip = n
-		}
 		switch {
 		case c >= 0x20 && c < 0x7f:
 			j := i + 1 + printable(b[i+1:])
+			if f.x == 0 && f.hi == 0 && i > skip && j-i < f.cols && j+1 < len(b) && f.lineable() {
+				if b[j] == '\r' && b[j+1] == '\n' && f.ink == (Attr{}) {
+					f.plainLine(b[i:j], j+2)
+					i = j + 2
+					continue
+				}
+				if b[j] == 0x1b || b[j] == '\t' || b[j] == '\r' {
+					n, ok := f.paintedLine(b, i)
+					if ok {
+						i = n
+						continue
+					}
+					skip = n
+				}
+			}
 			f.ascii(b[i:j], i)
 			i = j
 		case c >= 0x80:
@@ -167,6 +175,14 @@ func (f *flow) run(b []byte, i int) (int, flowStop) {
 			f.rune(r, i)
 			i += n
 		case c == 0x1b:
+			if f.x == 0 && f.hi == 0 && i > skip && f.lineable() {
+				n, ok := f.paintedLine(b, i)
+				if ok {
+					i = n
+					continue
+				}
+				skip = n
+			}
 			n, stop := f.escape(b[i:])
 			if n == 0 {
 				return i, stop

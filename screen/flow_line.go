@@ -4,40 +4,19 @@ package screen
 // CR LF: `seq`, logs, and the coloured output of ls, grep, compilers and test runners,
 // with an SGR between most words. Such a line needs none of the row's cells: what the row
 // would read as is its text, and its attributes are one run per change of ink. The flow
-// lays it out in one step (line) when that is all it can be, and leaves anything else —
-// a line that wraps, a tab, a wide rune, a move — to the cell by cell layout, which is
-// what a line that fails a condition partway falls back to, from its start.
+// lays it out in one step (plainLine, paintedLine) when that is all it can be, and leaves
+// anything else — a line that wraps, a wide rune, a move — to the cell by cell layout,
+// which is what a line that fails a condition partway falls back to, from its start.
+//
+// Either step is taken only at the start of a blank fresh row that nothing paints, with
+// the row after it fresh as well (lineable: the screen is scrolling), for a line shorter
+// than the row ended by CR LF. Then the row left is the text, right-trimmed, with the
+// attributes its runs of ink gave it, and the row after it is as blank as this one was.
 
 // seg is cells up to end (from the previous seg's end, or column 0) printed with one ink.
 type seg struct {
 	end int
 	a   Attr
-}
-
-// line lays out, from b[i], a line of printable ASCII, SGR (digits and semicolons only)
-// and EL 0, ended by CR LF, when the cursor is at the start of a blank fresh row that
-// nothing paints, the text is shorter than the row, and the row it moves on to is fresh
-// as well (the screen is scrolling). Then the row left is the text, right-trimmed, with
-// the attributes its runs of ink gave it, and the row after it is as blank as this one
-// was. It returns where the next line starts and true; or false, with where the layout
-// found something it does not take, having changed nothing. A line whose first text
-// cannot be such a line has that text laid out cell by cell, and true with its end.
-func (f *flow) line(b []byte, i int) (int, bool) {
-	j := i + printable(b[i:])
-	switch {
-	case j > i && (j-i >= f.cols || j == len(b) || b[j] != 0x1b && b[j] != '\t' && b[j] != '\r'):
-		// It wraps, goes on in the next write or holds something else: the text is
-		// laid out cell by cell, as run would, without scanning it again.
-		f.ascii(b[i:j], i)
-		return j, true
-	case b[j] == 0x1b || b[j] == '\t' || f.ink != (Attr{}):
-		return f.paintedLine(b, i)
-	case j+1 == len(b) || b[j+1] != '\n':
-		f.ascii(b[i:j], i)
-		return j, true
-	}
-	f.plainLine(b[i:j], j+2)
-	return j + 2, true
 }
 
 // printable returns how many bytes at the start of b are printable ASCII.
@@ -50,8 +29,9 @@ func printable(b []byte) int {
 	return len(b)
 }
 
-// plainLine is line for printable text alone in the default ink, the lines of `seq` and
-// most logs: the row is the text, right-trimmed, with no attributes.
+// plainLine lays out a line of printable text alone in the default ink, the lines of
+// `seq` and most logs: the row is the text, right-trimmed, with no attributes; next is
+// where the next line starts.
 func (f *flow) plainLine(text []byte, next int) {
 	start := len(f.slab)
 	f.slab = append(f.slab, text...)
@@ -62,11 +42,12 @@ func (f *flow) plainLine(text []byte, next int) {
 	f.slab = f.slab[:end]
 	f.out = append(f.out, rowOut{int32(start), int32(end), int32(end), int32(next), 0, false, f.pen})
 	f.y++
-	f.lines++
 	f.last.valid = false // CR and LF came last
 }
 
-// paintedLine is line for the rest: text in any ink, SGR, EL 0 and tabs.
+// paintedLine lays out, from b[i], a line of printable ASCII in any ink, SGR (digits and
+// semicolons only), EL 0 and tabs. It returns where the next line starts and true; or
+// false, with where it found something it does not take, having changed nothing.
 func (f *flow) paintedLine(b []byte, i int) (int, bool) {
 	start := len(f.slab)
 	pen, ink := f.pen, f.ink
