@@ -57,7 +57,7 @@ type flow struct {
 
 	slab  []byte // the rows left, as histLine keeps them
 	out   []rowOut
-	segs  []seg // scratch for line
+	segs  []seg // scratch for paintedLine
 	sgr   sgrMemo
 	lines uint64 // rows paintedLine laid out, for tests
 	csi   csiSeq

@@ -107,7 +107,7 @@ func addSeg(segs []seg, end int, a Attr) []seg {
 	return append(segs, seg{end, a})
 }
 
-// lineFail undoes what line appended and returns where it stopped.
+// lineFail undoes what paintedLine appended and returns where it stopped.
 func (f *flow) lineFail(start int, segs []seg, j int) (int, bool) {
 	f.slab, f.segs = f.slab[:start], segs
 	return j, false
@@ -115,7 +115,7 @@ func (f *flow) lineFail(start int, segs []seg, j int) (int, bool) {
 
 // lineCSI reads the SGR or EL 0 at the start of b (which starts with ESC) as the flow's
 // escape and dispatch would, SGR into pen; it returns the sequence's length and its final
-// byte, or 0 for anything else, which line leaves to the cell by cell layout.
+// byte, or 0 for anything else, which paintedLine leaves to the cell by cell layout.
 func (f *flow) lineCSI(b []byte, pen *Attr) (int, byte) {
 	if len(b) < 3 || b[1] != '[' {
 		return 0, 0
@@ -203,13 +203,13 @@ func parseSGR(raw []byte, c *csiSeq) bool {
 	return true
 }
 
-// lineable reports whether the cursor is where line can start: at the start of a
-// blank fresh row, with the row after it fresh too.
+// lineable reports whether the cursor is where a whole line can start: at the start
+// of a blank fresh row, with the row after it fresh too.
 func (f *flow) lineable() bool {
 	return f.x == 0 && !f.wrapNext && f.hi == 0 && f.ahi == 0 && !f.wrapBit && f.y >= f.rows-1
 }
 
-// endLine records the row line laid out: its text from slab[start:], right-trimmed, and
+// endLine records the row paintedLine laid out: its text from slab[start:], right-trimmed, and
 // the runs of segs and then of tail up to the row's end, the last left out if it is the
 // zero Attr (appendRuns' encoding).
 func (f *flow) endLine(start int, segs []seg, tail, pen, ink Attr, next int) {

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestDifferentialPaintedLines aims at the whole-line step (flow.line) with what coloured
+// TestDifferentialPaintedLines aims at the whole-line step (flow.paintedLine) with what coloured
 // output puts in a line: SGR of every form between words, EL (grep --color), trailing
 // blanks, lines around the row's width, and now and then something the step does not
 // take (a tab, a move, a wide rune, an LF alone), split anywhere. Each screen must end up
