@@ -61,6 +61,17 @@ func paintedInput() []byte {
 	return b
 }
 
+// grepInput is what grep --color=always prints: each coloured part between SGR and EL,
+// as GNU grep writes it.
+func grepInput() []byte {
+	var b []byte
+	for i := 0; len(b) < benchInputBytes; i++ {
+		b = fmt.Appendf(b, "\x1b[35m\x1b[Ksrc/pkg/file_%d.go\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[32m\x1b[K%d\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\tif err := \x1b[01;31m\x1b[Kcheck\x1b[m\x1b[K(ctx, %d); err != nil {\r\n",
+			i%97, i%1000, i)
+	}
+	return b
+}
+
 // benchmarkWrite feeds in, chunk bytes at a time; every watch chunks (if watch > 0) it
 // reads the Status, as the completion detector does while output streams.
 func benchmarkWrite(b *testing.B, in []byte, chunk, watch int) {
@@ -99,6 +110,7 @@ func BenchmarkWriteLog(b *testing.B)    { benchmarkWrite(b, logInput(), benchChu
 func BenchmarkWritePTYPlain(b *testing.B)   { benchmarkWrite(b, seqInput(), ptyChunk, 32) }
 func BenchmarkWritePTYPainted(b *testing.B) { benchmarkWrite(b, paintedInput(), ptyChunk, 32) }
 func BenchmarkWritePTYLog(b *testing.B)     { benchmarkWrite(b, logInput(), ptyChunk, 32) }
+func BenchmarkWritePTYGrep(b *testing.B)    { benchmarkWrite(b, grepInput(), ptyChunk, 32) }
 
 // BenchmarkTextSince is what a reply to a flood costs the screen: the text since the
 // command began, the full scrollback of it.

@@ -17,9 +17,10 @@
 // vt10x is slow (about 100 ns a rune), so a flood of output takes a fast path: a flow of our
 // own (flow.go) lays out plain text, line breaks, SGR and moves along the row exactly as
 // vt10x would, rows that scroll off go straight to the scrollback, and only what stays on
-// screen reaches vt10x — later, when someone looks (fast.go). A differential test holds
-// the fast path to byte-for-byte the same screen, cells, attributes and history as the
-// slow one.
+// screen reaches vt10x — later, when someone looks (fast.go). A line of text and SGR that
+// starts a fresh row and fits in it is laid out whole, its attributes one run per ink
+// (flow_line.go). A differential test holds the fast path to byte-for-byte the same
+// screen, cells, attributes and history as the slow one.
 //
 // screen imports no project package: only the standard library, vt10x and go-runewidth.
 // Nothing here writes to stdout or stderr.

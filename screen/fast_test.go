@@ -389,6 +389,7 @@ func FuzzDifferential(f *testing.F) {
 	f.Add([]byte(strings.Repeat("line\r\n", 30)+"\x1b[31mred\x1b[0m\r\n你好\u0301\t|\r\n"), []byte{7, 2, 90, 0xb0, 40, 0xc9, 0xff})
 	f.Add([]byte("\x1b[A\r"+strings.Repeat("ab\x1b[K\n", 20)+"\x1b[?1049h\x1b[2;3r"+strings.Repeat("x\n", 20)), []byte{4, 3, 0xff, 0xb1})
 	f.Add([]byte(strings.Repeat("w", 40)+"\x1b[1K\x1b[5G😀\u200d\r\n\x1b[2b\x1b]133;A\x07"+strings.Repeat("\x1b[1;32mok\x1b[m\n", 12)), []byte{5, 2, 13, 0, 0xb2, 0x30})
+	f.Add([]byte(strings.Repeat("\x1b[1;31m1\x1b[0m \x1b[38;5;208mab\x1b[K\tc\x1b[m\r\n", 20)+"\x1b[7;44m\x1b[Kx y  \r\n\x1b[0m"), []byte{11, 2, 0xff, 60, 0xb0, 200})
 	f.Fuzz(func(t *testing.T, data, ops []byte) {
 		if len(ops) < 2 {
 			return

@@ -55,10 +55,13 @@ type flow struct {
 	ahi     int    // attrs[ahi:] are the zero Attr
 	wrapBit bool   // vt10x's soft-wrap flag on the row's last cell
 
-	slab []byte // the rows left, as histLine keeps them
-	out  []rowOut
-	csi  csiSeq
-	at   int // with output kept back: where in pend the layout stopped, to go on from
+	slab  []byte // the rows left, as histLine keeps them
+	out   []rowOut
+	segs  []seg // scratch for paintedLine
+	sgr   sgrMemo
+	lines uint64 // rows paintedLine laid out, for tests
+	csi   csiSeq
+	at    int // with output kept back: where in pend the layout stopped, to go on from
 }
 
 // start sets the flow to the state vt10x and the printer are in, or will be once the
@@ -136,18 +139,28 @@ func (f *flow) paint(x0, x1 int, a Attr) {
 }
 
 // run lays out b from offset i up to the first token it does not handle, or to the end.
+// At the start of a blank fresh row, it tries the whole line at once (flow_line.go).
 func (f *flow) run(b []byte, i int) (int, flowStop) {
+	skip := i - 1 // a whole line is not tried again up to where the last try stopped
 	for i < len(b) {
 		c := b[i]
 		switch {
 		case c >= 0x20 && c < 0x7f:
-			j := i + 1
-			for j < len(b) && b[j] >= 0x20 && b[j] < 0x7f {
-				j++
-			}
-			if f.x == 0 && f.hi == 0 && f.plainLine(b, i, j) { // a blank row: the rare case, tested inline
-				i = j + 2
-				continue
+			j := i + 1 + printable(b[i+1:])
+			if f.x == 0 && f.hi == 0 && i > skip && j-i < f.cols && j+1 < len(b) && f.lineable() {
+				if b[j] == '\r' && b[j+1] == '\n' && f.ink == (Attr{}) {
+					f.plainLine(b[i:j], j+2)
+					i = j + 2
+					continue
+				}
+				if b[j] == 0x1b || b[j] == '\t' || b[j] == '\r' {
+					n, ok := f.paintedLine(b, i)
+					if ok {
+						i = n
+						continue
+					}
+					skip = n
+				}
 			}
 			f.ascii(b[i:j], i)
 			i = j
@@ -162,6 +175,14 @@ func (f *flow) run(b []byte, i int) (int, flowStop) {
 			f.rune(r, i)
 			i += n
 		case c == 0x1b:
+			if f.x == 0 && f.hi == 0 && i > skip && f.lineable() {
+				n, ok := f.paintedLine(b, i)
+				if ok {
+					i = n
+					continue
+				}
+				skip = n
+			}
 			n, stop := f.escape(b[i:])
 			if n == 0 {
 				return i, stop
@@ -175,30 +196,6 @@ func (f *flow) run(b []byte, i int) (int, flowStop) {
 		}
 	}
 	return i, stopEnd
-}
-
-// plainLine lays out b[i:j], printable ASCII followed by CR LF, as a whole line
-// without touching the row's cells, when that is all the line can be: the cursor at
-// the start of a blank fresh row that nothing paints, the text shorter than the row,
-// and the row it moves on to fresh as well (the screen is scrolling). Then the row
-// left is the text itself, right-trimmed, and the row after it is as blank as this
-// one was. `seq`, logs and most floods are such lines; it reports whether it did.
-func (f *flow) plainLine(b []byte, i, j int) bool {
-	if j+1 >= len(b) || b[j] != '\r' || b[j+1] != '\n' || j-i >= f.cols ||
-		f.x != 0 || f.wrapNext || f.hi != 0 || f.ahi != 0 || f.wrapBit || f.y < f.rows-1 || f.ink != (Attr{}) {
-		return false
-	}
-	start := len(f.slab)
-	f.slab = append(f.slab, b[i:j]...)
-	end := len(f.slab)
-	for end > start && f.slab[end-1] == ' ' {
-		end--
-	}
-	f.slab = f.slab[:end]
-	f.out = append(f.out, rowOut{int32(start), int32(end), int32(end), int32(j + 2), 0, false, f.pen})
-	f.y++
-	f.last.valid = false // CR and LF came last
-	return true
 }
 
 // control handles a C0 control (or DEL) as Screen.control and vt10x would.

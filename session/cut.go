@@ -398,19 +398,22 @@ func visible(snap screen.Snapshot, from, to int) string {
 // text is what follows the prompt the input was typed at: the echo of the first line,
 // or nothing when echo was off. Each later input line echoes after a prompt of its own
 // ("$ ", "... ", "> "), and only that exact line is removed, in order.
+//
+// Only the first line is looked at here: the text can be the whole scrollback of a
+// flood, and one typed line (the usual input) leaves the rest as it is.
 func stripEchoes(text string, echoes []string) string {
-	lines := strings.Split(text, "\n")
-	if len(lines) == 0 || len(echoes) == 0 {
+	if len(echoes) == 0 {
 		return text
 	}
-	first := strings.TrimSpace(lines[0])
-	if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(lines[0], echoes[0])) {
+	line, rest, more := strings.Cut(text, "\n")
+	first := strings.TrimSpace(line)
+	if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(line, echoes[0])) {
 		return text // the program wrote before echoing: keep everything
 	}
-	if len(lines) == 1 {
+	if !more {
 		return ""
 	}
-	return dropEchoLines(strings.Join(lines[1:], "\n"), echoes[1:])
+	return dropEchoLines(rest, echoes[1:])
 }
 
 // dropEchoLines removes, in order, the lines that show a prompt followed by the next

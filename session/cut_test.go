@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os/exec"
 	"strings"
 	"testing"
@@ -252,5 +253,40 @@ func TestNoTimeToTypeIsNotAProgramThatStopsReading(t *testing.T) {
 	}
 	if r := send(t, s, "echo se$((1))nt"); r.Output != "se1nt\n$ " {
 		t.Fatalf("next command: %+v", r)
+	}
+}
+
+// TestStripEchoesFirstLineOnly: stripEchoes looks only at the first line and hands
+// the rest on as it is; it must cut exactly what splitting every line and joining
+// them again cut.
+func TestStripEchoesFirstLineOnly(t *testing.T) {
+	splitting := func(text string, echoes []string) string {
+		lines := strings.Split(text, "\n")
+		if len(echoes) == 0 {
+			return text
+		}
+		first := strings.TrimSpace(lines[0])
+		if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(lines[0], echoes[0])) {
+			return text
+		}
+		if len(lines) == 1 {
+			return ""
+		}
+		return dropEchoLines(strings.Join(lines[1:], "\n"), echoes[1:])
+	}
+	pieces := []string{"ls", "$ ls", "$ echo hi", "echo hi", "hi", "", "  ", ">>> 1+1", "2", "$ ", "ls  "}
+	rng := rand.New(rand.NewPCG(7, 11))
+	for range 5000 {
+		var lines, echoes []string
+		for range rng.IntN(6) {
+			lines = append(lines, pieces[rng.IntN(len(pieces))])
+		}
+		for range rng.IntN(3) {
+			echoes = append(echoes, []string{"ls", "echo hi", "1+1", "", "ls "}[rng.IntN(5)])
+		}
+		text := strings.Join(lines, "\n")
+		if got, want := stripEchoes(text, echoes), splitting(text, echoes); got != want {
+			t.Fatalf("stripEchoes(%q, %q) = %q, want %q", text, echoes, got, want)
+		}
 	}
 }
