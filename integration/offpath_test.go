@@ -614,7 +614,9 @@ func TestOffPathResizeVim(t *testing.T) {
 // where the last reply ended.
 func TestOffPathTypedAheadAfterLateClear(t *testing.T) {
 	s := startServer(t)
-	id := s.bash(map[string]any{"PROMPT_COMMAND": "sleep 0.5"})
+	// The prompt command's sleep is the window the next line is typed into: long enough
+	// that a loaded machine (load 35 gave a 250 ms call 557 ms) still types inside it.
+	id := s.bash(map[string]any{"PROMPT_COMMAND": "sleep 1.5"})
 	cleared, ahead := opToken("cleared"), opToken("ahead")
 	r := s.send(id, "sleep 0.5; clear; echo "+opSplit(cleared)+"; (exit 7)", map[string]any{"timeout_ms": 250})
 	opMust(t, !r.boolean("is_complete"), r, "premise: the command should have timed out")
