@@ -87,11 +87,13 @@ func sharedBranch(b string) bool {
 
 func checkGitPush(args []shell.Word) Verdict {
 	o := shell.ParseOpts(args, "o")
-	if o.Has("", "mirror", "prune") {
-		return hit("git-push-mirror")
-	}
+	// A dry run (-n, --dry-run, bundled as -nf) reports what a push would
+	// do and changes no remote, whatever else it is told to do.
 	if o.Has("n", "dry-run") {
 		return Verdict{}
+	}
+	if o.Has("", "mirror", "prune") {
+		return hit("git-push-mirror")
 	}
 	force := o.Has("f", "force") || o.Long["force-if-includes"] && !o.Long["force-with-lease"]
 	del := o.Has("d", "delete")
