@@ -95,7 +95,8 @@ func rewindsShared(names []string, start []shell.Word) bool {
 }
 
 // broadPathspec: the paths after checkout/restore cover a whole tree
-// (".", ":/", "*", "dir/") or are computed at run time.
+// (".", ":/", "*", "dir/"), every file of a kind ('*.go'), or are computed
+// at run time.
 func broadPathspec(rest []shell.Word) bool {
 	for _, w := range rest {
 		s := w.S
@@ -105,6 +106,11 @@ func broadPathspec(rest []shell.Word) bool {
 		case w.Dyn() && !strings.HasPrefix(s, "-"):
 			return true
 		case strings.HasSuffix(s, "/") && !strings.HasPrefix(s, "-"):
+			return true
+		case strings.ContainsAny(s, "*?[") && !strings.HasPrefix(s, "-"):
+			// git matches a wildcard pathspec ('*.py', ':(glob)**/*.ts')
+			// against every path in the tree, across directories: each
+			// file of that kind, wherever it is.
 			return true
 		}
 	}
