@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Git commands that discard work not yet committed or not yet pushed: the
@@ -107,10 +108,11 @@ func broadPathspec(rest []shell.Word) bool {
 			return true
 		case strings.HasSuffix(s, "/") && !strings.HasPrefix(s, "-"):
 			return true
-		case strings.ContainsAny(s, "*?[") && !strings.HasPrefix(s, "-"):
-			// git matches a wildcard pathspec ('*.py', ':(glob)**/*.ts')
-			// against every path in the tree, across directories: each
-			// file of that kind, wherever it is.
+		case strings.ContainsAny(s, "*?[") && !strings.HasPrefix(s, "-") && !shellGlobbed(w):
+			// git matches a wildcard pathspec it is given ('*.py',
+			// ':(glob)**/*.ts') against every path in the tree, across
+			// directories: each file of that kind, wherever it is. An
+			// unquoted *.sh is the shell's, and names the files it lists.
 			return true
 		}
 	}
@@ -166,4 +168,27 @@ func gitAliasBodies(args []shell.Word) []string {
 		}
 	}
 	return out
+}
+
+// shellGlobbed: w holds a wildcard the shell expands itself (unquoted and
+// unescaped), so the program gets the names it matched, not the pattern.
+func shellGlobbed(w shell.Word) bool {
+	if w.Node == nil {
+		return false
+	}
+	for _, p := range w.Node.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for i := 0; i < len(lit.Value); i++ {
+			switch lit.Value[i] {
+			case '\\':
+				i++
+			case '*', '?', '[':
+				return true
+			}
+		}
+	}
+	return false
 }

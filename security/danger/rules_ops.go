@@ -20,7 +20,7 @@ var opsRules = []rule{
 			"git worktree remove -f ../wt-exp", "git submodule foreach 'git reset --hard'", "git -c alias.nuke='!git stash clear' nuke", "git submodule foreach --recursive git checkout -f", "git rm -rf -- src/", "docker compose exec app git reset --hard",
 			"cd repo && git fetch origin && git reset --hard FETCH_HEAD", "git branch --no-merged | xargs git branch -D", "git restore --worktree -- src", "git checkout -- app", "git submodule deinit -f --all",
 			"git checkout HEAD -- '*.ts'", "git restore -W ':(glob)**/*.rs'", "git rm -q --force -- 'lib/*.rb'"),
-		sh("git reset --soft HEAD~2", "git reset HEAD notes.md", "git restore --staged .", "git restore --staged '*.go'", "git rm --cached -r -- '*.log'", "git checkout -b spike/cache", "git checkout main",
+		sh("git reset --soft HEAD~2", "git reset HEAD notes.md", "git restore --staged .", "git restore --staged '*.go'", "git rm --cached -r -- '*.log'", "git rm -f legacy-*.sh", "git checkout -- docs/*.md", "git checkout -b spike/cache", "git checkout main",
 			"git checkout -- README.md", "git switch -c docs", "git stash pop", "git stash list", "git branch -d merged-topic", "git branch -D tmp-rebase",
 			"git worktree remove ../wt-exp", "git submodule foreach git status", "git -c alias.lg='log --oneline' lg", "git update-ref refs/heads/x HEAD", "git restore -p .", "git reset --hard --help", "git branch -D", "git branch --merged | xargs git branch -d", "git rm -r --cached .", "git branch -M main", "git restore --worktree -- README", "git checkout -- app.py", "git submodule deinit docs/theme")},
 	{"git-force-push-all", catHistory,
