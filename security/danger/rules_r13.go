@@ -2,7 +2,7 @@ package danger
 
 // Examples for the classes of tune9 (rarer options and option spellings):
 // extraction into the directory an earlier cd chose, cpio's unconditional
-// extraction.
+// extraction, query output sent to a file named as a database.
 
 func init() {
 	addExamples(r13Examples)
@@ -15,4 +15,6 @@ var r13Examples = []moreExamples{
 			"cd ~/src/shop && cpio -idm < ../shop-backup.cpio", "cd /tmp/cp && cpio -idmu < ~/shop.cpio", "cd ~ && tar -xf x.tar -C ~/scratch", "cpio -t < ~/home.cpio")},
 	{"write-system-file", sh("cd /etc && sudo tar -xpf ~/conf.tar", "cd / && unzip -o rootfs.zip", "cd /etc && sudo cpio -idu < etc.cpio"),
 		sh("cd /etc && tar -cf ~/conf.tar .", "cd / && tar -tvf rootfs.tar", "cd /opt && sudo tar -xzf ~/go.tgz")},
+	{"overwrite-protected", sql(".once shop.sqlite3", "\\o orders.db", ".output 'data/app.db'\nSELECT * FROM t;"),
+		sql(".output dump.sql", "\\o report.txt", ".once orders.csv", ".output stdout")},
 }
