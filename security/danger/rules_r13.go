@@ -2,7 +2,8 @@ package danger
 
 // Examples for the classes of tune9 (rarer options and option spellings):
 // extraction into the directory an earlier cd chose, cpio's unconditional
-// extraction, query output sent to a file named as a database.
+// extraction, query output sent to a file named as a database, Python's listings bound
+// by with and emptied by os.truncate.
 
 func init() {
 	addExamples(r13Examples)
@@ -17,4 +18,11 @@ var r13Examples = []moreExamples{
 		sh("cd /etc && tar -cf ~/conf.tar .", "cd / && tar -tvf rootfs.tar", "cd /opt && sudo tar -xzf ~/go.tgz")},
 	{"overwrite-protected", sql(".once shop.sqlite3", "\\o orders.db", ".output 'data/app.db'\nSELECT * FROM t;"),
 		sql(".output dump.sql", "\\o report.txt", ".once orders.csv", ".output stdout")},
+	{"py-delete-files", py("with os.scandir('lib') as entries:\n    for entry in entries:\n        os.remove(entry.path)",
+		"import os\nwith os.scandir(os.path.expanduser('~/notes')) as d:\n    for x in d:\n        if x.is_file(): os.unlink(x.path)"),
+		py("with os.scandir('lib') as entries:\n    for entry in entries:\n        print(entry.name, entry.stat().st_size)",
+			"with os.scandir('/tmp/run-42') as d:\n    for x in d:\n        os.unlink(x.path)")},
+	{"log-tamper", py("[os.truncate(os.path.join('/var/log/nginx', n), 0) for n in os.listdir('/var/log/nginx')]",
+		"for e in os.scandir('/var/log'):\n    if e.is_file(): os.truncate(e.path, 0)"),
+		py("[os.path.getsize(os.path.join('/var/log', n)) for n in os.listdir('/var/log')]", "for e in os.scandir('/var/log'):\n    print(e.name)")},
 }
