@@ -290,6 +290,12 @@ func checkRsync(c shell.Command, depth int) Verdict {
 	if isImportant(dest) || isSystemFile(dest) || len(components(dest)) == 0 && !strings.HasPrefix(dest, "/") {
 		return hit("rsync-delete")
 	}
+	// A mounted volume's root holds the whole volume: one tree mirrored
+	// onto it deletes everything else there, unless the source is a
+	// volume's root too (one disk cloned onto another).
+	if mountRoot(dest) && !slices.ContainsFunc(o.Operands[:len(o.Operands)-1], func(w shell.Word) bool { return mountRoot(fsPath(w)) }) {
+		return hit("rsync-delete")
+	}
 	// Mirroring an empty directory is how rsync empties a tree, and so is
 	// excluding everything with --delete-excluded.
 	if o.Has("n", "dry-run") {
@@ -365,4 +371,24 @@ func checkPartition(c shell.Command, _ int) Verdict {
 func isAuthorizedKeys(p string) bool {
 	b := path.Base(p)
 	return b == "authorized_keys" || b == "authorized_keys2"
+}
+
+// mountRoot: the root of a mounted volume — /mnt/X, /media/X or
+// /media/USER/X, /run/media/USER/X, /Volumes/X — or /mnt itself.
+func mountRoot(p string) bool {
+	c := components(p)
+	if !strings.HasPrefix(p, "/") || len(c) == 0 {
+		return false
+	}
+	switch c[0] {
+	case "mnt":
+		return len(c) <= 2
+	case "Volumes":
+		return len(c) == 2
+	case "media":
+		return len(c) == 2 || len(c) == 3
+	case "run":
+		return len(c) == 4 && c[1] == "media"
+	}
+	return false
 }

@@ -30,6 +30,9 @@ func checkGit(c shell.Command, depth int) Verdict {
 		return Verdict{}
 	}
 	sub, rest := args[i].S, args[i+1:]
+	if expiresNowByConfig(args[:i], sub, rest) {
+		return hit("git-rewrite-history")
+	}
 	switch sub {
 	case "push":
 		return checkGitPush(rest)
@@ -56,8 +59,13 @@ func checkGit(c shell.Command, depth int) Verdict {
 }
 
 // checkReflog: `git reflog expire --expire=now --all` (or --expire-unreachable=now)
-// drops the safety net that makes reset and rebase recoverable.
+// drops the safety net that makes reset and rebase recoverable; `git reflog
+// delete HEAD@{1}` drops the entries it names, one by one.
 func checkReflog(args []shell.Word) Verdict {
+	if len(args) > 1 && args[0].S == "delete" {
+		o := shell.ParseOpts(args[1:], "")
+		return hitIf(!o.Has("n", "dry-run") && len(o.Operands) > 0, "git-rewrite-history")
+	}
 	if len(args) == 0 || args[0].S != "expire" {
 		return Verdict{}
 	}
@@ -87,11 +95,13 @@ func sharedBranch(b string) bool {
 
 func checkGitPush(args []shell.Word) Verdict {
 	o := shell.ParseOpts(args, "o")
-	if o.Has("", "mirror", "prune") {
-		return hit("git-push-mirror")
-	}
+	// A dry run (-n, --dry-run, bundled as -nf) reports what a push would
+	// do and changes no remote, whatever else it is told to do.
 	if o.Has("n", "dry-run") {
 		return Verdict{}
+	}
+	if o.Has("", "mirror", "prune") {
+		return hit("git-push-mirror")
 	}
 	force := o.Has("f", "force") || o.Long["force-if-includes"] && !o.Long["force-with-lease"]
 	del := o.Has("d", "delete")
@@ -128,4 +138,32 @@ func checkGitPush(args []shell.Word) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// expiresNowByConfig: git's global -c key=value settings are its
+// configuration for this run, so -c gc.pruneExpire=now before gc (or
+// gc.reflogExpire=now before reflog expire) is gc --prune=now, reflog expire
+// --expire=now: the objects and entries that made earlier states
+// recoverable go at once.
+func expiresNowByConfig(global []shell.Word, sub string, rest []shell.Word) bool {
+	if sub != "gc" && !(sub == "reflog" && len(rest) > 0 && rest[0].S == "expire") {
+		return false
+	}
+	for j, w := range global {
+		kv, ok := strings.CutPrefix(w.S, "-c")
+		if !ok {
+			continue
+		}
+		if kv == "" && j+1 < len(global) {
+			kv = global[j+1].S
+		}
+		key, val, _ := strings.Cut(kv, "=")
+		switch strings.ToLower(key) {
+		case "gc.pruneexpire", "gc.reflogexpire", "gc.reflogexpireunreachable":
+			if val == "now" || val == "all" || val == "0" {
+				return true
+			}
+		}
+	}
+	return false
 }

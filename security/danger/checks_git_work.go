@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Git commands that discard work not yet committed or not yet pushed: the
@@ -95,7 +96,8 @@ func rewindsShared(names []string, start []shell.Word) bool {
 }
 
 // broadPathspec: the paths after checkout/restore cover a whole tree
-// (".", ":/", "*", "dir/") or are computed at run time.
+// (".", ":/", "*", "dir/"), every file of a kind ('*.go'), or are computed
+// at run time.
 func broadPathspec(rest []shell.Word) bool {
 	for _, w := range rest {
 		s := w.S
@@ -105,6 +107,12 @@ func broadPathspec(rest []shell.Word) bool {
 		case w.Dyn() && !strings.HasPrefix(s, "-"):
 			return true
 		case strings.HasSuffix(s, "/") && !strings.HasPrefix(s, "-"):
+			return true
+		case strings.ContainsAny(s, "*?[") && !strings.HasPrefix(s, "-") && !shellGlobbed(w):
+			// git matches a wildcard pathspec it is given ('*.py',
+			// ':(glob)**/*.ts') against every path in the tree, across
+			// directories: each file of that kind, wherever it is. An
+			// unquoted *.sh is the shell's, and names the files it lists.
 			return true
 		}
 	}
@@ -160,4 +168,27 @@ func gitAliasBodies(args []shell.Word) []string {
 		}
 	}
 	return out
+}
+
+// shellGlobbed: w holds a wildcard the shell expands itself (unquoted and
+// unescaped), so the program gets the names it matched, not the pattern.
+func shellGlobbed(w shell.Word) bool {
+	if w.Node == nil {
+		return false
+	}
+	for _, p := range w.Node.Parts {
+		lit, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for i := 0; i < len(lit.Value); i++ {
+			switch lit.Value[i] {
+			case '\\':
+				i++
+			case '*', '?', '[':
+				return true
+			}
+		}
+	}
+	return false
 }

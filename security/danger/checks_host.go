@@ -204,7 +204,7 @@ func checkCrontab(c shell.Command, _ int) Verdict {
 	if o.Has("r", "remove") {
 		return hit("crontab-replace")
 	}
-	if o.Has("le", "list", "edit") {
+	if o.Has("leT", "list", "edit", "test") { // -T (cronie) checks a table without installing it
 		return Verdict{}
 	}
 	ops := shell.Lits(o.Operands)

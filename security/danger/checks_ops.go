@@ -49,7 +49,7 @@ func init() {
 		"aws": checkCloud, "gcloud": checkCloud, "az": checkCloud, "gsutil": checkCloud, "doctl": checkCloud,
 		"heroku": checkCloud, "redis-cli": checkRedis, "valkey-cli": checkRedis,
 		"dropdb": checkDropdb, "mysqladmin": checkDropdb, "mongo": checkMongo, "mongosh": checkMongo,
-		"pg_restore": checkPgRestore, "tar": checkTar, "bsdtar": checkTar, "unzip": checkUnzip,
+		"pg_restore": checkPgRestore, "tar": checkTar, "bsdtar": checkTar, "unzip": checkUnzip, "cpio": checkCpio,
 		"alias": checkAlias, "trap": checkTrap,
 	}
 }

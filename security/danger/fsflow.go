@@ -347,6 +347,8 @@ func checkAfterCd(f *syntax.File, depth int) (Verdict, map[*syntax.CallExpr]bool
 		case cwd != "" && cwdDeleters[c.Name]:
 			v = checkCommand(relativeTo(c, cwd), depth)
 			judged[call] = true
+		case cwd != "" && cwdExtractors[c.Name] != "":
+			v = checkCommand(extractIn(c, cwd), depth)
 		}
 		return true
 	})

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 	"mvdan.cc/sh/v3/syntax"
@@ -273,8 +274,9 @@ func arrayFill(rs []*syntax.Redirect) func(rec bool) bool {
 	return func(bool) bool { return false }
 }
 
-// checkFedOverwrite: tee FILE < /dev/null empties FILE; ssh-keygen -f KEY
-// <<< y answers its "Overwrite?" question.
+// checkFedOverwrite: tee FILE < /dev/null empties FILE; crontab < /dev/null
+// installs an empty table; ssh-keygen -f KEY <<< y answers its "Overwrite?"
+// question.
 func checkFedOverwrite(s *syntax.Stmt) Verdict {
 	call, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
@@ -299,6 +301,8 @@ func checkFedOverwrite(s *syntax.Stmt) Verdict {
 					return v
 				}
 			}
+		case c.Name == "crontab" && emptyStdin(r, in) && crontabFromStdin(c):
+			return hit("crontab-replace") // the empty table read from stdin replaces the installed one
 		case c.Name == "ssh-keygen" && r.Op == syntax.WordHdoc && (in == "y" || in == "yes"):
 			for _, f := range optionValues(c.Args[1:], "-f", "") {
 				if v := overwriteVerdict(f, byWrite); v.Dangerous {
@@ -308,4 +312,18 @@ func checkFedOverwrite(s *syntax.Stmt) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// emptyStdin: a redirection that gives a command nothing to read (< /dev/null,
+// an empty here-string).
+func emptyStdin(r *syntax.Redirect, in string) bool {
+	return r.Op == syntax.RdrIn && in == "/dev/null" || r.Op == syntax.WordHdoc && strings.TrimSpace(in) == ""
+}
+
+// crontabFromStdin: crontab with no file, or the file -, installs what it
+// reads from stdin (no -l, -e, -r or other action given).
+func crontabFromStdin(c shell.Command) bool {
+	o := shell.ParseOpts(c.Args[1:], "u")
+	ops := shell.Lits(o.Operands)
+	return !o.Has("lerTi", "list", "edit", "remove", "test") && (len(ops) == 0 || len(ops) == 1 && ops[0] == "-")
 }

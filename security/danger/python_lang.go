@@ -414,6 +414,13 @@ func allTemporaryLiterals(strs []string) bool {
 // which empties each file as os.truncate would.
 func pyEmpties(body, loopVars string, strs []string) bool {
 	for _, v := range strings.Split(loopVars, ",") {
+		// os.truncate(f, 0), os.truncate(e.path, 0), os.truncate(os.path.join(d, f), 0)
+		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.TrimSpace(v)) + `\b`)
+		for _, m := range pyTruncateCall.FindAllStringSubmatch(body, -1) {
+			if pyTruncSize0.MatchString(m[1]) && word.MatchString(m[1]) {
+				return true
+			}
+		}
 		re := regexp.MustCompile(`\bopen\s*\(\s*` + regexp.QuoteMeta(strings.TrimSpace(v)) + `\s*,\s*(` + pyL + `)`)
 		for _, m := range re.FindAllStringSubmatch(body, -1) {
 			if mode := litValue(m[1], strs); strings.HasPrefix(mode, "w") {
@@ -423,6 +430,13 @@ func pyEmpties(body, loopVars string, strs []string) bool {
 	}
 	return false
 }
+
+// pyTruncateCall: a truncate call's arguments (one level of nested calls);
+// pyTruncSize0: those that end with the size 0.
+var (
+	pyTruncateCall = regexp.MustCompile(`\btruncate\s*\(((?:[^()]|\([^()]*\))*)\)`)
+	pyTruncSize0   = regexp.MustCompile(`,\s*0\s*$`)
+)
 
 // underSystemLogs: a path in the system's log directory.
 func underSystemLogs(p string) bool {
@@ -458,6 +472,9 @@ func pyBoundListing(code, iter string) string {
 	}
 	re := regexp.MustCompile(`(?m)(?:^|;)\s*` + regexp.QuoteMeta(name) + `\s*=\s*([^\n;]+)`)
 	ms := re.FindAllStringSubmatch(code, -1)
+	// with os.scandir('x') as it: binds the listing as an assignment does.
+	with := regexp.MustCompile(`(?m)^\s*(?:async\s+)?with\s+(.+?)\s+as\s+` + regexp.QuoteMeta(name) + `\s*:`)
+	ms = append(ms, with.FindAllStringSubmatch(code, -1)...)
 	if len(ms) != 1 || !pyListing.MatchString(ms[0][1]) {
 		return ""
 	}

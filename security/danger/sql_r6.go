@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -79,6 +80,12 @@ func checkSQLOutputFile(input string) Verdict {
 		p := strings.Trim(m[1], `'"`)
 		if v := checkWriteTarget(p); v.Dangerous {
 			return v
+		}
+		// Query output is text: sent to a file named as a database
+		// (.output app.db, \o orders.sqlite3) it replaces the database
+		// with the text, whatever is run next.
+		if !strings.HasPrefix(strings.TrimSpace(m[0]), ".save") && dbFiles.MatchString(path.Base(p)) {
+			return hit("overwrite-protected")
 		}
 		if v := overwriteVerdict(p, byWrite); v.Dangerous {
 			return v
