@@ -33,7 +33,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune7":   {0.993, 0.001},
 	"tune8":   {0.989, 0.001},
 	"tune9":   {0.948, 0.001},
-	"heldout": {0.965, 0.004},
+	"heldout": {0.968, 0.004},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }
