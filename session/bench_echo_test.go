@@ -17,14 +17,7 @@ func BenchmarkEcho(b *testing.B) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		b.Skip("bash not installed")
 	}
-	m := NewManager(Config{MaxSessions: 2, IdleTimeout: -1})
-	defer m.Shutdown(context.Background())
-	s, err := m.Create(CreateOptions{Command: "bash", Args: []string{"--norc", "--noprofile"},
-		Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.Startup(context.Background(), 5*time.Second)
+	s := benchBash(b)
 	b.ReportAllocs()
 	before := cpuTime()
 	b.ResetTimer()

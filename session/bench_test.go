@@ -36,14 +36,7 @@ func BenchmarkBulkOutput(b *testing.B) {
 		{"seq-5000000", "seq 1 5000000", "5000000\n"},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			m := NewManager(Config{MaxSessions: 2, IdleTimeout: -1})
-			defer m.Shutdown(context.Background())
-			s, err := m.Create(CreateOptions{Command: "bash", Args: []string{"--norc", "--noprofile"},
-				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null"}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			s.Startup(context.Background(), 5*time.Second)
+			s := benchBash(b)
 			before := cpuTime()
 			b.ResetTimer()
 			for range b.N {
@@ -57,6 +50,21 @@ func BenchmarkBulkOutput(b *testing.B) {
 			b.ReportMetric(float64((cpuTime()-before).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
+}
+
+// benchBash is a plain bash session ready at its "$ " prompt, in a manager of
+// its own that shuts down when the benchmark ends.
+func benchBash(b *testing.B) *Session {
+	b.Helper()
+	m := NewManager(Config{MaxSessions: 2, IdleTimeout: -1})
+	b.Cleanup(func() { m.Shutdown(context.Background()) })
+	s, err := m.Create(CreateOptions{Command: "bash", Args: []string{"--norc", "--noprofile"},
+		Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Startup(context.Background(), 5*time.Second)
+	return s
 }
 
 // BenchmarkCloseMany opens 300 idle bash sessions and closes them all, sixteen at a

@@ -18,25 +18,14 @@ import (
 // awk, macOS's dscl NFSHomeDirectory, a tilde re-expanded by eval echo, realpath/readlink of a home, or
 // printenv HOME. It is "~" for the user running it and "~NAME" for another.
 func substHome(st *syntax.Stmt) (string, bool) {
-	stages := []*syntax.Stmt{st}
-	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.Pipe {
-		stages = shell.Pipeline(b)
-	}
+	stages := shell.Stages(st)
 	// most substitutions are something else: look no further than the first program's name
 	if call, ok := stages[0].Cmd.(*syntax.CallExpr); !ok || len(call.Args) == 0 || !homeSources[path.Base(shell.ShallowLit(call.Args[0].Parts))] {
 		return "", false
 	}
-	var cmds []shell.Command
-	for _, s := range stages {
-		call, ok := s.Cmd.(*syntax.CallExpr)
-		if !ok {
-			return "", false
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok {
-			return "", false
-		}
-		cmds = append(cmds, c)
+	cmds, ok := shell.StageCommands(stages)
+	if !ok {
+		return "", false
 	}
 	if len(cmds) == 1 {
 		return homeOfCommand(cmds[0])

@@ -21,21 +21,14 @@ func printedText(stmts []*syntax.Stmt) (string, bool) {
 	if len(stmts) != 1 || stmts[0] == nil {
 		return "", false
 	}
-	stages := []*syntax.Stmt{stmts[0]}
-	if b, ok := stmts[0].Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
-		stages = shell.Pipeline(b)
+	stages := shell.Stages(stmts[0])
+	cmds, ok := shell.StageCommands(stages)
+	if !ok {
+		return "", false
 	}
 	text, known := "", false
-	for _, s := range stages {
-		call, ok := s.Cmd.(*syntax.CallExpr)
-		if !ok {
-			return "", false
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok {
-			return "", false
-		}
-		if text, known = shell.StdinText(c, s.Redirs, text, known); !known {
+	for i, c := range cmds {
+		if text, known = shell.StdinText(c, stages[i].Redirs, text, known); !known {
 			return "", false
 		}
 	}

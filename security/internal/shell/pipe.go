@@ -26,6 +26,33 @@ func Pipeline(b *syntax.BinaryCmd) []*syntax.Stmt {
 	return out
 }
 
+// Stages is st's pipeline stages (a | b, a |& b, flattened), or st alone when it
+// is no pipeline.
+func Stages(st *syntax.Stmt) []*syntax.Stmt {
+	if b, ok := st.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+		return Pipeline(b)
+	}
+	return []*syntax.Stmt{st}
+}
+
+// StageCommands is each stage's command, or false when a stage is not a
+// simple command.
+func StageCommands(stages []*syntax.Stmt) ([]Command, bool) {
+	cmds := make([]Command, 0, len(stages))
+	for _, s := range stages {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok {
+			return nil, false
+		}
+		c, ok := BuildCommand(call)
+		if !ok {
+			return nil, false
+		}
+		cmds = append(cmds, c)
+	}
+	return cmds, true
+}
+
 // WriteOps are the redirections that write to their target.
 var WriteOps = map[syntax.RedirOperator]bool{
 	syntax.RdrOut: true, syntax.AppOut: true, syntax.RdrInOut: true, syntax.RdrClob: true, syntax.AppClob: true,
