@@ -29,6 +29,7 @@ func (p *Process) Close(ctx context.Context) error {
 	p.closeOnce.Do(func() {
 		p.closeErr = p.terminate(ctx)
 		p.closedSession()
+		p.files.close()
 		p.masterClosed.Store(true)
 		if err := p.master.Close(); err != nil && p.closeErr == nil {
 			p.closeErr = fmt.Errorf("close pty: %w", err)

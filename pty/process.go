@@ -64,6 +64,9 @@ type Process struct {
 	closeErr     error
 	masterClosed atomic.Bool
 
+	// The leader's /proc files that every look reads, kept open (Linux).
+	files *leaderFiles
+
 	// Output taken by Read, for Delivered: bytes in all, and reads under way.
 	got     atomic.Uint64
 	reading atomic.Int32
@@ -133,6 +136,7 @@ func Start(opts Options) (*Process, error) {
 		m.Close()
 		return nil, startError(name, err)
 	}
+	p.files = newLeaderFiles(p.pid)
 	return p, nil
 }
 
@@ -262,7 +266,7 @@ func (p *Process) Canonical() (bool, error) {
 // false where the kernel does not say. A reader that wrote more since an input than
 // has come out of the terminal has output on its way to the screen: the kernel moves
 // it to the master's side in a worker.
-func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(pid) }
+func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(p.files, pid) }
 
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }

@@ -86,7 +86,7 @@ func (p *Process) Reader() Waiting {
 	if err != nil || pgid <= 0 {
 		return Waiting{Known: true}
 	}
-	return inputWait(p.pid, pgid, p.tty)
+	return inputWait(p.files, p.pid, pgid, p.tty)
 }
 
 // PendingInput returns how many typed bytes (written to the master) wait in the

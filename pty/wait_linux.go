@@ -34,7 +34,7 @@ var waitSyscalls = map[string]map[int]waitCall{
 	},
 }
 
-func inputWait(leader, pgid int, tty string) Waiting {
+func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
 	calls, ok := waitSyscalls[runtime.GOARCH]
 	if !ok {
 		return Waiting{Why: "input-wait detection does not know " + runtime.GOARCH + " system calls"}
@@ -48,7 +48,7 @@ func inputWait(leader, pgid int, tty string) Waiting {
 	// or is a zombie, shows no blocked system call, so it cannot pass as reading,
 	// and the walk below then reads every member as before.
 	if g, err := syscall.Getpgid(pgid); err == nil && g == pgid {
-		if w := judge([]proc{{pid: pgid, pgid: pgid}}, calls, tty); w.Reading || w.Proxy {
+		if w := judge(files, []proc{{pid: pgid, pgid: pgid}}, calls, tty); w.Reading || w.Proxy {
 			return w
 		}
 	}
@@ -56,18 +56,18 @@ func inputWait(leader, pgid int, tty string) Waiting {
 	if !ok {
 		return Waiting{Why: "/proc is not readable"}
 	}
-	return judge(members, calls, tty)
+	return judge(files, members, calls, tty)
 }
 
 // judge decides from the foreground processes' blocked system calls.
-func judge(members []proc, calls map[int]waitCall, tty string) Waiting {
+func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty string) Waiting {
 	w := Waiting{Known: true}
 	for _, m := range members {
 		if m.state == 'R' || m.state == 'D' {
 			return Waiting{Known: true} // something in front is working
 		}
 		pid := m.pid
-		nr, args, ok := blockedIn(pid)
+		nr, args, ok := blockedIn(files, pid)
 		if !ok {
 			return Waiting{Why: "/proc/" + strconv.Itoa(pid) + "/syscall is not readable"}
 		}
@@ -85,7 +85,7 @@ func judge(members []proc, calls map[int]waitCall, tty string) Waiting {
 			w.PID, w.Syscall, w.Timeout = pid, nr, timeout
 		}
 		w.Reading = true
-		w.Wakeups += wakeups(pid)
+		w.Wakeups += wakeups(files, pid)
 	}
 	if w.Proxy {
 		w.Reading = false
@@ -200,8 +200,8 @@ func taskChildren(task string) ([]int, bool) {
 
 // blockedIn returns, when pid sleeps in a system call, the call's number and
 // arguments (/proc/<pid>/syscall: "nr arg0 ... arg5 sp pc"); -1 while it runs.
-func blockedIn(pid int) (nr int, args []uint64, ok bool) {
-	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/syscall")
+func blockedIn(files *leaderFiles, pid int) (nr int, args []uint64, ok bool) {
+	b, err := files.read(pid, leaderSyscall)
 	if err != nil {
 		if os.IsNotExist(err) || errors.Is(err, syscall.ESRCH) {
 			// Gone: not a member any more. A process that exits between the open and
@@ -253,16 +253,15 @@ func descriptors(pid int, tty string) (term, proxy bool) {
 // /proc/<pid>/schedstat, cheap to read), or its voluntary context switches from
 // /proc/<pid>/status where schedstat is missing. Either grows each time a blocked
 // reader wakes.
-func wakeups(pid int) uint64 {
-	dir := "/proc/" + strconv.Itoa(pid)
-	if b, err := readProc(dir + "/schedstat"); err == nil {
+func wakeups(files *leaderFiles, pid int) uint64 {
+	if b, err := files.read(pid, leaderSchedstat); err == nil {
 		if f := strings.Fields(string(b)); len(f) == 3 {
 			if n, err := strconv.ParseUint(f[2], 10, 64); err == nil {
 				return n
 			}
 		}
 	}
-	b, err := readProc(dir + "/status")
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
 		return 0
 	}

@@ -6,9 +6,10 @@ import (
 )
 
 // wrote reads the bytes pid has passed to write(2) and its kind in all its life
-// (wchar in /proc/pid/io): to every file, the terminal included.
-func wrote(pid int) (uint64, bool) {
-	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/io")
+// (wchar in /proc/pid/io): to every file, the terminal included. files may be
+// nil.
+func wrote(files *leaderFiles, pid int) (uint64, bool) {
+	b, err := files.read(pid, leaderIO)
 	if err != nil {
 		return 0, false
 	}

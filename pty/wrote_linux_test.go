@@ -7,18 +7,18 @@ import (
 )
 
 func TestWroteCountsWrites(t *testing.T) {
-	before, ok := wrote(os.Getpid())
+	before, ok := wrote(nil, os.Getpid())
 	if !ok {
 		t.Skip("/proc/self/io is not readable here")
 	}
 	if err := os.WriteFile(filepath.Join(t.TempDir(), "f"), make([]byte, 4096), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := wrote(os.Getpid())
+	after, _ := wrote(nil, os.Getpid())
 	if after < before+4096 {
 		t.Fatalf("wchar went from %d to %d after writing 4096 bytes", before, after)
 	}
-	if _, ok := wrote(1 << 30); ok {
+	if _, ok := wrote(nil, 1<<30); ok {
 		t.Error("a pid that does not exist has no count")
 	}
 }
