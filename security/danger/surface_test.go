@@ -441,6 +441,11 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// tune11 classes: a shared branch forced to another start (checkout -B, switch -C/--force-create, worktree add -B, branch -f/-M/-C, update-ref); a new branch, one's own, or HEAD passes
+		d("git checkout -B master upstream/master"), d("git switch --force-create release/2.4 feature/x"), d("git branch -C hotfix master"),
+		d("git branch --move --force spike develop"), d("git worktree add -B trunk /tmp/trunk-wt v1.2.0"), d("git update-ref refs/heads/main origin/main"),
+		o("git checkout -B feature/login origin/feature/login"), o("git switch -C wip/parser origin/main"), o("git checkout -b main origin/main"),
+		o("git worktree add -b hotfix ../hotfix origin/main"), o("git branch -m master main"), o("git branch -M old-ui new-ui"), o("git checkout -B main"), o("git branch -f main HEAD"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
