@@ -446,6 +446,10 @@ var surfaceTable = map[string][]surfaceCase{
 		d("git branch --move --force spike develop"), d("git worktree add -B trunk /tmp/trunk-wt v1.2.0"), d("git update-ref refs/heads/main origin/main"),
 		o("git checkout -B feature/login origin/feature/login"), o("git switch -C wip/parser origin/main"), o("git checkout -b main origin/main"),
 		o("git worktree add -b hotfix ../hotfix origin/main"), o("git branch -m master main"), o("git branch -M old-ui new-ui"), o("git checkout -B main"), o("git branch -f main HEAD"),
+		// tune11 classes: pgrep's selection fed to kill (xargs, $(…), sudo) is pkill's; pkill(1)'s uppercase selectors are not signal names
+		d("kill -s KILL $(pgrep -U mysql)"), d("pgrep -G www-data | xargs kill"), d("pgrep -u redis | xargs -r sudo kill -TERM"), d("pkill -U mysql"), d("pkill -P 1"),
+		o("pgrep -d ' ' -f gunicorn | xargs kill -9"), o("kill -9 $(pgrep -u $USER -f 'node server.js')"), o("kill -0 $(pgrep -u postgres)"),
+		o("kill -HUP $(pgrep -U www-data)"), o("pgrep -u postgres"), o("pkill -F /run/app.pid"), o("pkill -P 4242"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
