@@ -450,6 +450,10 @@ var surfaceTable = map[string][]surfaceCase{
 		d("kill -s KILL $(pgrep -U mysql)"), d("pgrep -G www-data | xargs kill"), d("pgrep -u redis | xargs -r sudo kill -TERM"), d("pkill -U mysql"), d("pkill -P 1"),
 		o("pgrep -d ' ' -f gunicorn | xargs kill -9"), o("kill -9 $(pgrep -u $USER -f 'node server.js')"), o("kill -0 $(pgrep -u postgres)"),
 		o("kill -HUP $(pgrep -U www-data)"), o("pgrep -u postgres"), o("pkill -F /run/app.pid"), o("pkill -P 4242"),
+		// tune11 classes: git's listing of tracked files behind its global options (-C DIR, -c K=V, --git-dir) is the same listing
+		d("git --git-dir=.git --work-tree=. ls-files -z | xargs -0 rm"), d("git -c core.quotepath=off ls-tree -r --name-only HEAD | xargs rm -f"),
+		d("git -C ../web grep -l TODO | xargs rm"), d("rm -f $(git -C services/billing ls-files)"),
+		o("git -C ~/src/api ls-files | xargs wc -l"), o("git -C ~/src/api ls-files '*.orig' | xargs rm -f"), o("git -C ../web grep -l TODO | xargs sed -n 1p"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
