@@ -168,6 +168,15 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		if c.Name == "sort" || c.Name == "shuf" {
 			targets = optionValues(c.Args[1:], "-o", "--output")
 		}
+	case "find":
+		// find(1)'s -fprint, -fprint0, -fprintf and -fls truncate FILE
+		// before writing the list into it, whatever the list is
+		for i, w := range c.Args[1 : len(c.Args)-1] {
+			switch w.S {
+			case "-fprint", "-fprint0", "-fprintf", "-fls":
+				targets = append(targets, fsPath(c.Args[i+2]))
+			}
+		}
 	case "gpg", "gpg2", "curl", "age", "sops", "wget":
 		// decrypted or downloaded over a key
 		short, long := "o", "--output"
@@ -204,12 +213,21 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		how = byCopy
 	}
 	for _, t := range targets {
+		if reportWriters[c.Name] {
+			// a report's output file is written as > FILE writes it (sort -o /etc/passwd, find -fls /dev/sda)
+			if v := checkWriteTarget(t); v.Dangerous {
+				return v
+			}
+		}
 		if v := overwriteVerdict(t, how); v.Dangerous {
 			return v
 		}
 	}
 	return Verdict{}
 }
+
+// reportWriters write a listing, a sort or a dump into the file an option names.
+var reportWriters = shell.Set("sort", "shuf", "find", "pg_dump", "pg_dumpall", "mysqldump")
 
 // clusteredValues: the values of a short option given last in a cluster
 // (curl -sSLo FILE, wget -qO FILE).

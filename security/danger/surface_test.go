@@ -454,6 +454,11 @@ var surfaceTable = map[string][]surfaceCase{
 		d("git --git-dir=.git --work-tree=. ls-files -z | xargs -0 rm"), d("git -c core.quotepath=off ls-tree -r --name-only HEAD | xargs rm -f"),
 		d("git -C ../web grep -l TODO | xargs rm"), d("rm -f $(git -C services/billing ls-files)"),
 		o("git -C ~/src/api ls-files | xargs wc -l"), o("git -C ~/src/api ls-files '*.orig' | xargs rm -f"), o("git -C ../web grep -l TODO | xargs sed -n 1p"),
+		// tune11 classes: find(1)'s file-writing actions (-fprint, -fprint0, -fprintf FILE FMT, -fls) truncate FILE; a report's output file over a system file or a disk
+		d("find . -name '*.go' -fprint0 ~/.bashrc"), d("find /srv -fprintf ~/.aws/credentials '%p\\n'"), d("find ~/src -fls /etc/passwd"), d("find . -type f -fls ~/.env"),
+		d("find / -xdev -fprint /dev/sda"), d("sort -o /etc/shadow users.txt"),
+		o("find . -name '*.go' -fprint files.txt"), o("find /var/log -fprintf /tmp/logs.txt '%p %s\\n'"), o("find . -fls listing.txt"), o("find /etc/nginx -fprint /etc/nginx/files.lst"),
+		o("curl -fsSL -o /etc/apt/keyrings/docker.asc https://download.docker.com/linux/ubuntu/gpg"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
