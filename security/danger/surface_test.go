@@ -459,6 +459,9 @@ var surfaceTable = map[string][]surfaceCase{
 		d("find / -xdev -fprint /dev/sda"), d("sort -o /etc/shadow users.txt"),
 		o("find . -name '*.go' -fprint files.txt"), o("find /var/log -fprintf /tmp/logs.txt '%p %s\\n'"), o("find . -fls listing.txt"), o("find /etc/nginx -fprint /etc/nginx/files.lst"),
 		o("curl -fsSL -o /etc/apt/keyrings/docker.asc https://download.docker.com/linux/ubuntu/gpg"),
+		// tune11 classes: a site name in a data root or one of its folders is the tree served or kept there (as ~/work/site is a project), also when an archiver removes it
+		d("rm -rf /var/www/site"), d("tar --remove-files -cf /tmp/x.tar /srv/http/output"), d("zip -rm /mnt/nas/site.zip /srv/site"),
+		o("rm -rf /srv/www/site/node_modules"), o("rm -rf /var/www/site/cache"), o("rm -rf /var/www/app/tmp"), o("tar --remove-files -czf /mnt/backup/build.tgz /srv/app/build"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
