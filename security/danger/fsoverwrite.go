@@ -441,7 +441,7 @@ func checkTar(c shell.Command, depth int) Verdict {
 		if v := extractVerdict(dir); v.Dangerous {
 			return v
 		}
-		return hitIf(overwrite && restoresOver(file, dir), "overwrite-protected")
+		return hitIf(overwrite && (restoresOver(file, dir) || intoKeys(dir)), "overwrite-protected")
 	}
 	return Verdict{}
 }
@@ -487,7 +487,14 @@ func checkUnzip(c shell.Command, _ int) Verdict {
 	if ops := shell.ParseOpts(args, "dx").Operands; len(ops) > 0 {
 		archive = ops[0].S
 	}
-	return hitIf(restoresOver(archive, dir), "overwrite-protected")
+	return hitIf(restoresOver(archive, dir) || intoKeys(dir), "overwrite-protected")
+}
+
+// intoKeys: a credentials directory (~/.ssh, ~/.aws, ~/.gnupg) unpacked
+// into with overwriting (tar --overwrite, unzip -o, cpio -u) has its keys,
+// tokens and authorized_keys replaced by the archive's, whatever it is.
+func intoKeys(dir string) bool {
+	return classifyPath(dir) == pcCredential
 }
 
 // oldArchive: an archive named as a backup or an old copy.

@@ -462,6 +462,9 @@ var surfaceTable = map[string][]surfaceCase{
 		// tune11 classes: a site name in a data root or one of its folders is the tree served or kept there (as ~/work/site is a project), also when an archiver removes it
 		d("rm -rf /var/www/site"), d("tar --remove-files -cf /tmp/x.tar /srv/http/output"), d("zip -rm /mnt/nas/site.zip /srv/site"),
 		o("rm -rf /srv/www/site/node_modules"), o("rm -rf /var/www/site/cache"), o("rm -rf /var/www/app/tmp"), o("tar --remove-files -czf /mnt/backup/build.tgz /srv/app/build"),
+		// tune11 classes: unpacking with overwriting into a credentials directory (tar --overwrite/-U, unzip -o, after cd too) replaces its keys
+		d("tar --extract --overwrite --file=aws.tgz --directory=$HOME/.aws"), d("unzip -o creds.zip -d ~/.aws"), d("cd ~/.gnupg && tar -xUf ~/gpg-export.tar"),
+		o("tar -xf ~/Downloads/keys.tar -C ~/.ssh"), o("unzip creds.zip -d ~/.aws"), o("tar -xzf go.tgz -C ~/.local --overwrite"), o("tar -xf plugins.tar -C ~/.config/nvim --overwrite"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
