@@ -431,6 +431,9 @@ func checkTar(c shell.Command, depth int) Verdict {
 			operands = append(operands, fsPath(args[i]))
 		}
 	}
+	if v := checkTarCommands(args, depth); v.Dangerous {
+		return v
+	}
 	if v := tarSideEffects(create, removeFiles, deleteMembers, file, dir, operands, depth); v.Dangerous {
 		return v
 	}
