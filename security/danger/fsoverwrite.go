@@ -171,10 +171,10 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 	case "find":
 		// find(1)'s -fprint, -fprint0, -fprintf and -fls truncate FILE
 		// before writing the list into it, whatever the list is
-		for i, w := range c.Args[1 : len(c.Args)-1] {
-			switch w.S {
+		for i := 1; i+1 < len(c.Args); i++ {
+			switch c.Args[i].S {
 			case "-fprint", "-fprint0", "-fprintf", "-fls":
-				targets = append(targets, fsPath(c.Args[i+2]))
+				targets = append(targets, fsPath(c.Args[i+1]))
 			}
 		}
 	case "gpg", "gpg2", "curl", "age", "sops", "wget":

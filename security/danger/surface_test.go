@@ -457,7 +457,7 @@ var surfaceTable = map[string][]surfaceCase{
 		// tune11 classes: find(1)'s file-writing actions (-fprint, -fprint0, -fprintf FILE FMT, -fls) truncate FILE; a report's output file over a system file or a disk
 		d("find . -name '*.go' -fprint0 ~/.bashrc"), d("find /srv -fprintf ~/.aws/credentials '%p\\n'"), d("find ~/src -fls /etc/passwd"), d("find . -type f -fls ~/.env"),
 		d("find / -xdev -fprint /dev/sda"), d("sort -o /etc/shadow users.txt"),
-		o("find . -name '*.go' -fprint files.txt"), o("find /var/log -fprintf /tmp/logs.txt '%p %s\\n'"), o("find . -fls listing.txt"), o("find /etc/nginx -fprint /etc/nginx/files.lst"),
+		o("find . -name '*.go' -fprint files.txt"), o("find /var/log -fprintf /tmp/logs.txt '%p %s\\n'"), o("find . -fls listing.txt"), o("find /etc/nginx -fprint /etc/nginx/files.lst"), o("find"), o("find -fprint"),
 		o("curl -fsSL -o /etc/apt/keyrings/docker.asc https://download.docker.com/linux/ubuntu/gpg"),
 		// tune11 classes: a site name in a data root or one of its folders is the tree served or kept there (as ~/work/site is a project), also when an archiver removes it
 		d("rm -rf /var/www/site"), d("tar --remove-files -cf /tmp/x.tar /srv/http/output"), d("zip -rm /mnt/nas/site.zip /srv/site"),
