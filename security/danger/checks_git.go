@@ -12,13 +12,10 @@ import (
 
 var gitValueOpts = shell.Set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path")
 
-func checkGit(c shell.Command, depth int) Verdict {
-	args := c.Args[1:]
-	for _, body := range gitAliasBodies(args) {
-		if v := classifyShell(shell.ForParser(body, Shell), depth+1); v.Dangerous {
-			return via(v, "a git alias")
-		}
-	}
+// gitSubcommand: the index in args (git's own arguments) of the subcommand,
+// after the global options (-C DIR, -c KEY=VALUE, --git-dir=DIR, -P);
+// len(args) when there is none.
+func gitSubcommand(args []shell.Word) int {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].S, "-") {
 		if gitValueOpts[args[i].S] {
@@ -26,6 +23,17 @@ func checkGit(c shell.Command, depth int) Verdict {
 		}
 		i++
 	}
+	return min(i, len(args))
+}
+
+func checkGit(c shell.Command, depth int) Verdict {
+	args := c.Args[1:]
+	for _, body := range gitAliasBodies(args) {
+		if v := classifyShell(shell.ForParser(body, Shell), depth+1); v.Dangerous {
+			return via(v, "a git alias")
+		}
+	}
+	i := gitSubcommand(args)
 	if i >= len(args) {
 		return Verdict{}
 	}

@@ -38,6 +38,9 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		if o.Has("f", "force") && !o.Has("dDmMcC", "delete", "move", "copy") && len(o.Operands) > 1 && rewindsShared(shell.Lits(o.Operands[:1]), o.Operands[1:]) {
 			return hit("git-discard-work") // branch -f main HEAD~5
 		}
+		if renamesOverShared(o) {
+			return hit("git-discard-work") // branch -M experiment main
+		}
 		force := o.Has("D", "") || o.Has("d", "delete") && o.Has("f", "force")
 		return hitIf(force && len(o.Operands) > 0 && !allTemporary(o.Operands), "git-discard-work")
 	case "read-tree": // -u --reset: the index and tree made to match a tree, local changes lost
@@ -46,6 +49,9 @@ func checkGitWork(sub string, rest []shell.Word, depth int) Verdict {
 		return hitIf(o.Has("d", "") || len(o.Operands) > 1 && rewindsShared(shell.Lits(o.Operands[:1]), o.Operands[1:]), "git-discard-work")
 	case "worktree":
 		ops := shell.Lits(o.Operands)
+		if len(ops) > 0 && ops[0] == "add" && rewindsShared(optionValues(rest, "-B", ""), o.Operands[min(len(o.Operands), 2):]) {
+			return hit("git-discard-work") // worktree add -B main ../wt origin/main
+		}
 		return hitIf(len(ops) > 0 && ops[0] == "remove" && o.Has("f", "force"), "git-discard-work")
 	case "rm": // -f drops the local changes of what it removes; -r a whole source tree
 		return hitIf(o.Has("f", "force") && (broadPathspec(rest) || o.Has("r", "") && sourceDirOperand(o.Operands)), "git-discard-work")
@@ -87,12 +93,33 @@ func gitValueLetters(sub string) string {
 	return "bBmsSO"
 }
 
-// rewindsShared: a shared branch (main, master, release…) set to an
-// ancestor of where it is (HEAD~3, main^): git-branch(1) -f, git-checkout(1)
-// -B, git-switch(1) -C and git-update-ref(1) drop its newer commits, as
-// reset --hard does.
+// rewindsShared: a shared branch (main, master, release…) forced to start
+// somewhere else — an ancestor of where it is (HEAD~3, main^), the remote's
+// copy (origin/main) or another branch: git-branch(1) -f, git-checkout(1)
+// -B, git-switch(1) -C, git-worktree(1) add -B and git-update-ref(1) drop
+// the commits it had that the start lacks (unpushed ones included), as
+// reset --hard does. Without a start point (checkout -B main), or at HEAD,
+// it is set to the commit in hand: how a new repository names its first
+// branch, or a branch moved up to the work just done.
 func rewindsShared(names []string, start []shell.Word) bool {
-	return len(names) > 0 && sharedBranch(names[0]) && len(start) > 0 && ancestorRev(start[0].S)
+	if len(start) > 0 && len(names) > 0 && start[0].S == names[0] {
+		start = start[1:] // a long option's value left among the operands (--force-create main)
+	}
+	if len(names) == 0 || !sharedBranch(names[0]) || len(start) == 0 {
+		return false
+	}
+	s := strings.TrimPrefix(start[0].S, "refs/heads/")
+	return ancestorRev(s) || s != strings.TrimPrefix(names[0], "refs/heads/") && s != "HEAD" && s != "@"
+}
+
+// renamesOverShared: git-branch(1) -M/-C (or -m/-c with -f) OLD NEW with a
+// shared branch as NEW replaces it with OLD, and its own commits are lost.
+// With one operand (-M main) the current branch is renamed, which is how a
+// new repository names its first branch; nothing says a main exists.
+func renamesOverShared(o shell.Opts) bool {
+	forced := o.Has("MC", "") || o.Has("mc", "move", "copy") && o.Has("f", "force")
+	ops := shell.Lits(o.Operands)
+	return forced && len(ops) == 2 && sharedBranch(ops[1]) && ops[0] != ops[1]
 }
 
 // broadPathspec: the paths after checkout/restore cover a whole tree

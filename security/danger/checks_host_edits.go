@@ -284,7 +284,14 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 			}
 			ops := shell.Lits(shell.ParseOpts(inner.Args[1:], valued).Operands)
 			switch inner.Name {
-			case "pidof", "pgrep":
+			case "pgrep":
+				// pgrep selects as pkill does: -u postgres is every process of the user
+				if v := checkPkill(pgrepAsPkill(c, inner), 0); v.Dangerous {
+					found, rule = true, v.Rule
+					return false
+				}
+				fallthrough
+			case "pidof":
 				found = len(ops) > 0 && isDaemon(ops[len(ops)-1])
 				if !found && len(ops) > 0 && killSignal(shell.Lits(c.Args[1:])) && runtimePattern(ops[len(ops)-1]) {
 					found, rule = true, "kill-runtime"
@@ -307,6 +314,36 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 		})
 	}
 	return hitIf(found, rule)
+}
+
+// pgrepAsPkill: kill SIG $(pgrep SEL…) and pgrep SEL… | xargs kill SIG are
+// pkill SIG SEL…, the signal spelt as pkill takes it (-s KILL as -KILL).
+// pgrep's listing options (-l, -a, -d DELIM) change only its output.
+func pgrepAsPkill(kill, pgrep shell.Command) shell.Command {
+	args := []shell.Word{{S: "pkill"}}
+	ka := kill.Args[1:]
+	for i := 0; i < len(ka) && strings.HasPrefix(ka[i].S, "-"); i++ {
+		switch a := ka[i].S; {
+		case (a == "-s" || a == "-n") && i+1 < len(ka):
+			i++
+			args = append(args, shell.Word{S: "-" + strings.TrimPrefix(ka[i].S, "SIG")})
+		case strings.HasPrefix(a, "--signal="):
+			args = append(args, shell.Word{S: "-" + a[len("--signal="):]})
+		case a != "--":
+			args = append(args, ka[i])
+		}
+	}
+	pa := pgrep.Args[1:]
+	for i := 0; i < len(pa); i++ {
+		switch pa[i].S {
+		case "-d", "--delimiter":
+			i++
+		case "-l", "-a", "--list-name", "--list-full":
+		default:
+			args = append(args, pa[i])
+		}
+	}
+	return shell.Command{Name: "pkill", Args: args}
 }
 
 // checkNetsh: netsh advfirewall set … state off (Windows).

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -57,6 +58,8 @@ func checkSystemctl(c shell.Command, _ int) Verdict {
 		return hit("shutdown")
 	case verb == "isolate" && len(ops) > 1 && rescueTargets[ops[1]]:
 		return hit("stop-service")
+	case verb == "clean":
+		return cleansUnitData(c.Args[1:], ops[1:])
 	case stopVerbs[verb]:
 		// disable without --now still takes a critical unit away at the next boot.
 		for _, u := range ops[1:] {
@@ -69,6 +72,28 @@ func checkSystemctl(c shell.Command, _ int) Verdict {
 		}
 		if verb != "disable" || hasWord(c.Args, "--now") {
 			return stopSystemUnits(o, ops[1:])
+		}
+	}
+	return Verdict{}
+}
+
+// cleansUnitData: systemctl clean --what=KIND removes the directories a
+// unit declares (StateDirectory=, LogsDirectory=, ConfigurationDirectory=):
+// state is a service's data, the database's included, and logs its record.
+// Without --what it removes cache and runtime data, which the unit makes
+// again; units named as temporary pass.
+func cleansUnitData(args []shell.Word, units []string) Verdict {
+	if !slices.ContainsFunc(units, func(u string) bool { return !temporaryName(u) }) {
+		return Verdict{}
+	}
+	for _, v := range optionValues(args, "--what", "--what") {
+		for _, kind := range strings.Split(v, ",") {
+			switch kind {
+			case "state", "configuration", "all":
+				return hit("delete-protected-tree")
+			case "logs":
+				return hit("log-tamper")
+			}
 		}
 	}
 	return Verdict{}
@@ -215,12 +240,13 @@ func checkPkill(c shell.Command, _ int) Verdict {
 			rest = append(rest, w)
 		}
 	}
-	o := shell.ParseOpts(rest, "uUgGPstFnoc")
+	o := shell.ParseOpts(rest, "uUgGPstF")
 	if c.Name == "killall" {
 		o = shell.ParseOpts(rest, "usoyn")
 	}
 	if len(o.Operands) == 0 {
-		return hitIf(o.Has("uUgG", "euid", "uid", "user", "group", "pgroup"), "kill-all")
+		// every process of a user or group, or every child of init (-P 1: each service)
+		return hitIf(o.Has("uUgG", "euid", "uid", "user", "group", "pgroup") || slices.Contains(optionValues(rest, "-P", "--parent"), "1"), "kill-all")
 	}
 	for _, p := range shell.Lits(o.Operands) {
 		if p == "." || p == ".*" || p == "^" || p == "" || p == "$" {
@@ -235,7 +261,7 @@ func checkPkill(c shell.Command, _ int) Verdict {
 	return hitIf(killsRuntime(shell.Lits(o.Operands), shell.Lits(c.Args[1:])), "kill-runtime")
 }
 
-// isSignalOpt: -9, -KILL, -SIGKILL (not -u, -f, -9u...).
+// isSignalOpt: -9, -KILL, -SIGKILL (not -u, -U, -f, -9u...).
 func isSignalOpt(s string) bool {
 	if len(s) < 2 || s[0] != '-' {
 		return false
@@ -244,7 +270,8 @@ func isSignalOpt(s string) bool {
 	if strings.Trim(body, "0123456789") == "" {
 		return true
 	}
-	return strings.ToUpper(body) == body && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZ12") == ""
+	// a name has three letters at least (HUP, USR1): -U, -G, -P are pkill's selectors
+	return len(body) >= 3 && strings.ToUpper(body) == body && strings.Trim(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZ12") == ""
 }
 
 // daemons are system services whose processes an agent should not signal

@@ -57,6 +57,63 @@ func tarSideEffects(create, removeFiles, deleteMembers bool, file, dir string, o
 	return Verdict{}
 }
 
+// tarCommandOpts are tar(1)'s options whose value is a command it runs:
+// --to-command (each member's contents on its stdin), --use-compress-program
+// (-I), --info-script and --new-volume-script (-F), --rsh-command;
+// --checkpoint-action=exec=CMD runs CMD at each checkpoint.
+var tarCommandOpts = map[string]string{"--to-command": "", "--use-compress-program": "-I", "--info-script": "-F",
+	"--new-volume-script": "", "--rsh-command": "", "--checkpoint-action": ""}
+
+// tarCommands returns the commands tar's options make it run, and the one
+// it feeds every member's contents to (--to-command).
+func tarCommands(args []shell.Word) (cmds []string, toCommand string) {
+	for long, short := range tarCommandOpts {
+		if short == "" {
+			short = long // no short spelling: only --opt VALUE and --opt=VALUE
+		}
+		for _, v := range optionValues(args, short, long) {
+			if long == "--checkpoint-action" {
+				var ok bool
+				if v, ok = strings.CutPrefix(v, "exec="); !ok {
+					continue // dot, echo, ttyout, sleep: no command
+				}
+			}
+			if long == "--to-command" {
+				toCommand = v
+			}
+			cmds = append(cmds, v)
+		}
+	}
+	slices.Sort(cmds) // map order: the same verdict for the same line
+	return cmds, toCommand
+}
+
+// checkTarCommands judges what tar's options run as shell commands (a
+// reverse shell at a checkpoint, rm as the compressor).
+func checkTarCommands(args []shell.Word, depth int) Verdict {
+	if depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	cmds, _ := tarCommands(args)
+	for _, cmd := range cmds {
+		if v := via(classifyShell(shell.ForParser(cmd, Shell), depth+1), "tar"); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// tarRunsMembers: tar -x --to-command=sh runs each member's contents as a
+// script, as tar -xO | sh does.
+func tarRunsMembers(c shell.Command) bool {
+	if c.Name != "tar" {
+		return false
+	}
+	_, to := tarCommands(c.Args[1:])
+	f := strings.Fields(to)
+	return len(f) > 0 && readsCodeFromStdin(shell.Command{Name: path.Base(f[0]), Args: wordsOf(f)})
+}
+
 // rsyncSideEffects: --remove-source-files and --delete-excluded.
 func rsyncSideEffects(c shell.Command, o shell.Opts, depth int) Verdict {
 	if len(o.Operands) < 2 {

@@ -254,6 +254,8 @@ func absClass(comps []string) pathClass {
 		return systemLogClass(comps[2:])
 	case comps[0] == "usr" && len(comps) == 4 && comps[1] == "local" && broadGlob(comps[3]) && localSystem[comps[2]]:
 		return pcSystem // every library or program installed locally (/usr/local/lib/*)
+	case dataRootSite(comps):
+		return pcData
 	case scratchIn(comps) || len(comps) > 1 && comps[0] == "var" && comps[1] == "cache" ||
 		strings.HasPrefix(strings.Join(comps, "/")+"/", "var/lib/apt/lists/"):
 		return pcScratch

@@ -81,6 +81,19 @@ func homeProject(comps []string) bool {
 	return false
 }
 
+// dataRootSite: below a data root, a site name directly in it or in one of
+// its folders (/srv/www/site, /var/www/output, /mnt/backup/site) is the tree
+// served or kept there, as ~/work/site is a project, not build output.
+func dataRootSite(comps []string) bool {
+	switch {
+	case len(comps) > 2 && dataRoots[comps[0]+"/"+comps[1]]:
+		return homeProject(comps[2:])
+	case len(comps) > 1 && dataRoots[comps[0]]:
+		return homeProject(comps[1:])
+	}
+	return false
+}
+
 // rotatedLogsOnly: find below /var/log selecting rotated logs by name
 // (-name '*.gz', -name '*.log.1'), which is how old logs are cleared away.
 func rotatedLogsOnly(start string, expr []shell.Word) bool {

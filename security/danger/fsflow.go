@@ -100,12 +100,17 @@ var artifactExts = shell.Set("lto", "wasm", "lst", "dyn", "profraw", "profdata",
 func producesProtected(c shell.Command, recursive bool) bool {
 	switch c.Name {
 	case "git":
-		// the project's tracked sources, or those git grep -l finds
-		if len(c.Args) > 1 && c.Args[1].S == "grep" {
-			return grepListsProtected(c)
+		// the project's tracked sources, or those git grep -l finds, in this
+		// checkout or another (git -C ~/src/api ls-files)
+		i := 1 + gitSubcommand(c.Args[1:])
+		if i >= len(c.Args) {
+			return false
 		}
-		return len(c.Args) > 1 && (c.Args[1].S == "ls-files" || c.Args[1].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" })) &&
-			!artifactPathspecs(c.Args[2:])
+		if c.Args[i].S == "grep" {
+			return grepListsProtected(shell.Command{Name: "git", Args: c.Args[i-1:]})
+		}
+		return (c.Args[i].S == "ls-files" || c.Args[i].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" })) &&
+			!artifactPathspecs(c.Args[i+1:])
 	case "echo", "printf":
 		// printf '%s\n' * lists the glob's matches, like ls
 		ops := c.Args[1:]

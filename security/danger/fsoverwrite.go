@@ -168,6 +168,15 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		if c.Name == "sort" || c.Name == "shuf" {
 			targets = optionValues(c.Args[1:], "-o", "--output")
 		}
+	case "find":
+		// find(1)'s -fprint, -fprint0, -fprintf and -fls truncate FILE
+		// before writing the list into it, whatever the list is
+		for i := 1; i+1 < len(c.Args); i++ {
+			switch c.Args[i].S {
+			case "-fprint", "-fprint0", "-fprintf", "-fls":
+				targets = append(targets, fsPath(c.Args[i+1]))
+			}
+		}
 	case "gpg", "gpg2", "curl", "age", "sops", "wget":
 		// decrypted or downloaded over a key
 		short, long := "o", "--output"
@@ -204,12 +213,21 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 		how = byCopy
 	}
 	for _, t := range targets {
+		if reportWriters[c.Name] {
+			// a report's output file is written as > FILE writes it (sort -o /etc/passwd, find -fls /dev/sda)
+			if v := checkWriteTarget(t); v.Dangerous {
+				return v
+			}
+		}
 		if v := overwriteVerdict(t, how); v.Dangerous {
 			return v
 		}
 	}
 	return Verdict{}
 }
+
+// reportWriters write a listing, a sort or a dump into the file an option names.
+var reportWriters = shell.Set("sort", "shuf", "find", "pg_dump", "pg_dumpall", "mysqldump")
 
 // clusteredValues: the values of a short option given last in a cluster
 // (curl -sSLo FILE, wget -qO FILE).
@@ -413,6 +431,9 @@ func checkTar(c shell.Command, depth int) Verdict {
 			operands = append(operands, fsPath(args[i]))
 		}
 	}
+	if v := checkTarCommands(args, depth); v.Dangerous {
+		return v
+	}
 	if v := tarSideEffects(create, removeFiles, deleteMembers, file, dir, operands, depth); v.Dangerous {
 		return v
 	}
@@ -423,7 +444,7 @@ func checkTar(c shell.Command, depth int) Verdict {
 		if v := extractVerdict(dir); v.Dangerous {
 			return v
 		}
-		return hitIf(overwrite && restoresOver(file, dir), "overwrite-protected")
+		return hitIf(overwrite && (restoresOver(file, dir) || intoKeys(dir)), "overwrite-protected")
 	}
 	return Verdict{}
 }
@@ -469,7 +490,14 @@ func checkUnzip(c shell.Command, _ int) Verdict {
 	if ops := shell.ParseOpts(args, "dx").Operands; len(ops) > 0 {
 		archive = ops[0].S
 	}
-	return hitIf(restoresOver(archive, dir), "overwrite-protected")
+	return hitIf(restoresOver(archive, dir) || intoKeys(dir), "overwrite-protected")
+}
+
+// intoKeys: a credentials directory (~/.ssh, ~/.aws, ~/.gnupg) unpacked
+// into with overwriting (tar --overwrite, unzip -o, cpio -u) has its keys,
+// tokens and authorized_keys replaced by the archive's, whatever it is.
+func intoKeys(dir string) bool {
+	return classifyPath(dir) == pcCredential
 }
 
 // oldArchive: an archive named as a backup or an old copy.

@@ -163,7 +163,7 @@ func readsCodeFromStdin(c shell.Command) bool {
 	case scriptInterps[c.Name]:
 		return noScript && !strings.ContainsAny(o.Short, "e")
 	}
-	return false
+	return tarRunsMembers(c)
 }
 
 // checkFedCode judges a here-document or here-string fed to an interpreter
