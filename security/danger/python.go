@@ -32,10 +32,14 @@ func classifyPython(input string, depth int) Verdict {
 		}
 	}
 	var src strings.Builder
+	binds := map[string]string{} // name = 'literal', for {name} and $name in the escapes
 	for line := range strings.Lines(input) {
 		t := strings.TrimSpace(line)
+		if m := ipythonBinding.FindStringSubmatch(t); m != nil {
+			binds[m[1]] = m[2] + m[3]
+		}
 		if cmd, ok := ipythonShell(t); ok { // IPython shell escape
-			if v := classify(Shell, cmd, depth+1); v.Dangerous {
+			if v := classify(Shell, ipythonExpand(cmd, binds), depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
 			}
 			if stmt, ok := strings.CutPrefix(t, "!"); ok && !strings.HasPrefix(stmt, "!") {
@@ -44,7 +48,7 @@ func classifyPython(input string, depth int) Verdict {
 			continue
 		}
 		if name, cmd, ok := ipythonCapture(t); ok { // files = !ls ~/src
-			if v := classify(Shell, cmd, depth+1); v.Dangerous {
+			if v := classify(Shell, ipythonExpand(cmd, binds), depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
 			}
 			src.WriteString(capturedListing(name, cmd) + "\n")
@@ -59,7 +63,8 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents} {
+	code = inlineBound(code)
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}

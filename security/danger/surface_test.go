@@ -281,9 +281,11 @@ var surfaceTable = map[string][]surfaceCase{
 		d("open('/home/dev/.bashrc', 'w').write('')"), d("Path('~/.ssh/authorized_keys').expanduser().write_text('ssh-rsa AAAA x')"),
 		d("os.truncate('app.db', 0)"), d("open('/etc/hosts', 'w').close()"),
 		o("open('out.txt', 'w').write('hello')"), o("Path('notes.md').write_text('# Notes')"), o("open('/etc/hosts').read()"),
-		// exposure: the environment and key files printed
+		// exposure: the environment and key files printed. A private key printed
+		// on purpose is in the transcript that leaves the machine (redaction is
+		// a second line, not a licence): five independent parts label it so.
 		o("print(os.environ)"), o("dict(os.environ)"), o("os.environ['AWS_SECRET_ACCESS_KEY']"),
-		o("print(open(os.path.expanduser('~/.ssh/id_rsa')).read())"), o("Path('.env').read_text()"),
+		d("print(open(os.path.expanduser('~/.ssh/id_rsa')).read())"), o("Path('.env').read_text()"),
 		o("os.environ.get('HOME')"), o("os.environ['PATH']"), o("print(open('README.md').read())"),
 		// os.chmod / chown on system or secret files
 		d("os.chmod('/etc/shadow', 0o777)"), d("os.chmod(os.path.expanduser('~/.ssh/id_rsa'), 0o644)"),

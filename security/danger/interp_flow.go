@@ -1,0 +1,170 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Values that travel between statements in Python, JavaScript and Ruby
+// code, followed to where they are used:
+//
+//   - a name bound once to what a file or the network returned
+//     (data = open(creds).read(), const src = await (await fetch(u)).text(),
+//     body = File.read(key)) stands for that expression where it is used,
+//     so a send, an eval or a print of the name is judged as one of the read;
+//   - what a download returns, given to a shell runner or to eval (also eval
+//     passed as a callback, .then(eval), and Ruby's eval without
+//     parentheses), runs the download;
+//   - a credential file's contents printed (print, puts, p, console.log,
+//     node -p) are put on the terminal, and so in the agent's transcript;
+//   - IPython's shell escapes expand {name} and $name from the Python names
+//     bound earlier in the cell.
+//
+// code and strs are as scanPython/scanLiterals leave them: string literals
+// are "\x01<n>\x02" in code.
+
+var (
+	// name = expression (const/let/var in JavaScript), one statement.
+	boundAssign = regexp.MustCompile(`(?m)(?:^|[;{])[ \t]*(?:(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*=[ \t]*([^=\s;][^;\n]*)`)
+	// boundSource: expressions whose value came from a file or the network.
+	boundSource = regexp.MustCompile(`\bopen\s*\([^\n]*\.\s*read(?:line|lines)?\s*\(|\.\s*read_(?:text|bytes)\s*\(|\b(?:readFileSync|readFile|binread|readlines)\s*\(|` +
+		`\b(?:File|IO)\s*\.\s*read\b|` + pyFetch.String() + `|` + httpGet.String())
+)
+
+// inlineBound puts back, where each is used, the expression a name bound once
+// to a file's or a download's contents stands for.
+func inlineBound(code string) string {
+	count := map[string]int{}
+	expr := map[string]string{}
+	end := map[string]int{}
+	for _, m := range boundAssign.FindAllStringSubmatchIndex(code, -1) {
+		name := code[m[2]:m[3]]
+		count[name]++
+		expr[name], end[name] = strings.TrimSpace(code[m[4]:m[5]]), m[5]
+	}
+	for name, n := range count {
+		if n != 1 || !boundSource.MatchString(expr[name]) {
+			continue
+		}
+		use := regexp.MustCompile(`(?:^|[^\w$.])(` + regexp.QuoteMeta(name) + `)\b`)
+		rest, out := code[end[name]:], ""
+		for loc := use.FindStringSubmatchIndex(rest); loc != nil; loc = use.FindStringSubmatchIndex(rest) {
+			after := strings.TrimLeft(rest[loc[3]:], " \t")
+			if strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "==") {
+				out, rest = out+rest[:loc[3]], rest[loc[3]:] // a keyword argument's name (data=data)
+				continue
+			}
+			out, rest = out+rest[:loc[2]]+"("+expr[name]+")", rest[loc[3]:]
+		}
+		code = code[:end[name]] + out + rest
+	}
+	return code
+}
+
+var (
+	// Code given to eval as a function or, in Ruby, without parentheses.
+	evalValue = regexp.MustCompile(`(?:^|[^\w.$])(?:eval|instance_eval|vm\s*\.\s*runInThisContext)\s*[,)]|(?:^|[^\w.$])(?:Kernel\s*\.\s*)?(?:eval|instance_eval)[ \t]+[\w$(:@\x01]`)
+	// A shell runner of JavaScript or Ruby.
+	codeRunner = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|system|IO\s*\.\s*popen|Open3\s*\.\s*\w+)\b\s*[( ]`)
+)
+
+// runsDownload: JavaScript or Ruby code that evaluates or runs what it
+// downloads: .then(eval), eval URI.open(u).read, execSync(await (await fetch(u)).text()).
+func runsDownload(code string) bool {
+	if !httpGet.MatchString(code) {
+		return false
+	}
+	if evalValue.MatchString(code) {
+		return true
+	}
+	for _, loc := range codeRunner.FindAllStringIndex(code, -1) {
+		stmt, _, _ := strings.Cut(code[loc[1]:], "\n")
+		stmt, _, _ = strings.Cut(stmt, ";")
+		if httpGet.MatchString(stmt) {
+			return true
+		}
+	}
+	return false
+}
+
+// pyFlow: Python code that runs a download or prints a secret.
+func pyFlow(code string, strs []string, _ int) Verdict {
+	switch {
+	case pyRunsFetched(code):
+		return hit("pipe-to-shell")
+	case showsSecret(code, strs, pyShow, pyReadLit):
+		return hit("secret-shown")
+	}
+	return Verdict{}
+}
+
+// pyRunsFetched: os.system, subprocess.* or os.exec* given the body of a
+// download as the command (os.system(urlopen(u).read().decode())).
+func pyRunsFetched(code string) bool {
+	for _, loc := range pyExec.FindAllStringIndex(code, -1) {
+		if args := pyCallArgs(code[loc[1]:]); len(args) > 0 && pyFetch.MatchString(args[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// Calls that put their argument on the terminal.
+	pyShow = regexp.MustCompile(`(?:^|[^\w.])(?:print|pprint|pp)\s*\(|\bsys\s*\.\s*stdout\s*\.\s*write\s*\(`)
+	jsShow = regexp.MustCompile(`\bconsole\s*\.\s*(?:log|info|dir|error|warn|table)\s*\(|\bprocess\s*\.\s*stdout\s*\.\s*write\s*\(`)
+	rbShow = regexp.MustCompile(`(?:^|[^\w.:])(?:puts|print|p|pp|\$stdout\s*\.\s*(?:write|puts|print)|STDOUT\s*\.\s*(?:write|puts|print))[ \t(]`)
+	// Reads of a file named by a literal.
+	pyReadLit = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)|(?:\bPath\s*\(\s*)?(` + pyL + `)\s*\)?\s*(?:\.\s*expanduser\s*\(\s*\))?\s*\.\s*read_(?:text|bytes)\s*\(`)
+	// measured: what is printed is derived from the contents, not the contents.
+	measured    = regexp.MustCompile(`\blen\s*\(|\.\s*(?:length|size|bytesize|count|startswith|endswith|includes|include\?|hexdigest|digest)\b|\b(?:hashlib|Digest|createHash)\b|[=!]=`)
+	jsRbReadLit = regexp.MustCompile(`\b(?:readFileSync|readFile|File\s*\.\s*(?:read|binread|readlines|open)|IO\s*\.\s*(?:read|readlines)|Pathname\s*\.\s*new)\s*\(?\s*(` + pyL + `)`)
+)
+
+// showsSecret: code that prints the contents of a private key or credential
+// file, in the statement that prints.
+func showsSecret(code string, strs []string, show, read *regexp.Regexp) bool {
+	for _, loc := range show.FindAllStringIndex(code, -1) {
+		stmt, _, _ := strings.Cut(code[loc[1]:], "\n")
+		if measured.MatchString(stmt) {
+			continue // its length, a digest or a comparison is printed, not the secret
+		}
+		for _, m := range read.FindAllStringSubmatch(stmt, -1) {
+			if shownSecret(litValue(strings.Join(m[1:], ""), strs)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shownSecret: a file whose contents are a secret: private keys and
+// credential files, not what sits beside them (known_hosts, ssh config,
+// public keys, certificates).
+func shownSecret(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	switch {
+	case !isSecretFile(p), strings.HasSuffix(base, ".pub"), base == "known_hosts", base == "config" && strings.Contains(p, ".ssh/"):
+		return false
+	case strings.HasSuffix(base, ".pem"):
+		return strings.Contains(base, "key") || strings.Contains(base, "priv")
+	}
+	return true
+}
+
+// ipythonBinding: name = 'literal' on a line of its own.
+var ipythonBinding = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=\s*[rRuU]?(?:'([^'\n]*)'|"([^"\n]*)")\s*$`)
+
+// ipythonExpand: IPython's {name} and $name in a shell escape, for the names
+// bound to literals earlier in the cell.
+func ipythonExpand(cmd string, binds map[string]string) string {
+	for name, v := range binds {
+		q, ref := shQuote(v), "$"+name
+		cmd = strings.ReplaceAll(cmd, "{"+name+"}", q)
+		cmd = regexp.MustCompile(`(?:^|[^$\\])`+regexp.QuoteMeta(ref)+`\b`).ReplaceAllStringFunc(cmd, func(m string) string {
+			return strings.TrimSuffix(m, ref) + q
+		})
+	}
+	return cmd
+}
