@@ -314,7 +314,8 @@ var (
 	homeInterp = regexp.MustCompile(`\$\{\s*(?:(?:require\s*\(\s*['"](?:node:)?os['"]\s*\)|os)\s*\.\s*homedir\s*\(\s*\)|process\s*\.\s*env\s*\.\s*HOME)\s*\}|` +
 		`#\{\s*(?:Dir\s*\.\s*home|ENV\s*\[\s*['"]HOME['"]\s*\])\s*\}`)
 	// name = literal (const/let/var in JavaScript), bound once.
-	consoleAssign = regexp.MustCompile(`(?m)(?:^|[;{])\s*(?:(?:const|let|var)\s+)?([A-Za-z_]\w*)\s*=\s*(` + pyL + `)\s*(?:;|$)`)
+	// (or, in Ruby, to a symbol: m = :rm_rf; FileUtils.send(m, …)).
+	consoleAssign = regexp.MustCompile(`(?m)(?:^|[;{])\s*(?:(?:const|let|var)\s+)?([A-Za-z_]\w*)\s*=\s*(` + pyL + `|:[A-Za-z_]\w*[!?]?)\s*(?:;|$)`)
 	// shelljs: shell.rm('-rf', dir), shell.exec(cmd).
 	shelljs    = regexp.MustCompile(`\bshell\s*\.\s*(rm|exec)\s*\(`)
 	pyEndsWith = regexp.MustCompile(`\.\s*endswith\s*\(\s*(` + pyL + `)\s*\)`)

@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 )
 
 // Values that travel between statements in Python, JavaScript and Ruby
@@ -153,6 +155,33 @@ func shownSecret(p string) bool {
 	return true
 }
 
+// An f-string's {name} field, until pyResolveFields knows the names bound.
+const pyFieldMark, pyFieldEnd = "\x03", "\x04"
+
+var pyField = regexp.MustCompile(pyFieldMark + `(\w+)` + pyFieldEnd)
+
+// pyResolveFields writes each f-string field {name} as the literal the name
+// is bound to once in the code (target = '/srv/app'; f'rm -rf {target}'),
+// and as a run-time value otherwise.
+func pyResolveFields(code string, strs []string) []string {
+	var vars map[string]string
+	for i, s := range strs {
+		if !strings.Contains(s, pyFieldMark) {
+			continue
+		}
+		if vars == nil {
+			vars = pyVars(code, strs)
+		}
+		strs[i] = pyField.ReplaceAllStringFunc(s, func(m string) string {
+			if v, ok := vars[pyField.FindStringSubmatch(m)[1]]; ok && !strings.Contains(v, pyFieldMark) {
+				return v
+			}
+			return shell.DynMark
+		})
+	}
+	return strs
+}
+
 // ipythonBinding: name = 'literal' on a line of its own.
 var ipythonBinding = regexp.MustCompile(`^\s*([A-Za-z_]\w*)\s*=\s*[rRuU]?(?:'([^'\n]*)'|"([^"\n]*)")\s*$`)
 
@@ -167,4 +196,22 @@ func ipythonExpand(cmd string, binds map[string]string) string {
 		})
 	}
 	return cmd
+}
+
+// replSave: the consoles' commands that write the session to a file —
+// node's .save FILE, pry's save-file … FILE, IPython's %store NAME >FILE
+// (>> appends) — judged as the shell's cat > FILE (or >>).
+var replSave = regexp.MustCompile(`(?m)^[ \t]*(?:\.save[ \t]+|save-file\b[^\n]*[ \t]|%store[ \t]+\S+[ \t]*(>>?)[ \t]*)([^\s>]+)[ \t]*$`)
+
+func judgeReplSave(input string, depth int) Verdict {
+	for _, m := range replSave.FindAllStringSubmatch(input, -1) {
+		op := m[1]
+		if op == "" {
+			op = ">"
+		}
+		if v := judgeCommand("cat session "+op+" "+shQuote(m[2]), depth, "the console's save"); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
 }

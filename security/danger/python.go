@@ -18,6 +18,9 @@ func classifyPython(input string, depth int) Verdict {
 	if v, ok := checkSQLMagic(input, depth); ok {
 		return v
 	}
+	if v := judgeReplSave(input, depth); v.Dangerous {
+		return v
+	}
 	// get_ipython().run_line_magic('sql', 'DROP …') and run_cell_magic('bash',
 	// '', 'rm …') are the magics written out
 	for _, m := range ipyMagicAPI.FindAllStringSubmatch(input, -1) {
@@ -63,6 +66,7 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
+	strs = pyResolveFields(code, strs)
 	code = inlineBound(code)
 	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow} {
 		if v := check(code, strs, depth); v.Dangerous {
