@@ -200,9 +200,6 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 	if evalCall.MatchString(code) && httpGet.MatchString(code) || runsDownload(code) {
 		return hit("pipe-to-shell")
 	}
-	if ruby && showsSecret(code, strs, rbShow, jsRbReadLit) || !ruby && showsSecret(code, strs, jsShow, jsRbReadLit) {
-		return hit("secret-shown")
-	}
 	for _, m := range jsAppend.FindAllStringSubmatch(code, -1) {
 		if v := appendVerdict(litValue(m[1], strs), litValue(m[2], strs), depth); v.Dangerous {
 			return v

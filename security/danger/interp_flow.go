@@ -1,7 +1,6 @@
 package danger
 
 import (
-	"path"
 	"regexp"
 	"strings"
 
@@ -93,13 +92,10 @@ func runsDownload(code string) bool {
 	return false
 }
 
-// pyFlow: Python code that runs a download or prints a secret.
-func pyFlow(code string, strs []string, _ int) Verdict {
-	switch {
-	case pyRunsFetched(code):
+// pyFlow: Python code that runs a download.
+func pyFlow(code string, _ []string, _ int) Verdict {
+	if pyRunsFetched(code) {
 		return hit("pipe-to-shell")
-	case showsSecret(code, strs, pyShow, pyReadLit):
-		return hit("secret-shown")
 	}
 	return Verdict{}
 }
@@ -113,50 +109,6 @@ func pyRunsFetched(code string) bool {
 		}
 	}
 	return false
-}
-
-var (
-	// Calls that put their argument on the terminal.
-	pyShow = regexp.MustCompile(`(?:^|[^\w.])(?:print|pprint|pp)\s*\(|\bsys\s*\.\s*stdout\s*\.\s*write\s*\(`)
-	jsShow = regexp.MustCompile(`\bconsole\s*\.\s*(?:log|info|dir|error|warn|table)\s*\(|\bprocess\s*\.\s*stdout\s*\.\s*write\s*\(`)
-	rbShow = regexp.MustCompile(`(?:^|[^\w.:])(?:puts|print|p|pp|\$stdout\s*\.\s*(?:write|puts|print)|STDOUT\s*\.\s*(?:write|puts|print))[ \t(]`)
-	// Reads of a file named by a literal.
-	pyReadLit = regexp.MustCompile(`\bopen\s*\(\s*(` + pyL + `)|(?:\bPath\s*\(\s*)?(` + pyL + `)\s*\)?\s*(?:\.\s*expanduser\s*\(\s*\))?\s*\.\s*read_(?:text|bytes)\s*\(`)
-	// measured: what is printed is derived from the contents, not the contents.
-	measured    = regexp.MustCompile(`\blen\s*\(|\.\s*(?:length|size|bytesize|count|startswith|endswith|includes|include\?|hexdigest|digest)\b|\b(?:hashlib|Digest|createHash)\b|[=!]=`)
-	jsRbReadLit = regexp.MustCompile(`\b(?:readFileSync|readFile|File\s*\.\s*(?:read|binread|readlines|open)|IO\s*\.\s*(?:read|readlines)|Pathname\s*\.\s*new)\s*\(?\s*(` + pyL + `)`)
-)
-
-// showsSecret: code that prints the contents of a private key or credential
-// file, in the statement that prints.
-func showsSecret(code string, strs []string, show, read *regexp.Regexp) bool {
-	for _, loc := range show.FindAllStringIndex(code, -1) {
-		stmt, _, _ := strings.Cut(code[loc[1]:], "\n")
-		stmt, _, _ = strings.Cut(stmt, ";")
-		if measured.MatchString(stmt) {
-			continue // its length, a digest or a comparison is printed, not the secret
-		}
-		for _, m := range read.FindAllStringSubmatch(stmt, -1) {
-			if shownSecret(litValue(strings.Join(m[1:], ""), strs)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// shownSecret: a file whose contents are a secret: private keys and
-// credential files, not what sits beside them (known_hosts, ssh config,
-// public keys, certificates).
-func shownSecret(p string) bool {
-	base := strings.ToLower(path.Base(p))
-	switch {
-	case !isSecretFile(p), strings.HasSuffix(base, ".pub"), base == "known_hosts", base == "config" && strings.Contains(p, ".ssh/"):
-		return false
-	case strings.HasSuffix(base, ".pem"):
-		return strings.Contains(base, "key") || strings.Contains(base, "priv")
-	}
-	return true
 }
 
 // An f-string's {name} field, until pyResolveFields knows the names bound.
