@@ -299,7 +299,8 @@ func tamperTarget(p string) string {
 
 func isHistoryFile(p string) bool {
 	switch base := p[strings.LastIndexByte(p, '/')+1:]; base {
-	case ".bash_history", ".zsh_history", ".history", ".sh_history", ".python_history", ".psql_history", ".mysql_history":
+	case ".bash_history", ".zsh_history", ".history", ".sh_history", ".python_history", ".psql_history", ".mysql_history",
+		".node_repl_history", ".irb_history", ".sqlite_history", ".rediscli_history":
 		return true
 	}
 	return false

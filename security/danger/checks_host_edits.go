@@ -306,7 +306,7 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 					}
 				}
 			case "cat":
-				found = len(ops) > 0 && isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid"))
+				found = len(ops) > 0 && (isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid")) || pidFileDaemon(ops[0]))
 			case "lsof", "fuser":
 				found = namesDaemonPort(inner.Args[1:]) // whatever holds a database's port (checks_kill_port.go)
 			}

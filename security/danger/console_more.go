@@ -65,7 +65,11 @@ var (
 	// A socket read whose lines are run: a reverse shell.
 	rbSocketOpen = regexp.MustCompile(`\bTCPSocket\s*\.\s*(?:new|open)\b`)
 	// where(…).or(Model.all): the union with every row is every row.
-	arOrAll     = regexp.MustCompile(`\.\s*or\s*\(\s*[A-Z]\w*\s*\.\s*all\s*\)[^\n;]*?\.\s*(?:delete_all|destroy_all|update_all)\b`)
+	arOrAll = regexp.MustCompile(`\.\s*or\s*\(\s*[A-Z]\w*\s*\.\s*all\s*\)[^\n;]*?\.\s*(?:delete_all|destroy_all|update_all)\b`)
+	// A socket made the standard streams of a shell: IO.for_fd(fd).reopen(s),
+	// $stdin.reopen(s), exec('/bin/sh', in: s, out: s), spawn(sh, [:in, :out] => s).
+	rbSocketStdio = regexp.MustCompile(`(?s)\b(?:TCPSocket|Socket\s*\.\s*tcp)\b.*(?:\.\s*reopen\s*\(\s*\w+\s*\).*\b(?:exec|system|spawn|IO\s*\.\s*popen)\b|` +
+		`\b(?:exec|system|spawn)\b[^\n]*(?:\b(?:in|out|err)\s*:\s*\w+|\[\s*:in\b[^\]]*\]\s*=>))`)
 	rbSocketRun = regexp.MustCompile(`(?s)\bTCPSocket\s*\.\s*(?:new|open)\b.*\b(?:IO\s*\.\s*popen|system|exec|spawn|Open3\s*\.\s*\w+)\s*\(\s*[\w.]+\s*[,)]`)
 )
 
@@ -193,7 +197,7 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 			}
 		}
 	}
-	if evalCall.MatchString(code) && httpGet.MatchString(code) {
+	if evalCall.MatchString(code) && httpGet.MatchString(code) || runsDownload(code) {
 		return hit("pipe-to-shell")
 	}
 	for _, m := range jsAppend.FindAllStringSubmatch(code, -1) {
@@ -233,7 +237,7 @@ func consoleMore(code string, strs []string, ruby bool, depth int) Verdict {
 		if arEveryRows.MatchString(code) {
 			return hit("orm-delete-all")
 		}
-		if rbSocketRun.MatchString(code) {
+		if rbSocketRun.MatchString(code) || rbSocketStdio.MatchString(code) {
 			return hit("repl-reverse-shell")
 		}
 		if arOrAll.MatchString(code) {
@@ -307,7 +311,8 @@ var (
 	homeInterp = regexp.MustCompile(`\$\{\s*(?:(?:require\s*\(\s*['"](?:node:)?os['"]\s*\)|os)\s*\.\s*homedir\s*\(\s*\)|process\s*\.\s*env\s*\.\s*HOME)\s*\}|` +
 		`#\{\s*(?:Dir\s*\.\s*home|ENV\s*\[\s*['"]HOME['"]\s*\])\s*\}`)
 	// name = literal (const/let/var in JavaScript), bound once.
-	consoleAssign = regexp.MustCompile(`(?m)(?:^|[;{])\s*(?:(?:const|let|var)\s+)?([A-Za-z_]\w*)\s*=\s*(` + pyL + `)\s*(?:;|$)`)
+	// (or, in Ruby, to a symbol: m = :rm_rf; FileUtils.send(m, …)).
+	consoleAssign = regexp.MustCompile(`(?m)(?:^|[;{])\s*(?:(?:const|let|var)\s+)?([A-Za-z_]\w*)\s*=\s*(` + pyL + `|:[A-Za-z_]\w*[!?]?)\s*(?:;|$)`)
 	// shelljs: shell.rm('-rf', dir), shell.exec(cmd).
 	shelljs    = regexp.MustCompile(`\bshell\s*\.\s*(rm|exec)\s*\(`)
 	pyEndsWith = regexp.MustCompile(`\.\s*endswith\s*\(\s*(` + pyL + `)\s*\)`)
@@ -325,7 +330,8 @@ func homeInterpolation(input string) string {
 var appRootInterp = regexp.MustCompile(`#\{\s*Rails\s*\.\s*root\s*\}`)
 
 // consoleBindings replaces names bound once to a literal with it, where
-// they are passed to a call: dir = '…'; rmSync(dir, …).
+// they are passed to a call or name a member: dir = '…'; rmSync(dir, …);
+// m = 'rmSync'; fs[m](…).
 func consoleBindings(code string) string {
 	count := map[string]int{}
 	lit := map[string]string{}
@@ -337,7 +343,7 @@ func consoleBindings(code string) string {
 		if n != 1 {
 			continue
 		}
-		re := regexp.MustCompile(`([(,]\s*)` + regexp.QuoteMeta(name) + `(\s*[,)])`)
+		re := regexp.MustCompile(`([(,]\s*|\[\s*)` + regexp.QuoteMeta(name) + `(\s*[,)\]])`)
 		code = re.ReplaceAllString(code, "${1}"+lit[name]+"${2}")
 	}
 	return code

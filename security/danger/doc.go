@@ -14,6 +14,10 @@
 //     decoded literals, __import__/getattr/aliases, path expressions), and
 //     deletes by what they destroy: anything but scratch space (tmp, build,
 //     dist, __pycache__...) counts as work (protectedTree).
+//   - Values are followed between statements of Python, node and Ruby
+//     code (interp_flow.go): a name bound to a file's or a download's
+//     contents, or to a literal, stands for it where it is used (sent, run,
+//     interpolated, named as a member).
 //   - A line at a shell may stand for another: Memory keeps a session's
 //     history, aliases and functions (the gate calls Remember for each line
 //     that ran), and ClassifyIn judges a line as typed and as expanded

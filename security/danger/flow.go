@@ -15,7 +15,7 @@ import (
 // (curl -o i.sh URL && bash i.sh).
 
 // checkPipedText judges literal text arriving on the stdin of a program that
-// runs it: a shell, Python, a database client, redis-cli or mongosh.
+// runs it: a shell, Python, node, ruby or irb, a database client, redis-cli or mongosh.
 func checkPipedText(c shell.Command, text string, depth int) Verdict {
 	var v Verdict
 	switch {
@@ -34,6 +34,10 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
 	case shell.PythonProgram.MatchString(c.Name):
 		v = classifyPython(shell.ForParser(text, Python), depth+1)
+	case rubyConsole(c):
+		v = classifyRuby(text, depth+1)
+	case scriptInterps[c.Name]:
+		v = judgeScriptCode(c.Name, text, depth)
 	}
 	return via(v, "a pipe")
 }

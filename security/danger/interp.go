@@ -14,6 +14,8 @@ import (
 
 var scriptInterps = shell.Set("perl", "ruby", "node", "php", "deno", "bun", "lua")
 
+var jsInterps = shell.Set("node", "deno", "bun")
+
 func interpreterCheck(name string) func(shell.Command, int) Verdict {
 	switch {
 	case strings.HasPrefix(name, "mkfs"):
@@ -163,7 +165,7 @@ func readsCodeFromStdin(c shell.Command) bool {
 	case scriptInterps[c.Name]:
 		return noScript && !strings.ContainsAny(o.Short, "e")
 	}
-	return tarRunsMembers(c)
+	return tarRunsMembers(c) || rubyConsole(c)
 }
 
 // checkFedCode judges a here-document or here-string fed to an interpreter
@@ -186,6 +188,8 @@ func checkFedCode(c shell.Command, rs []*syntax.Redirect, depth int) Verdict {
 			v = classifySQL(shell.ForParser(body, SQL), depth+1)
 		case c.Name == "at" || c.Name == "batch":
 			v = classifyShell(shell.ForParser(body, Shell), depth+1)
+		case rubyConsole(c):
+			v = classifyRuby(body, depth+1)
 		case !readsCodeFromStdin(c):
 		case shell.ShellPrograms[c.Name]:
 			v = classifyShell(shell.ForParser(body, Shell), depth+1)
@@ -220,6 +224,11 @@ func checkScriptInterp(c shell.Command, depth int) Verdict {
 		codes = append(codes, optionValues(c.Args[1:], f, "")...)
 	}
 	codes = append(codes, optionValues(c.Args[1:], "--eval", "--eval")...)
+	if jsInterps[c.Name] { // node -p CODE prints CODE's value
+		for _, code := range optionValues(c.Args[1:], "-p", "--print") {
+			codes = append(codes, "console.log("+code+")")
+		}
+	}
 	for _, code := range codes {
 		if v := judgeScriptCode(c.Name, code, depth); v.Dangerous {
 			return v

@@ -110,6 +110,20 @@ func railsRunnerCode(c shell.Command) (string, bool) {
 	return ops[1], true
 }
 
+// rubyConsole: irb and pry with no script, and rails console (rails c,
+// bin/rails console), read Ruby from their standard input, as ruby does: a
+// here-document or a pipe into one is a script.
+func rubyConsole(c shell.Command) bool {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "e").Operands)
+	switch {
+	case c.Name == "irb" || c.Name == "pry":
+		return len(ops) == 0 || ops[0] == "-"
+	case c.Name == "rails" || strings.HasSuffix(c.Name, "/rails"):
+		return len(ops) > 0 && (ops[0] == "console" || ops[0] == "c")
+	}
+	return false
+}
+
 func init() { addHostCheck("rails", checkRailsRunner) }
 
 func checkRailsRunner(c shell.Command, depth int) Verdict {

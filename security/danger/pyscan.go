@@ -69,6 +69,8 @@ func pyString(s, q string, raw, fstr bool) (string, int) {
 				b.WriteString("~") // {os.environ['HOME']}, {Path.home()}: judged as ~
 			} else if d, ok := pyFieldDir(s[i:j]); ok {
 				b.WriteString(d)
+			} else if name := strings.Trim(s[i:j], "{} "); plainIdent.MatchString(name) {
+				b.WriteString(pyFieldMark + name + pyFieldEnd) // resolved by pyResolveFields
 			} else {
 				b.WriteString(shell.DynMark)
 			}

@@ -18,6 +18,9 @@ func classifyPython(input string, depth int) Verdict {
 	if v, ok := checkSQLMagic(input, depth); ok {
 		return v
 	}
+	if v := judgeReplSave(input, depth); v.Dangerous {
+		return v
+	}
 	// get_ipython().run_line_magic('sql', 'DROP …') and run_cell_magic('bash',
 	// '', 'rm …') are the magics written out
 	for _, m := range ipyMagicAPI.FindAllStringSubmatch(input, -1) {
@@ -32,10 +35,14 @@ func classifyPython(input string, depth int) Verdict {
 		}
 	}
 	var src strings.Builder
+	binds := map[string]string{} // name = 'literal', for {name} and $name in the escapes
 	for line := range strings.Lines(input) {
 		t := strings.TrimSpace(line)
+		if m := ipythonBinding.FindStringSubmatch(t); m != nil {
+			binds[m[1]] = m[2] + m[3]
+		}
 		if cmd, ok := ipythonShell(t); ok { // IPython shell escape
-			if v := classify(Shell, cmd, depth+1); v.Dangerous {
+			if v := classify(Shell, ipythonExpand(cmd, binds), depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
 			}
 			if stmt, ok := strings.CutPrefix(t, "!"); ok && !strings.HasPrefix(stmt, "!") {
@@ -44,7 +51,7 @@ func classifyPython(input string, depth int) Verdict {
 			continue
 		}
 		if name, cmd, ok := ipythonCapture(t); ok { // files = !ls ~/src
-			if v := classify(Shell, cmd, depth+1); v.Dangerous {
+			if v := classify(Shell, ipythonExpand(cmd, binds), depth+1); v.Dangerous {
 				return via(v, "an IPython shell escape")
 			}
 			src.WriteString(capturedListing(name, cmd) + "\n")
@@ -59,7 +66,9 @@ func classifyPython(input string, depth int) Verdict {
 		src.WriteString(line)
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents} {
+	strs = pyResolveFields(code, strs)
+	code = inlineBound(code)
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}

@@ -11,6 +11,7 @@ import (
 //   - the C library's system() reached through ctypes (ctypes.CDLL(None),
 //     CDLL('libc.so.6'), cdll.LoadLibrary(…), or a name bound to one) is
 //     os.system;
+//   - getattr(m, name) with name bound once to a literal is m.<literal>;
 //   - getattr(<call>, 'name') on a call's result (getattr(boto3.client('s3'),
 //     'delete_bucket')) is <call>.name, as getattr on a name already was;
 
@@ -18,7 +19,9 @@ var (
 	pyLibc       = `(?:(?:ctypes\s*\.\s*)?(?:CDLL|PyDLL|cdll\s*\.\s*LoadLibrary)\s*\([^()\n]*\)|(?:ctypes\s*\.\s*)?cdll\s*\.\s*libc(?:\s*\.\s*so\s*\.\s*6)?)`
 	pyLibcSystem = regexp.MustCompile(pyLibc + `\s*\.\s*system\s*\(`)
 	pyLibcBind   = regexp.MustCompile(`(?m)(?:^|;)\s*(\w+)\s*=\s*` + pyLibc + `\s*(?:;|$)`)
-	pyGetattrOn  = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+\s*\([^()\n]*\))\s*,\s*(` + pyL + `)\s*\)`)
+	// getattr(m, name) with name bound once to a literal: m.<literal>.
+	pyGetattrName = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+)\s*,\s*([A-Za-z_]\w*)\s*\)`)
+	pyGetattrOn   = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+\s*\([^()\n]*\))\s*,\s*(` + pyL + `)\s*\)`)
 )
 
 func (n *pyNorm) rewriteDispatch(code string) string {
@@ -26,6 +29,14 @@ func (n *pyNorm) rewriteDispatch(code string) string {
 		code = regexp.MustCompile(`(^|[^\w.])`+regexp.QuoteMeta(m[1])+`\s*\.\s*system\s*\(`).ReplaceAllString(code, "${1}os.system(")
 	}
 	code = pyLibcSystem.ReplaceAllString(code, "os.system(")
+	vars := pyVars(code, n.strs)
+	code = pyGetattrName.ReplaceAllStringFunc(code, func(m string) string {
+		sm := pyGetattrName.FindStringSubmatch(m)
+		if v, ok := vars[sm[2]]; ok && plainIdent.MatchString(v) {
+			return sm[1] + "." + v
+		}
+		return m
+	})
 	code = pyGetattrOn.ReplaceAllStringFunc(code, func(m string) string {
 		sm := pyGetattrOn.FindStringSubmatch(m)
 		name := n.val(sm[2])

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -344,14 +345,25 @@ var (
 	// Process.kill/terminate/send_signal, subprocess objects' kill).
 	pyKillCall  = regexp.MustCompile(`\bos\s*\.\s*kill(?:pg)?\s*\(|\.\s*(?:kill|terminate|send_signal)\s*\(`)
 	pyNameMatch = regexp.MustCompile(`(?:==|\bin\s*[\[({]?)\s*\x01(\d+)\x02`)
-	pidFile     = regexp.MustCompile(`^/(?:var/)?run/(?:[\w.-]+/)?([\w.-]+?)\.pid$`)
+	pidFile     = regexp.MustCompile(`^/(?:var/)?run/(?:([\w.-]+)/)?([\w.-]+?)\.pid$`)
+	// runDirs: the runtime directories services keep their pid files in,
+	// named for the service rather than its process (/run/postgresql/15-main.pid).
+	runDirs = shell.Set("postgresql", "mysql", "mysqld", "mariadb", "redis", "php", "docker", "mongodb", "rabbitmq", "elasticsearch", "sshd", "nginx", "apache2", "httpd")
 )
+
+// pidFileDaemon: p is a system daemon's pid file, named for the daemon
+// (/run/nginx.pid) or kept in the service's runtime directory
+// (/run/postgresql/15-main.pid, /var/run/mysqld/mysqld.pid).
+func pidFileDaemon(p string) bool {
+	m := pidFile.FindStringSubmatch(path.Clean(p))
+	return m != nil && (daemons[m[2]] || daemons[m[1]] || runDirs[m[1]])
+}
 
 // pyNamesDaemon: the code names a system daemon, as the process name it
 // matches (p.info['name'] == 'postgres') or by its pid file (/run/sshd.pid).
 func pyNamesDaemon(code string, strs []string) bool {
 	for _, s := range strs {
-		if m := pidFile.FindStringSubmatch(s); m != nil && daemons[m[1]] {
+		if pidFileDaemon(s) {
 			return true
 		}
 	}

@@ -55,9 +55,13 @@ func judgeFileWrites(code string, strs []string) Verdict {
 			case isSystemFile(p):
 				return hit("rm-system-file")
 			}
-			// a shell start-up file or VCS file replaced, as > would
-			if strings.Contains(strings.ToLower(code[loc[0]:loc[1]]), "write") {
-				if v := overwriteVerdict(p, byWrite); v.Dangerous {
+			// a shell start-up file or VCS file replaced, as > would; a history
+			// or log written over or emptied, as truncate would
+			if call := strings.ToLower(code[loc[0]:loc[1]]); strings.Contains(call, "write") || strings.Contains(call, "truncate") {
+				if id := tamperTarget(p); id != "" {
+					return hit(id)
+				}
+				if v := overwriteVerdict(p, writeKind(call, code[loc[1]:], strs)); v.Dangerous {
 					return v
 				}
 			}
@@ -66,10 +70,26 @@ func judgeFileWrites(code string, strs []string) Verdict {
 	return replPermsAndAppends(code, strs)
 }
 
+// writeKind: a write of nothing (writeFileSync(p, ”), File.write(p, ”))
+// or a truncation empties the file; any other write replaces it.
+func writeKind(call, args string, strs []string) replaceKind {
+	if strings.Contains(call, "truncate") {
+		return byEmpty
+	}
+	if a := pyCallArgs(args); len(a) > 1 && pyLit.MatchString(a[1]) && strings.TrimSpace(a[1]) == pyLit.FindString(a[1]) && litValue(a[1], strs) == "" {
+		return byEmpty
+	}
+	return byWrite
+}
+
 func classifyNode(input string, depth int) Verdict {
+	if v := judgeReplSave(input, depth); v.Dangerous {
+		return v
+	}
 	code, strs := scanLiterals(homeInterpolation(input), "//", "${")
 	code, strs = rewritePaths(code, strs)
 	code, strs = consoleRewrite(code, strs, false)
+	code = inlineBound(code)
 	for _, loc := range nodeExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "a JavaScript child process"); v.Dangerous {
 			return v
@@ -108,6 +128,9 @@ func classifyNode(input string, depth int) Verdict {
 }
 
 func classifyRuby(input string, depth int) Verdict {
+	if v := judgeReplSave(input, depth); v.Dangerous {
+		return v
+	}
 	code, strs := scanLiterals(homeInterpolation(input), "#", "#{")
 	// `cmd` and %x(cmd) run a shell: they were read as literals marked "`".
 	for i, s := range strs {
@@ -125,6 +148,7 @@ func classifyRuby(input string, depth int) Verdict {
 	}
 	code, strs = rewritePaths(code, strs)
 	code, strs = consoleRewrite(code, strs, true)
+	code = inlineBound(code)
 	for _, loc := range rubyExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "Ruby"); v.Dangerous {
 			return v
