@@ -15,7 +15,7 @@ import (
 // held-out part, used for tuning since its final figure was recorded) may guide
 // changes to them; heldout/ never does: this test reports its figures but never
 // prints its inputs. MCP_TERMINAL_CORPUS_MISSES=1 prints the tuning parts' misses
-// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune11) scores that part
+// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune13) scores that part
 // alone, for whoever changes rules (even the held-out totals are feedback they
 // should not tune against).
 
@@ -35,6 +35,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune9":   {0.948, 0.001},
 	"tune10":  {0.984, 0.001},
 	"tune11":  {0.968, 0.001},
+	"tune13":  {0.951, 0.011},
 	"heldout": {0.968, 0.004},
 }
 
@@ -134,7 +135,7 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 func TestIndependentCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
-	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "heldout"} {
+	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "heldout"} {
 		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
 			continue
 		}
