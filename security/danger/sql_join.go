@@ -80,9 +80,9 @@ func wholeTable(q []string) string {
 // joinClauses: the words that bring another table into an UPDATE or DELETE.
 var joinClauses = shell.Set("FROM", "USING", "JOIN")
 
-// joinOnlyWrite: an UPDATE or DELETE that joins its table to its parent
-// through its foreign key (s.customer_id = c.id), or to a whole copy of
-// itself, and has no other condition: every row has a parent. A join the
+// joinOnlyWrite: an UPDATE that joins its table to its parent through its
+// foreign key (s.customer_id = c.id), or an UPDATE or DELETE that joins it
+// to a whole copy of itself, with no other condition: every row has a parent. A join the
 // other way (u.id = b.user_id) keeps the rows another table lists. An UPDATE that copies
 // values from the joined table (SET total = t.sum) is a sync from it, and a
 // join to a scratch table (tmp_ids, staging_fix) names the rows to touch, so
@@ -118,12 +118,14 @@ func joinOnlyWrite(verb string, rest []string) bool {
 	if !joined || len(conds) == 0 || slices.ContainsFunc(conds, func(c []string) bool { return !keyEqualities(c) }) {
 		return false
 	}
-	return slices.ContainsFunc(conds, func(c []string) bool { return toParent(c, quals, self) })
+	return slices.ContainsFunc(conds, func(c []string) bool { return toParent(c, quals, verb == "UPDATE", self) })
 }
 
 // toParent: a key equality that follows a column of the target to another
-// table's id (or, joined to itself, a column to the same column).
-func toParent(c []string, quals map[string]bool, self bool) bool {
+// table's id, in an UPDATE (DELETE … USING u WHERE t.uid = u.id deletes
+// what u lists, the usual reason to write it), or, joined to itself, a
+// column to the same column.
+func toParent(c []string, quals map[string]bool, update, self bool) bool {
 	for ; len(c) >= 7; c = c[min(len(c), 8):] {
 		mine, other := c[2], c[6]
 		if quals[c[4]] {
@@ -131,7 +133,7 @@ func toParent(c []string, quals map[string]bool, self bool) bool {
 		} else if !quals[c[0]] {
 			continue
 		}
-		if mine != "ID" && other == "ID" || self && mine == other {
+		if update && mine != "ID" && other == "ID" || self && mine == other {
 			return true
 		}
 	}
