@@ -67,7 +67,7 @@ func classifyPython(input string, depth int) Verdict {
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
 	strs = pyResolveFields(code, strs)
-	code = dropDryRuns(inlineBound(code))
+	code = codeAsRun(code)
 	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v

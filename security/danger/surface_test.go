@@ -165,6 +165,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 13: ORM writes in a transaction the code rolls back, with nothing committed in between, are a rehearsal
+		o("from django.db import transaction\nwith transaction.atomic():\n    Customer.objects.all().delete()\n    transaction.set_rollback(True)"),
+		d("from django.db import transaction\nwith transaction.atomic():\n    Customer.objects.all().delete()"),
+		o("session.query(Event).delete()\nprint(session.query(Event).count())\nsession.rollback()"), d("session.query(Event).delete()\nsession.commit()\nsession.rollback()"),
 		// round 13: a call that asks the API for a dry run (DryRun=True, dry_run='All') destroys nothing; the real call after it does
 		o("ec2 = boto3.resource('ec2')\nec2.instances.all().terminate(DryRun=True)"), d("ec2 = boto3.resource('ec2')\nec2.instances.all().terminate()"),
 		o("from kubernetes import client\nclient.CoreV1Api().delete_collection_namespaced_pod('prod', dry_run='All')"),
@@ -327,6 +331,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// node: the fs, child_process and process API docs (node -e introspection) and the REPL's dot commands.
 	"node": {
+		// round 13: ORM writes in a transaction the code rolls back are a rehearsal
+		o("await sequelize.transaction(async (t) => { await User.destroy({ where: {}, transaction: t }); await t.rollback(); })"),
+		d("await sequelize.transaction(async (t) => { await User.destroy({ where: {}, transaction: t }); })"),
 		// round 13: a call that asks the API for a dry run destroys nothing
 		o("const { EC2 } = require('@aws-sdk/client-ec2'); await new EC2({}).terminateInstances({ InstanceIds: ids, DryRun: true })"),
 		d("const { EC2 } = require('@aws-sdk/client-ec2'); await new EC2({}).terminateInstances({ InstanceIds: ids })"),
@@ -389,6 +396,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// irb: the FileUtils, File, Dir, Kernel, Process and ENV docs, and ActiveRecord's.
 	"irb": {
+		// round 13: ORM writes in a transaction the code rolls back are a rehearsal; a shell command in it, or no rollback, still counts
+		o("ApplicationRecord.transaction do\n  Invoice.update_all(status: 'void')\n  puts Invoice.where(status: 'void').count\n  raise ActiveRecord::Rollback\nend"),
+		d("ActiveRecord::Base.transaction do\n  Order.delete_all\nend"), d("ActiveRecord::Base.transaction do\n  Order.delete_all\n  system('rm -rf /srv/app')\n  raise ActiveRecord::Rollback\nend"),
 		// round 13: a call that asks the API for a dry run destroys nothing
 		o("ec2 = Aws::EC2::Client.new\nec2.terminate_instances(instance_ids: ids, dry_run: true)"), d("ec2 = Aws::EC2::Client.new\nec2.terminate_instances(instance_ids: ids)"),
 		// round 13: a name last bound to a model's every row before its delete_all/destroy_all
