@@ -165,6 +165,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// python3: the library reference (shutil, os, pathlib, subprocess, sqlite3) and help().
 	"python3": {
+		// round 13: a shell command ending in + a name (or an attribute's name) is judged by the name, as the shell's "$NAME" is
+		d("os.system('rm -rf ' + args.workspace)"), o("os.system('rm -rf ' + tmpdir)"), o("os.system('rm -rf ' + cache_path)"), o("os.system('ls -la ' + repo_root)"),
+		o("os.system('rm -rf ' + repo_root + '/dist')"),
 		// round 13: ORM writes in a transaction the code rolls back, with nothing committed in between, are a rehearsal
 		o("from django.db import transaction\nwith transaction.atomic():\n    Customer.objects.all().delete()\n    transaction.set_rollback(True)"),
 		d("from django.db import transaction\nwith transaction.atomic():\n    Customer.objects.all().delete()"),
@@ -311,6 +314,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// ipython: the magics (%lsmagic, %quickref) and ! shell escapes.
 	"ipython": {
+		// round 13: a shell command ending in + a name is judged by the name
+		d("import subprocess\nsubprocess.call('rm -rf ' + src_dir, shell=True)"),
 		// round 13: a name last bound to a model's every row before its update
 		d("everything = Customer.objects.all()\neverything.update(newsletter=False)"), o("settings = Config.objects.all()\nprint(settings.count())"),
 		// values followed: {name} and $name in the escapes expand literals bound in the cell; %store > writes a file
@@ -755,6 +760,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// pdb(1): bare statements and "!statement" are Python.
 	"pdb": {
+		// round 13: a shell command ending in + a name is judged by the name, as the shell's "$NAME" is
+		d("!import subprocess; subprocess.run('rm -rf ' + self.project_dir, shell=True)"), o("!import os; os.system('rm -rf ' + build_dir)"),
 		d("!os.kill(1, 9)"), d("!import shutil; shutil.rmtree(project_root)"), d("!Order.objects.all().delete()"),
 		o("p locals()"), o("!x = 5"), o("c"), o("n"), o("bt"), o("!print(os.environ.get('HOME'))"),
 	},
