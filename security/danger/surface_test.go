@@ -401,6 +401,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// irb: the FileUtils, File, Dir, Kernel, Process and ENV docs, and ActiveRecord's.
 	"irb": {
+		// round 13: aws-sdk-ruby's resource destroyers (Bucket#delete!, #clear!, batch_terminate!), not String#delete!
+		d("b = Aws::S3::Bucket.new('media-archive')\nb.delete!(max_attempts: 5)"), d("Aws::S3::Resource.new.bucket('invoices-2024').clear!"),
+		d("ec2 = Aws::EC2::Resource.new\nec2.instances(filters: [{name: 'tag:env', values: ['prod']}]).batch_terminate!"),
+		o("name = 'hello world'\nname.delete!('l')"), o("s3 = Aws::S3::Resource.new\ns3.bucket('ci-tmp-4821').delete!"), o("line.delete!(\"\\n\")"),
 		// round 13: ORM writes in a transaction the code rolls back are a rehearsal; a shell command in it, or no rollback, still counts
 		o("ApplicationRecord.transaction do\n  Invoice.update_all(status: 'void')\n  puts Invoice.where(status: 'void').count\n  raise ActiveRecord::Rollback\nend"),
 		d("ActiveRecord::Base.transaction do\n  Order.delete_all\nend"), d("ActiveRecord::Base.transaction do\n  Order.delete_all\n  system('rm -rf /srv/app')\n  raise ActiveRecord::Rollback\nend"),
