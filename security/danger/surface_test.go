@@ -458,6 +458,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// gdb: help all (shell, pipe, python, call, print, compile, guile, $_shell).
 	"gdb": {
+		// round 13: init, once attached, ended by any expression command (call, print, p, output; casts allowed) running exit/_exit/abort/raise/kill(getpid())
+		d("attach 1\nprint (int)_exit(1)"), d("attach 1\ncall raise(9)"), d("attach 1\np kill(getpid(), 15)"), d("attach 1\ncall (void) abort()"),
+		o("attach 1\nprint exit_code"), o("attach 1\np errno"), o("run\ncall (void)exit(0)"), o("attach 1\nbt\ndetach"),
 		// round 11: what gdb lists is the program's loaded files (info sharedlibrary), so a shell acting on each line acts on system libraries
 		d("pipe info sharedlibrary | xargs rm -f"), o("pipe info sharedlibrary | grep ssl"), o("pipe info sharedlibrary | xargs ls -l"),
 		// help pipe (-d DELIM), help set logging: the pipe's reader and the log file judged
