@@ -25,6 +25,10 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 		if killsAttachedInit(input) {
 			return hit("kill-init")
 		}
+	case Editor:
+		if v := vimSession(input, depth); v.Dangerous {
+			return v
+		}
 	}
 	for line := range strings.Lines(input) {
 		// gdb "python …" and vim ":py3 …" run Python.

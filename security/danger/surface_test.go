@@ -478,6 +478,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// vim: :help :!, :r!, :w_c, :range!, system(), delete(), :terminal, :py3, :lua, writefile().
 	"vim": {
+		// round 13: a session typed a command a line (:e file, then :%d or ggdG, then :wq or ZZ) is the |-joined line; :q! or :e! discards it
+		d(":edit ~/.ssh/config\nggdG\n:w"), d(":tabe ~/.aws/credentials\n:1,$delete _\nZZ"), d(":sp ~/.gitconfig\ngg\"_dG\n:x"),
+		o(":e notes.txt\n:%d\n:wq"), o(":e /tmp/scratch.txt\nggdG\n:w"), o(":e ~/.bashrc\n:%d\n:q!"), o(":e ~/.bashrc\n:%s/foo/bar/g\n:wq"), o(":e ~/.bashrc\n:%d\n:e!\n:wq"),
 		// round 10: the emptied buffer written over the file named
 		d(":%d | w! /etc/hosts"), d(":%d | w! ~/.bashrc"), o(":%d | w /tmp/empty.txt"),
 		d(":!git push --force origin main"), d(":!find . -name '*.go' -delete"), o(":w !sudo tee %"), o(":!find . -name '*.orig' -delete"),
