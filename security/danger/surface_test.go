@@ -495,6 +495,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// less: its COMMANDS section (!, |, s, v, :e, -o).
 	"less": {
+		// round 13: a deployed application's log emptied through the escape
+		d("!truncate -s0 /srv/api/current/log/puma.log"), o("!truncate -s0 /tmp/app.log"),
 		// round 10: every release, the live one with them
 		d("!rm -rf /srv/app/releases/*"), o("!rm -rf /srv/app/releases/20240101"),
 		d("!sudo rm -rf /var/log/nginx"), o("v"), o("!grep -c ERROR %"),
@@ -504,6 +506,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 13: a deployed application's log emptied (production.log, or *.log under a log dir of /srv, /opt, /var/www), not a checkout's, /tmp's or a server's own output sent there
+		d("sudo truncate --size 0 /var/www/shop/log/app.log"), d(": > /opt/billing/logs/worker.log"), d("> /home/deploy/apps/api/shared/log/production.log"),
+		o("truncate -s 0 /home/me/proj/log/development.log"), o("nohup ./server > /opt/billing/logs/worker.log 2>&1 &"), o("bundle exec puma > /srv/api/shared/log/puma.log 2>&1"),
+		o("truncate -s 0 /srv/api/shared/tmp/cache.bin"),
 		// tune11 classes: a shared branch forced to another start (checkout -B, switch -C/--force-create, worktree add -B, branch -f/-M/-C, update-ref); a new branch, one's own, or HEAD passes
 		d("git checkout -B master upstream/master"), d("git switch --force-create release/2.4 feature/x"), d("git branch -C hotfix master"),
 		d("git branch --move --force spike develop"), d("git worktree add -B trunk /tmp/trunk-wt v1.2.0"), d("git update-ref refs/heads/main origin/main"),
