@@ -29,7 +29,7 @@ var (
 func dropDryRuns(code string) string {
 	out := []byte(code)
 	for _, m := range sdkCall.FindAllStringSubmatchIndex(code, -1) {
-		end := closeCall(code, m[1])
+		end := closingParen(code, m[1])
 		if end > 0 && dryRunArg.MatchString(code[m[1]:end]) {
 			for i := m[2]; i < m[3]; i++ {
 				out[i] = 'x'
@@ -37,23 +37,6 @@ func dropDryRuns(code string) string {
 		}
 	}
 	return string(out)
-}
-
-// closeCall: the index of the parenthesis that closes a call whose
-// arguments start at from, or -1.
-func closeCall(code string, from int) int {
-	depth := 1
-	for i := from; i < len(code); i++ {
-		switch code[i] {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 var (
