@@ -312,6 +312,9 @@ func checkTamperArgs(c shell.Command, _ int) Verdict {
 		if id := tamperTarget(w.S); id != "" {
 			return hit(id)
 		}
+		if deployedLog(w.S) {
+			return hit("log-tamper")
+		}
 	}
 	return Verdict{}
 }
@@ -366,6 +369,9 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 		p := shell.ResolveWord(r.Word).S
 		if id := hostTarget(p, truncates(r.Op)); id != "" && !(id == "log-tamper" && logsOwnOutput(s, p)) {
 			return hit(id)
+		}
+		if truncates(r.Op) && writesNothing(s) && deployedLog(p) {
+			return hit("log-tamper") // : > /srv/shop/shared/log/production.log; a server's own output sent there is logging
 		}
 		if hardeningSysctls[strings.ReplaceAll(strings.TrimPrefix(p, "/proc/sys/"), "/", ".")] {
 			return hit("security-off")

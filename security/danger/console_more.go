@@ -33,7 +33,9 @@ var (
 		`recursiveDelete|deleteUsers|dropCollection|drop_collection|delete_repository|deleteRepo|deleteNamespace|delete_namespace|` +
 		`deleteNamespacedPersistentVolumeClaim|deleteCollectionNamespaced\w+|batch_delete!)\s*(?:\(|$|[;\s])|` +
 		`\brepos\s*\.\s*delete\s*\(|` +
-		`\bBucket\s*\.\s*new\s*\([^)]*\)\s*\.\s*delete!|` + `\.\s*(?:each|map|auto_paging_each)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
+		// aws-sdk-ruby's resource destroyers: Bucket#delete! (every object, then the bucket), Bucket#clear!,
+		// a collection's batch_terminate! (not String#delete!, which is given the characters to remove)
+		`\.\s*delete!\s*(?:\(\s*(?:\w+\s*:[^()]*)?\))?\s*(?:$|[;}\n])|\.\s*(?:clear!|batch_terminate!)|` + `\.\s*(?:each|map|auto_paging_each)\s*\(\s*&:\s*(?:terminate|delete|destroy)\s*\)|` +
 		`\bbucket\s*\(\s*` + pyL + `\s*\)\s*\.\s*delete\s*\(`)
 	// wholeEnv: the environment object itself passed on (JSON.stringify(process.env), ENV.to_h).
 	// or Rails' decrypted credentials and secrets.

@@ -17,7 +17,10 @@
 //   - Values are followed between statements of Python, node and Ruby
 //     code (interp_flow.go): a name bound to a file's or a download's
 //     contents, or to a literal, stands for it where it is used (sent, run,
-//     interpolated, named as a member).
+//     interpolated, named as a member), and a name last bound to a whole
+//     model's query set stands for it at its delete or update; what would
+//     not take effect (a dry-run SDK call, ORM writes in a transaction the
+//     code rolls back) is taken out first (code_undone.go).
 //   - A line at a shell may stand for another: Memory keeps a session's
 //     history, aliases and functions (the gate calls Remember for each line
 //     that ran), and ClassifyIn judges a line as typed and as expanded

@@ -334,7 +334,7 @@ var (
 	// fugitive's :Git / :G run git with the arguments given.
 	vimGit = regexp.MustCompile(`^:+\s*(?:Git|G)!?\s+(.+)$`)
 	// A whole buffer deleted and written back: ":e file | %d | w", ":bufdo %d | w".
-	vimEmptyAll = regexp.MustCompile(`^(?:%|1\s*,\s*\$|g/\^?\.?\*?/)\s*d(?:el(?:ete)?)?\s*$`)
+	vimEmptyAll = regexp.MustCompile(`^(?:%|1\s*,\s*\$|g/\^?\.?\*?/)\s*d(?:el(?:ete)?)?(?:\s+[a-z_"])?\s*$`)
 	vimWriteCmd = regexp.MustCompile(`^(?:w(?:rite)?|wq|x|up(?:date)?|wa(?:ll)?)!?(?:\s+(\S+))?\s*$`)
 	vimEdit     = regexp.MustCompile(`^(?:e(?:dit)?|sp(?:lit)?|vs(?:plit)?|tabe(?:dit)?)!?\s+(\S+)\s*$`)
 	remoteURL   = regexp.MustCompile(`^(?:scp|sftp|ftp|rsync|https?|dav)://`)
@@ -373,8 +373,8 @@ func vimLine(line string, depth int) Verdict {
 			file, emptied = m[1], false
 			continue
 		}
-		if vimEmptyAll.MatchString(part) {
-			emptied = true
+		if vimEmptyAll.MatchString(part) || part == "e!" || part == "edit!" {
+			emptied = part != "e!" && part != "edit!" // :e! reloads the file as it is on disk
 			continue
 		}
 		m := vimWriteCmd.FindStringSubmatch(part)

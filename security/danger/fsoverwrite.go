@@ -43,7 +43,7 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{}
 	case c == pcCredential && how == byCopy && !local && !credHeld(p):
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
-	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p), c == pcVCS && how == byEmpty:
+	case c == pcCredential || c == pcDatabase, (c == pcData || c == pcFile && !dataExport.MatchString(p)) && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
 	case prodConfig.MatchString(base) && how != byWrite:
 		return hit("overwrite-protected") // config/production.yml emptied, or replaced by another file

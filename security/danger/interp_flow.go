@@ -34,8 +34,10 @@ var (
 )
 
 // inlineBound puts back, where each is used, the expression a name bound once
-// to a file's or a download's contents stands for.
+// to a file's or a download's contents stands for, and the query sets of
+// inlineQuerySets.
 func inlineBound(code string) string {
+	code = inlineQuerySets(code)
 	count := map[string]int{}
 	expr := map[string]string{}
 	end := map[string]int{}

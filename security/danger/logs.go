@@ -92,3 +92,23 @@ func publicCert(comps []string) bool {
 	}
 	return slices.Contains(comps, "certs") || strings.Contains(base, "cert") || strings.Contains(base, "chain")
 }
+
+// deployedLog: a deployed application's log, the record of what it did in
+// production as /var/log's are the host's: a production.log (prod.log)
+// anywhere outside /tmp, or a *.log in a log directory of a deployment root
+// (/srv, /opt, /var/www; Capistrano's shared/log). A checkout's own
+// log/development.log, ./logs/test.log or /tmp/app.log are not.
+func deployedLog(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "/tmp/") {
+		return false
+	}
+	comps := components(path.Clean(p))
+	base := comps[len(comps)-1]
+	if !strings.HasSuffix(base, ".log") || len(comps) < 3 {
+		return false
+	}
+	inRoot := comps[0] == "srv" || comps[0] == "opt" || comps[0] == "var" && comps[1] == "www"
+	return prodLog.MatchString(base) || inRoot && slices.ContainsFunc(comps[:len(comps)-1], func(c string) bool { return c == "log" || c == "logs" })
+}
+
+var prodLog = regexp.MustCompile(`^(?:[\w-]+[._-])?(?:prod|production)\.log$`)

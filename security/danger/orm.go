@@ -22,6 +22,37 @@ var (
 	driverSQL = regexp.MustCompile(`\.\s*(?:query|execute|exec|raw|run|prepare|unsafe)\s*\(\s*`)
 )
 
+var (
+	// querySet: an expression that stands for every row of a model: Django's
+	// Model.objects (.all()), SQLAlchemy's session.query(Model) and
+	// Model.query, ActiveRecord's Model.all.
+	querySet = regexp.MustCompile(`^(?:[A-Z]\w*\s*\.\s*objects(?:\s*\.\s*all\s*\(\s*\))?|[\w.]+\s*\.\s*query\s*\(\s*[\w.]+\s*\)|` +
+		`[A-Z]\w*\s*\.\s*query|[A-Z][\w:]*\s*\.\s*all(?:\s*\(\s*\))?)$`)
+	// querySetWrite: a name's delete or update, as ormAll's calls end.
+	querySetWrite = regexp.MustCompile(`(?:^|[^\w.$])([A-Za-z_]\w*)\s*\.\s*(?:delete|update|delete_all|destroy_all|update_all)\b`)
+)
+
+// inlineQuerySets puts back, where a name's delete or update is called, the
+// query set the name was last bound to before the call when that stands for
+// every row (qs = Order.objects.all() … qs.delete()); a name narrowed
+// since (qs = qs.filter(…)) is left alone.
+func inlineQuerySets(code string) string {
+	binds := boundAssign.FindAllStringSubmatchIndex(code, -1)
+	uses := querySetWrite.FindAllStringSubmatchIndex(code, -1)
+	for i := len(uses) - 1; i >= 0; i-- { // from the end, so the earlier offsets hold
+		u, expr := uses[i], ""
+		for _, b := range binds {
+			if b[1] <= u[2] && code[b[2]:b[3]] == code[u[2]:u[3]] {
+				expr = strings.TrimSpace(code[b[4]:b[5]])
+			}
+		}
+		if querySet.MatchString(expr) {
+			code = code[:u[2]] + expr + code[u[3]:]
+		}
+	}
+	return code
+}
+
 // checkORM flags ORM calls that touch every row. Storage SDKs also have
 // .objects.all().delete(); those are sdk-bulk-delete, checked first.
 func checkORM(code string) Verdict {

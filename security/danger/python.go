@@ -67,7 +67,7 @@ func classifyPython(input string, depth int) Verdict {
 	}
 	code, strs := pyNormalize(scanPython(src.String()))
 	strs = pyResolveFields(code, strs)
-	code = inlineBound(code)
+	code = codeAsRun(code)
 	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
@@ -190,11 +190,17 @@ func pyStringArg(rest string, strs []string) (string, bool) {
 	for _, l := range pyLit.FindAllStringSubmatch(m[1], -1) {
 		b.WriteString(pyLiteral(l[1], strs))
 	}
-	if m[2] == "" {
+	if n := pyConcatName.FindStringSubmatch(rest[len(m[0]):]); m[2] == "" && n != nil {
+		b.WriteString(`"${` + n[1] + `}"`) // 'rm -rf ' + cfg.repo_root: judged by its name, as the shell's "$REPO_ROOT" is
+	} else if m[2] == "" {
 		b.WriteString(shell.DynMark)
 	}
 	return b.String(), true
 }
+
+// pyConcatName: the name (or an attribute chain's last name) that ends a
+// string concatenation given as the whole argument.
+var pyConcatName = regexp.MustCompile(`^(?:[A-Za-z_]\w*\s*\.\s*)*([A-Za-z_]\w*)\s*[,)]`)
 
 // pyListArg turns ["rm", "-rf", path] into a shell command line.
 func pyListArg(rest string, strs []string) (string, bool) {

@@ -25,6 +25,10 @@ func classifyREPL(ctx Context, input string, depth int) Verdict {
 		if killsAttachedInit(input) {
 			return hit("kill-init")
 		}
+	case Editor:
+		if v := vimSession(input, depth); v.Dangerous {
+			return v
+		}
 	}
 	for line := range strings.Lines(input) {
 		// gdb "python …" and vim ":py3 …" run Python.
@@ -149,7 +153,12 @@ func judgeCommand(cmd string, depth int, how string) Verdict {
 var (
 	// gdb's attach, lldb's process attach --pid / -p
 	gdbAttachInit = regexp.MustCompile(`^(?:attach|at|process\s+attach\s+(?:--pid|-p))\s+1$`)
-	gdbKillCmd    = regexp.MustCompile(`^(?:kill|k|process\s+kill|signal\s+(?:SIG)?(?:KILL|TERM|9|15)|process\s+signal\s+(?:SIG)?(?:KILL|TERM|9|15)|call\s+(?:exit|_exit|abort)\s*\(.*|expr(?:ession)?\s+(?:\(\w+\)\s*)?(?:exit|_exit|abort)\s*\(.*)$`)
+	// gdbKillCmd: kill, a fatal signal, or an expression run in the process
+	// (call, print, output, lldb's expr, casts allowed) that ends it: exit,
+	// _exit, abort, raise or kill(getpid()) of a fatal signal.
+	gdbKillCmd = regexp.MustCompile(`^(?:kill|k|process\s+kill|(?:process\s+)?signal\s+(?:SIG)?(?:KILL|TERM|ABRT|9|15|6)|` +
+		`(?:call|print|p|output|expr(?:ession)?)\s+(?:\(\s*\w+\s*\*?\s*\)\s*)?(?:(?:exit|_exit|_Exit|abort|quick_exit)\s*\(|` +
+		`raise\s*\(\s*(?:SIG)?(?:KILL|TERM|ABRT|9|15|6)\s*\)|kill\s*\(\s*(?:getpid\s*\(\s*\)|0)\s*,).*)$`)
 )
 
 // killsAttachedInit: gdb attached to pid 1 (attach 1) and then told to kill

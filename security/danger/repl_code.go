@@ -89,7 +89,7 @@ func classifyNode(input string, depth int) Verdict {
 	code, strs := scanLiterals(homeInterpolation(input), "//", "${")
 	code, strs = rewritePaths(code, strs)
 	code, strs = consoleRewrite(code, strs, false)
-	code = inlineBound(code)
+	code = codeAsRun(code)
 	for _, loc := range nodeExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "a JavaScript child process"); v.Dangerous {
 			return v
@@ -148,7 +148,7 @@ func classifyRuby(input string, depth int) Verdict {
 	}
 	code, strs = rewritePaths(code, strs)
 	code, strs = consoleRewrite(code, strs, true)
-	code = inlineBound(code)
+	code = codeAsRun(code)
 	for _, loc := range rubyExec.FindAllStringIndex(code, -1) {
 		if v := judgeCall(code[loc[1]:], strs, depth, "Ruby"); v.Dangerous {
 			return v

@@ -187,7 +187,7 @@ func sqlStatementRule(toks []string) string {
 	if id := nestedStatementRule(toks); id != "" {
 		return id
 	}
-	verb, rest := mainVerb(toks)
+	verb, rest := mainVerb(inlineCTEs(toks))
 	switch {
 	case serverRoleGrant(verb, rest):
 		return "sql-superuser"
@@ -204,9 +204,9 @@ func sqlStatementRule(toks []string) string {
 		}
 	case verb == "TRUNCATE" && len(rest) > 0 && isWord(rest[0]):
 		return "sql-truncate"
-	case everyRowSubquery(verb, rest) && verb == "DELETE":
+	case (everyRowSubquery(verb, rest) || joinOnlyWrite(verb, rest)) && verb == "DELETE":
 		return "sql-delete-no-where"
-	case everyRowSubquery(verb, rest):
+	case everyRowSubquery(verb, rest) || joinOnlyWrite(verb, rest):
 		return "sql-update-no-where"
 	case verb == "DELETE" && indexDepth0(rest, "FROM") >= 0 && !filtered(rest) && !scratchObjects(rest[indexDepth0(rest, "FROM")+1:]):
 		return "sql-delete-no-where"
