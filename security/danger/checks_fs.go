@@ -315,7 +315,8 @@ func checkRsync(c shell.Command, depth int) Verdict {
 	return Verdict{}
 }
 
-var emptySource = regexp.MustCompile(`(?i)(?:^|/)(?:empty|blank|null|nothing|void)[^/]*/?$|^/tmp/\x00/?$`)
+// (E=$(mktemp -d); rsync --delete "$E"/ dest: the directory mktemp just made is empty.)
+var emptySource = regexp.MustCompile(`(?i)(?:^|/)(?:empty|blank|null|nothing|void)[^/]*/?$|^/tmp/\x00/?$|^` + regexp.QuoteMeta(shell.MktempDir) + `/?$`)
 
 // partitionReadOnly are the options with which a partitioning tool only
 // reads (lists, prints, dumps); anything else may rewrite the table.
