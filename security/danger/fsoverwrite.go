@@ -43,6 +43,8 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{}
 	case c == pcCredential && how == byCopy && !local && !credHeld(p):
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
+	case (c == pcCredential || c == pcDatabase) && how == byCopy && !local && inBackupDir(p):
+		return Verdict{} // cp dump.rdb ~/backups/dump-$(date +%F).rdb takes a copy; the live one stays
 	case c == pcCredential || c == pcDatabase, c == pcData && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
 	case prodConfig.MatchString(base) && how != byWrite:
@@ -53,6 +55,15 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
+}
+
+// backupDirs are where copies are kept, not the files programs use.
+var backupDirs = shell.Set("backup", "backups", "bak", "archive", "archives", "snapshots", "dumps")
+
+// inBackupDir: a directory above p is named for keeping copies.
+func inBackupDir(p string) bool {
+	comps := components(path.Clean(p))
+	return len(comps) > 1 && slices.ContainsFunc(comps[:len(comps)-1], func(c string) bool { return backupDirs[strings.ToLower(c)] })
 }
 
 // prodConfig: a deployment's configuration named for production

@@ -3,7 +3,9 @@ package danger
 // Examples for the classes of tune12 (danger reached through the structure of
 // a longer line): a value computed by command substitutions beside literals,
 // the directory $(pwd) captured after a cd chain, a directory mktemp just made
-// mirrored with --delete.
+// mirrored with --delete; and their look-alikes: a branch name computed by git
+// switched back to, a file mktemp made formatted as an image, a database
+// file copied into a backups directory.
 
 func init() {
 	addExamples(structureExamples)
@@ -17,4 +19,13 @@ var structureExamples = []moreExamples{
 		sh(`cd /tmp/build-7 && HERE=$(pwd) && cd .. && rm -rf "$HERE"`, `cd ~/code/ledger && HERE=$(pwd) && cd .. && tar czf ledger.tgz "$HERE"`,
 			`N="$(git rev-parse --show-toplevel)/node_modules"; rm -rf "$N"`, `W=$(git rev-parse --show-toplevel)/.git; du -sh "$W"`,
 			`S=$(mktemp -d) && rsync -a --delete ~/code/ledger/ "$S/"`, `[ -z "$D" ] && D=$(pwd); rm -rf "$D/dist"`)},
+	{"git-discard-work", sh(`X=$(git ls-files -m); git checkout -- "$X"`, `git checkout "$(git diff --name-only)"`),
+		sh(`CUR=$(git rev-parse --abbrev-ref HEAD); git switch release && git merge --ff-only dev && git checkout "$CUR"`,
+			`git checkout "$(git symbolic-ref --short refs/remotes/origin/HEAD | cut -d/ -f2)"`, `git checkout $(git describe --tags --abbrev=0)`,
+			`prev=$(git branch --show-current) && git checkout -q hotfix && git checkout -q "$prev"`)},
+	{"mkfs", sh(`D=$(lsblk -dpno NAME | tail -1); mkfs.ext4 -F "$D"`, `mkfs.xfs -f "$(ls /dev/nvme*n1 | head -1)"`),
+		sh(`IMG=$(mktemp --suffix=.img) && fallocate -l 32M "$IMG" && mkfs.vfat "$IMG"`, `mkfs.btrfs -f "$(mktemp /var/tmp/fs.XXXXXX)"`)},
+	{"overwrite-protected", sh(`cp blank.sqlite3 ~/code/ledger/db/production.sqlite3`, `sudo cp /tmp/empty.rdb /var/lib/redis/dump.rdb`),
+		sh(`sudo cp /var/lib/redis/dump.rdb /srv/backups/redis/dump-$(date +%s).rdb`, `cp ~/code/ledger/db/production.sqlite3 ~/Archive/ledger-prod.sqlite3`,
+			`cd /var/lib/mysql && sudo cp ibdata1 /mnt/snapshots/ibdata1`)},
 }

@@ -218,17 +218,41 @@ func pwdValue(w *syntax.Word) bool {
 	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
 		p = dq.Parts[0]
 	}
-	switch p := p.(type) {
-	case *syntax.ParamExp:
-		return SimpleParam(p) && p.Param.Value == "PWD"
-	case *syntax.CmdSubst:
-		if len(p.Stmts) != 1 {
-			return false
-		}
-		call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
-		return ok && len(call.Args) >= 1 && ShallowLit(call.Args[0].Parts) == "pwd"
+	if pe, ok := p.(*syntax.ParamExp); ok {
+		return SimpleParam(pe) && pe.Param.Value == "PWD"
 	}
-	return false
+	call := SubstCall(w)
+	return call != nil && ShallowLit(call.Args[0].Parts) == "pwd"
+}
+
+// SubstCall is the one simple command a word is made of the output of
+// ($(cmd …) or "$(cmd …)"), or nil.
+func SubstCall(w *syntax.Word) *syntax.CallExpr {
+	st := SubstStmt(w)
+	if st == nil {
+		return nil
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	return call
+}
+
+// SubstStmt is the one statement a word is made of the output of, or nil.
+func SubstStmt(w *syntax.Word) *syntax.Stmt {
+	if w == nil || len(w.Parts) != 1 {
+		return nil
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	cs, ok := p.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return nil
+	}
+	return cs.Stmts[0]
 }
 
 // settlingSteps are the steps of st's && chain, in order, up to the first
@@ -387,20 +411,8 @@ func SubstituteTemp(f *syntax.File, input string) (string, bool) {
 
 // mktempValue: the word is exactly $(mktemp [-d] [-t] [TEMPLATE]).
 func mktempValue(w *syntax.Word) bool {
-	if len(w.Parts) == 1 {
-		if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok {
-			return mktempValue(&syntax.Word{Parts: dq.Parts})
-		}
-	}
-	if len(w.Parts) != 1 {
-		return false
-	}
-	cs, ok := w.Parts[0].(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 {
-		return false
-	}
-	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || ShallowLit(call.Args[0].Parts) != "mktemp" {
+	call := SubstCall(w)
+	if call == nil || ShallowLit(call.Args[0].Parts) != "mktemp" {
 		return false
 	}
 	for _, a := range call.Args[1:] {
