@@ -51,11 +51,17 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return hit("overwrite-protected") // config/production.yml emptied, or replaced by another file
 	case c == pcData && (how == byEmpty || how == byWrite) && strings.HasPrefix(path.Clean(p), "/var/log/"):
 		return hit("log-tamper") // the system's record, emptied or written over
+	case how == byEmpty && accessLists[base] && !local:
+		return hit("overwrite-protected") // an empty pg_hba.conf lets nobody in
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
 }
+
+// accessLists: a service's list of who may connect or log in; emptied, the
+// service turns everyone away.
+var accessLists = shell.Set("pg_hba.conf", "pg_ident.conf", "htpasswd", ".htpasswd", "users.acl", "access.conf", "hosts.allow")
 
 // backupDirs are where copies are kept, not the files programs use.
 var backupDirs = shell.Set("backup", "backups", "bak", "archive", "archives", "snapshots", "dumps")

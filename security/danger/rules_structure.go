@@ -5,7 +5,8 @@ package danger
 // the directory $(pwd) captured after a cd chain, a directory mktemp just made
 // mirrored with --delete; and their look-alikes: a branch name computed by git
 // switched back to, a file mktemp made formatted as an image, a database
-// file copied into a backups directory.
+// file copied into a backups directory. A loop's items from the home are the
+// home's inside "$f"; a service's access list emptied, through ssh and sh -c too.
 
 func init() {
 	addExamples(structureExamples)
@@ -28,4 +29,10 @@ var structureExamples = []moreExamples{
 	{"overwrite-protected", sh(`cp blank.sqlite3 ~/code/ledger/db/production.sqlite3`, `sudo cp /tmp/empty.rdb /var/lib/redis/dump.rdb`),
 		sh(`sudo cp /var/lib/redis/dump.rdb /srv/backups/redis/dump-$(date +%s).rdb`, `cp ~/code/ledger/db/production.sqlite3 ~/Archive/ledger-prod.sqlite3`,
 			`cd /var/lib/mysql && sudo cp ibdata1 /mnt/snapshots/ibdata1`)},
+	{"overwrite-protected", sh(`for rc in ~/.zshrc ~/.gitconfig; do printf '' > "$rc"; done`, `for k in ~/.ssh/id_ed25519 ~/.ssh/id_rsa; do : >"$k"; done`,
+		`ssh pg2 "sudo truncate -s 0 /var/lib/pgsql/16/data/pg_hba.conf"`, `kubectl exec web-0 -- sh -c ': > /etc/nginx/.htpasswd'`,
+		`sudo cp /dev/null /etc/hosts.allow`),
+		sh(`for rc in ~/.zshrc ~/.gitconfig; do cp "$rc" "$rc.orig"; done`, `for n in ~/notes.md ~/todo.md; do echo >> "$n"; done`,
+			`echo 'hostssl all all 10.0.0.0/8 scram-sha-256' | sudo tee -a /etc/postgresql/16/main/pg_hba.conf`, `: > /tmp/pg_hba.conf.test`,
+			`ssh pg2 'sudo cat /var/lib/pgsql/16/data/pg_hba.conf'`)},
 }
