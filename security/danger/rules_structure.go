@@ -6,7 +6,9 @@ package danger
 // mirrored with --delete; and their look-alikes: a branch name computed by git
 // switched back to, a file mktemp made formatted as an image, a database
 // file copied into a backups directory. A loop's items from the home are the
-// home's inside "$f"; a service's access list emptied, through ssh and sh -c too.
+// home's inside "$f"; a service's access list emptied, through ssh and sh -c too;
+// processes chosen by an awk pattern naming a daemon; the files git status or
+// git diff --name-only lists, deleted.
 
 func init() {
 	addExamples(structureExamples)
@@ -35,4 +37,11 @@ var structureExamples = []moreExamples{
 		sh(`for rc in ~/.zshrc ~/.gitconfig; do cp "$rc" "$rc.orig"; done`, `for n in ~/notes.md ~/todo.md; do echo >> "$n"; done`,
 			`echo 'hostssl all all 10.0.0.0/8 scram-sha-256' | sudo tee -a /etc/postgresql/16/main/pg_hba.conf`, `: > /tmp/pg_hba.conf.test`,
 			`ssh pg2 'sudo cat /var/lib/pgsql/16/data/pg_hba.conf'`)},
+	{"kill-daemon", sh(`kill -TERM $(ps -eo pid,comm | awk '$2 == "postgres" {print $1}')`, `ps -ef | awk '/[n]ginx: master/ {print $2}' | xargs -r kill -9`,
+		`ps axo pid,args | gawk '$2 ~ /mysqld/ {print $1}' | sudo xargs kill`),
+		sh(`ps -eo pid,comm | awk '$2 == "webpack" {print $1}' | xargs kill`, `ps -ef | awk '/[n]ginx: master/ {print $2}' | xargs kill -HUP`,
+			`ps -eo pid,comm | awk '$2 == "postgres"'`)},
+	{"delete-protected-tree", sh(`git status --short | cut -c4- | xargs rm -f`, `git diff --name-only origin/main | xargs -r rm`,
+		`for f in $(git diff --name-status | awk '{print $2}'); do rm -f "$f"; done`),
+		sh(`git status --short | cut -c4- | xargs ls -ld`, `git diff --name-only | xargs prettier --check`, `git diff --name-only | xargs git add`)},
 }
