@@ -8,7 +8,9 @@ package danger
 // file copied into a backups directory. A loop's items from the home are the
 // home's inside "$f"; a service's access list emptied, through ssh and sh -c too;
 // processes chosen by an awk pattern naming a daemon; the files git status or
-// git diff --name-only lists, deleted.
+// git diff --name-only lists, deleted; SQL fed to a client inside a container
+// by docker/kubectl exec -i, and statements one client's query builds piped
+// into another.
 
 func init() {
 	addExamples(structureExamples)
@@ -44,4 +46,13 @@ var structureExamples = []moreExamples{
 	{"delete-protected-tree", sh(`git status --short | cut -c4- | xargs rm -f`, `git diff --name-only origin/main | xargs -r rm`,
 		`for f in $(git diff --name-status | awk '{print $2}'); do rm -f "$f"; done`),
 		sh(`git status --short | cut -c4- | xargs ls -ld`, `git diff --name-only | xargs prettier --check`, `git diff --name-only | xargs git add`)},
+	{"sql-drop", sh(`kubectl exec -i pg-0 -- psql -U shop <<< 'DROP SCHEMA billing CASCADE;'`, `printf 'DROP DATABASE crm;\n' | podman exec -i maria mariadb -uroot`,
+		`mysql -BNe "SELECT CONCAT('DROP TABLE ', table_name, ';') FROM information_schema.tables WHERE table_schema='crm'" | mysql crm`,
+		`docker exec db psql -qAtc "SELECT 'DROP TABLE rpt.' || tablename || ';' FROM pg_tables WHERE schemaname='rpt'" | docker exec -i db psql`),
+		sh(`docker exec mysql8 mysql -uroot crm <<< 'DROP TABLE leads;'`, `kubectl exec -i pg-0 -- psql -U shop <<< 'SELECT count(*) FROM orders;'`,
+			`psql shop -qAtc "SELECT 'VACUUM ANALYZE ' || tablename || ';' FROM pg_tables" | psql shop`,
+			`psql shop -qAtc "SELECT 'DROP TABLE ' || tablename || ';' FROM pg_tables" > /tmp/drops.sql`)},
+	{"sql-truncate", sh("docker compose exec -T db psql -U app <<'SQL'\nTRUNCATE invoices;\nSQL",
+		`psql -At -c "SELECT format('TRUNCATE %I CASCADE;', tablename) FROM pg_tables WHERE schemaname = 'public'" | grep -v schema_migrations | psql`),
+		sh(`docker compose exec -T db psql -U app -c 'SELECT 1'`)},
 }
