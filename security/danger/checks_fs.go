@@ -165,11 +165,18 @@ func checkMkfs(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	for _, w := range o.Operands {
-		if strings.HasPrefix(w.S, "/dev/") && !strings.HasPrefix(w.S, "/dev/loop") || w.Dyn() {
+		if strings.HasPrefix(w.S, "/dev/") && !strings.HasPrefix(w.S, "/dev/loop") || w.Dyn() && !madeByMktemp(w) {
 			return hit("mkfs") // (a loop device is an image file being built)
 		}
 	}
 	return Verdict{}
+}
+
+// madeByMktemp: $(mktemp …) names a regular file it just made (an image
+// being built), never a device.
+func madeByMktemp(w shell.Word) bool {
+	call := shell.SubstCall(w.Node)
+	return call != nil && shell.ShallowLit(call.Args[0].Parts) == "mktemp"
 }
 
 func checkDd(c shell.Command, _ int) Verdict {
@@ -315,7 +322,8 @@ func checkRsync(c shell.Command, depth int) Verdict {
 	return Verdict{}
 }
 
-var emptySource = regexp.MustCompile(`(?i)(?:^|/)(?:empty|blank|null|nothing|void)[^/]*/?$|^/tmp/\x00/?$`)
+// (E=$(mktemp -d); rsync --delete "$E"/ dest: the directory mktemp just made is empty.)
+var emptySource = regexp.MustCompile(`(?i)(?:^|/)(?:empty|blank|null|nothing|void)[^/]*/?$|^/tmp/\x00/?$|^` + regexp.QuoteMeta(shell.MktempDir) + `/?$`)
 
 // partitionReadOnly are the options with which a partitioning tool only
 // reads (lists, prints, dumps); anything else may rewrite the table.

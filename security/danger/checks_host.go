@@ -381,24 +381,68 @@ func checkHostStmt(s *syntax.Stmt, depth int) Verdict {
 		}
 		if isStartupFile(p) && call != nil {
 			if c, ok := shell.BuildCommand(call); ok {
-				if text, known := shell.StdinText(c, nil, "", false); known && classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous {
-					return hit("startup-inject")
+				if text, known := shell.StdinText(c, s.Redirs, "", false); known {
+					if v := startupInject(p, text, depth); v.Dangerous {
+						return v // echo … >> ~/.bashrc, cat > unit.service <<'EOF'
+					}
 				}
+			}
+		}
+	}
+	if call != nil {
+		if c, ok := shell.BuildCommand(call); ok && c.Name == "tee" {
+			if text, known := shell.HereText(s.Redirs); known {
+				return teeStartup(c, text, depth) // sudo tee /etc/profile.d/x.sh <<< '…'
 			}
 		}
 	}
 	return Verdict{}
 }
 
+// teeStartup judges text tee writes into files run at login or boot.
+func teeStartup(c shell.Command, text string, depth int) Verdict {
+	for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
+		if v := startupInject(w.S, text, depth); v.Dangerous {
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// startupInject: text written into a file run at login or boot is judged as
+// the code it will run there; of a systemd unit or an autostart entry, the
+// commands its Exec lines name.
+func startupInject(p, text string, depth int) Verdict {
+	if !isStartupFile(p) || depth >= shell.MaxDepth {
+		return Verdict{}
+	}
+	if strings.HasSuffix(p, ".service") || strings.HasSuffix(p, ".desktop") {
+		var cmds []string
+		for _, m := range unitExec.FindAllStringSubmatch(text, -1) {
+			cmds = append(cmds, m[1])
+		}
+		text = strings.Join(cmds, "\n")
+	}
+	return hitIf(classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous, "startup-inject")
+}
+
+// unitExec: a unit's ExecStart= (ExecStartPre=, ExecStop=…) or a desktop
+// entry's Exec= line, its command after systemd's prefixes (-, @, +, !, :).
+var unitExec = regexp.MustCompile(`(?m)^\s*Exec(?:Start|StartPre|StartPost|Stop|StopPost|Reload|Condition)?\s*=\s*[-@+!:]*(.*)$`)
+
 func truncates(op syntax.RedirOperator) bool {
 	return op == syntax.RdrOut || op == syntax.RdrClob || op == syntax.RdrAll || op == syntax.RdrAllClob
 }
 
-// isStartupFile: files a shell or the system runs at login or boot.
+// isStartupFile: files a shell or the system runs at login or boot (and the
+// units and autostart entries whose commands it runs).
 func isStartupFile(p string) bool {
 	switch base := p[strings.LastIndexByte(p, '/')+1:]; base {
 	case ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".kshrc", "config.fish":
 		return true
+	}
+	if strings.Contains(p, "/systemd/") && strings.HasSuffix(p, ".service") || strings.Contains(p, "/autostart/") && strings.HasSuffix(p, ".desktop") {
+		return true // a unit or an autostart entry: its Exec lines run at boot or login
 	}
 	return strings.HasPrefix(p, "/etc/profile") || p == "/etc/bash.bashrc" || p == "/etc/rc.local" ||
 		strings.HasPrefix(p, "/etc/cron") || strings.HasPrefix(p, "/var/spool/cron")

@@ -2,6 +2,8 @@ package danger
 
 import (
 	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -305,6 +307,11 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 						found, rule = true, "kill-runtime"
 					}
 				}
+			case "awk", "gawk", "mawk":
+				// ps -eo pid,comm | awk '$2=="sshd"{print $1}': the pattern selects
+				if o := shell.ParseOpts(inner.Args[1:], "Fvf"); len(o.Operands) > 0 {
+					found = slices.ContainsFunc(awkSelects(o.Operands[0].S), isDaemon)
+				}
 			case "cat":
 				found = len(ops) > 0 && (isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid")) || pidFileDaemon(ops[0]))
 			case "lsof", "fuser":
@@ -314,6 +321,19 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 		})
 	}
 	return hitIf(found, rule)
+}
+
+var awkLiteral = regexp.MustCompile(`"([^"]+)"|/([^/]+)/`)
+
+// awkSelects: the strings and regexps an awk program's pattern (before its
+// first action) compares the input with.
+func awkSelects(prog string) []string {
+	pattern, _, _ := strings.Cut(prog, "{")
+	var out []string
+	for _, m := range awkLiteral.FindAllStringSubmatch(pattern, -1) {
+		out = append(out, oneCharClass.ReplaceAllString(m[1]+m[2], "$1")) // /[n]ginx/ keeps awk out of its own match
+	}
+	return out
 }
 
 // pgrepAsPkill: kill SIG $(pgrep SEL…) and pgrep SEL… | xargs kill SIG are

@@ -93,6 +93,16 @@ var execLong = shell.Set("env", "env-file", "user", "workdir", "detach-keys")
 // checkContainerExec judges the command of docker/podman exec CONTAINER CMD…
 // and kubectl/oc exec POD -- CMD… as if typed there.
 func checkContainerExec(c shell.Command, depth int) Verdict {
+	inner, _, ok := containerExec(c)
+	if !ok {
+		return Verdict{}
+	}
+	return via(checkInner(inner, depth), c.Name+" exec")
+}
+
+// containerExec: the words of the command docker/podman exec or kubectl/oc
+// exec runs in a container, and whether -i gives it the caller's stdin.
+func containerExec(c shell.Command) ([]shell.Word, bool, bool) {
 	args := c.Args
 	if c.Name == "docker-compose" {
 		args = append([]shell.Word{args[0], {S: "compose"}}, args[1:]...)
@@ -104,22 +114,34 @@ func checkContainerExec(c shell.Command, depth int) Verdict {
 			i = 2
 		}
 		if len(args) <= i || args[i].S != "exec" {
-			return Verdict{}
+			return nil, false, false
 		}
 		rest := args[i:]
 		j := shell.AfterOptions(rest, execValueOpts, execLong)
 		if j+1 >= len(rest) {
-			return Verdict{}
+			return nil, false, false
 		}
-		return via(checkInner(rest[j+1:], depth), c.Name+" exec")
+		o := shell.ParseOpts(rest[1:j], execValueOpts)
+		// compose exec gives the service its stdin unless told not to (-T only drops the TTY)
+		return rest[j+1:], o.Has("i", "interactive") || args[i-1].S == "compose", true
 	case "kubectl", "oc":
 		for i, w := range args {
 			if w.S == "--" && hasWord(args[:i], "exec") && i+1 < len(args) {
-				return via(checkInner(args[i+1:], depth), c.Name+" exec")
+				o := shell.ParseOpts(args[1:i], "ncp")
+				return args[i+1:], o.Has("i", "stdin"), true
 			}
 		}
 	}
-	return Verdict{}
+	return nil, false, false
+}
+
+// stdinReader: the program that reads c's stdin: c, or the command docker
+// exec -i or kubectl exec -i runs, which is given it.
+func stdinReader(c shell.Command) shell.Command {
+	if inner, stdin, ok := containerExec(c); ok && stdin && len(inner) > 0 {
+		return shell.Unwrap(inner)
+	}
+	return c
 }
 
 func checkInner(ws []shell.Word, depth int) Verdict {

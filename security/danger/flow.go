@@ -18,6 +18,7 @@ import (
 // runs it: a shell, Python, node, ruby or irb, a database client, redis-cli or mongosh.
 func checkPipedText(c shell.Command, text string, depth int) Verdict {
 	var v Verdict
+	c = stdinReader(c)
 	switch {
 	case (shell.SQLPrograms[c.Name] || c.Name == "mongo" || c.Name == "mongosh") && testDatabases(c):
 		// a test suite's database, named on the client's command line
@@ -29,6 +30,8 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		v = hitIf(mongoDrops(text), "mongo-drop")
 	case c.Name == "at" || c.Name == "batch": // runs the lines later, through sh
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
+	case c.Name == "tee": // echo '…' | sudo tee -a /etc/profile.d/x.sh
+		v = teeStartup(c, text, depth)
 	case !readsCodeFromStdin(c):
 	case shell.ShellPrograms[c.Name]:
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
@@ -40,6 +43,39 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		v = judgeScriptCode(c.Name, text, depth)
 	}
 	return via(v, "a pipe")
+}
+
+// checkPipedQueries: psql -Atc "SELECT 'DROP TABLE ' || tablename …" | psql
+// runs each row the first client prints as a statement in the second, as
+// \gexec does; text filters between them (grep, sed) pass the rows on.
+func checkPipedQueries(stages []*syntax.Stmt, depth int) Verdict {
+	cmds, ok := shell.StageCommands(stages)
+	if !ok {
+		return Verdict{}
+	}
+	for i := 1; i < len(cmds); i++ {
+		runner := stdinReader(cmds[i])
+		if !shell.SQLPrograms[runner.Name] || testDatabases(runner) {
+			continue
+		}
+		j := i - 1
+		for j > 0 && passesNames[cmds[j].Name] {
+			j--
+		}
+		gen := cmds[j]
+		if inner, _, ok := containerExec(gen); ok && len(inner) > 0 {
+			gen = shell.Unwrap(inner)
+		}
+		if !shell.SQLPrograms[gen.Name] {
+			continue
+		}
+		for _, q := range sqlQueries(gen) {
+			if v := checkGeneratedSQL(q, depth); v.Dangerous {
+				return via(v, "a query's output piped into "+runner.Name)
+			}
+		}
+	}
+	return Verdict{}
 }
 
 func wordsOf(ss []string) []shell.Word {

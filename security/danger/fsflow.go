@@ -109,6 +109,9 @@ func producesProtected(c shell.Command, recursive bool) bool {
 		if c.Args[i].S == "grep" {
 			return grepListsProtected(shell.Command{Name: "git", Args: c.Args[i-1:]})
 		}
+		if c.Args[i].S == "status" || c.Args[i].S == "diff" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" || w.S == "--name-status" }) {
+			return true // the files with uncommitted changes: the work not yet in git
+		}
 		return (c.Args[i].S == "ls-files" || c.Args[i].S == "ls-tree" && slices.ContainsFunc(c.Args, func(w shell.Word) bool { return w.S == "--name-only" })) &&
 			!artifactPathspecs(c.Args[i+1:])
 	case "echo", "printf":

@@ -43,16 +43,33 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{}
 	case c == pcCredential && how == byCopy && !local && !credHeld(p):
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
+	case (c == pcCredential || c == pcDatabase) && how == byCopy && !local && inBackupDir(p):
+		return Verdict{} // cp dump.rdb ~/backups/dump-$(date +%F).rdb takes a copy; the live one stays
 	case c == pcCredential || c == pcDatabase, (c == pcData || c == pcFile && !dataExport.MatchString(p)) && dbServiceFile(p), c == pcVCS && how == byEmpty:
 		return hit("overwrite-protected")
 	case prodConfig.MatchString(base) && how != byWrite:
 		return hit("overwrite-protected") // config/production.yml emptied, or replaced by another file
 	case c == pcData && (how == byEmpty || how == byWrite) && strings.HasPrefix(path.Clean(p), "/var/log/"):
 		return hit("log-tamper") // the system's record, emptied or written over
+	case how == byEmpty && accessLists[base] && !local:
+		return hit("overwrite-protected") // an empty pg_hba.conf lets nobody in
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
 		return hit("overwrite-protected")
 	}
 	return Verdict{}
+}
+
+// accessLists: a service's list of who may connect or log in; emptied, the
+// service turns everyone away.
+var accessLists = shell.Set("pg_hba.conf", "pg_ident.conf", "htpasswd", ".htpasswd", "users.acl", "access.conf", "hosts.allow")
+
+// backupDirs are where copies are kept, not the files programs use.
+var backupDirs = shell.Set("backup", "backups", "bak", "archive", "archives", "snapshots", "dumps")
+
+// inBackupDir: a directory above p is named for keeping copies.
+func inBackupDir(p string) bool {
+	comps := components(path.Clean(p))
+	return len(comps) > 1 && slices.ContainsFunc(comps[:len(comps)-1], func(c string) bool { return backupDirs[strings.ToLower(c)] })
 }
 
 // prodConfig: a deployment's configuration named for production

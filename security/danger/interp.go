@@ -111,6 +111,23 @@ func checkPythonInterp(c shell.Command, depth int) Verdict {
 // checkSQLClient judges SQL given on the command line: psql -c, mysql -e,
 // sqlite3 DB "SQL".
 func checkSQLClient(c shell.Command, depth int) Verdict {
+	if testDatabases(c) {
+		return Verdict{} // a test suite's database
+	}
+	for _, s := range sqlQueries(c) {
+		if v := classifySQL(shell.ForParser(s, SQL), depth+1); v.Dangerous {
+			return via(v, c.Name)
+		}
+	}
+	return Verdict{}
+}
+
+// sqlFlags are the clients' options that take no value, which may stand
+// before the query's option in one word (psql -Atc "…", mysql -Ne "…").
+var sqlFlags = map[string]string{"psql": "AaeEHlnqsStxXwW01", "mysql": "BNrstvEnqH", "mariadb": "BNrstvEnqH"}
+
+// sqlQueries: the SQL a client is given on its command line.
+func sqlQueries(c shell.Command) []string {
 	var stmts []string
 	switch c.Name {
 	case "psql":
@@ -121,17 +138,16 @@ func checkSQLClient(c shell.Command, depth int) Verdict {
 		if ops := shell.ParseOpts(c.Args[1:], ""); len(ops.Operands) > 1 {
 			stmts = shell.Lits(ops.Operands[1:])
 		}
-		stmts = append(stmts, optionValues(c.Args[1:], "-cmd", "")...)
+		return append(stmts, optionValues(c.Args[1:], "-cmd", "")...)
 	}
-	if testDatabases(c) {
-		return Verdict{} // a test suite's database
-	}
-	for _, s := range stmts {
-		if v := classifySQL(shell.ForParser(s, SQL), depth+1); v.Dangerous {
-			return via(v, c.Name)
+	letter := map[string]byte{"psql": 'c', "mysql": 'e', "mariadb": 'e'}[c.Name]
+	for i := 1; i+1 < len(c.Args); i++ {
+		a := c.Args[i].S
+		if len(a) > 2 && a[0] == '-' && a[len(a)-1] == letter && strings.Trim(a[1:len(a)-1], sqlFlags[c.Name]) == "" {
+			stmts = append(stmts, c.Args[i+1].S)
 		}
 	}
-	return Verdict{}
+	return stmts
 }
 
 // optionValues collects the values of -x VALUE, -xVALUE, --long VALUE and --long=VALUE.
@@ -171,6 +187,7 @@ func readsCodeFromStdin(c shell.Command) bool {
 // checkFedCode judges a here-document or here-string fed to an interpreter
 // or database client: bash <<EOF ... EOF, python3 <<< "...".
 func checkFedCode(c shell.Command, rs []*syntax.Redirect, depth int) Verdict {
+	c = stdinReader(c)
 	for _, r := range rs {
 		var body string
 		switch r.Op {

@@ -65,12 +65,36 @@ func withoutRevisions(rest []shell.Word) []shell.Word {
 		if w.S == "--" {
 			return append(out, rest[i:]...)
 		}
-		if w.Dyn() && w.Node != nil && (revisionVar.MatchString(paramName(w.Node)) || revisionSuffix.MatchString(w.S)) {
+		if w.Dyn() && w.Node != nil && (revisionVar.MatchString(paramName(w.Node)) || revisionSuffix.MatchString(w.S) || revisionSubst(w.Node)) {
 			continue
 		}
 		out = append(out, w)
 	}
 	return out
+}
+
+// revisionNamers: git's commands that print a revision's name
+// (git checkout "$(git branch --show-current)" switches back to a branch).
+var revisionNamers = shell.Set("rev-parse", "symbolic-ref", "describe", "merge-base", "rev-list", "name-rev")
+
+// revisionSubst: a word computed by one of revisionNamers, or by git branch
+// --show-current, its output perhaps trimmed by text filters.
+func revisionSubst(w *syntax.Word) bool {
+	st := shell.SubstStmt(w)
+	if st == nil {
+		return false
+	}
+	stages := shell.Stages(st)
+	cmds, ok := shell.StageCommands(stages)
+	if !ok || len(cmds) == 0 || slices.ContainsFunc(cmds[1:], func(c shell.Command) bool { return !passesNames[c.Name] }) {
+		return false
+	}
+	c := cmds[0]
+	if c.Name != "git" || len(c.Args) < 2 {
+		return false
+	}
+	sub := c.Args[1].S
+	return revisionNamers[sub] || sub == "branch" && hasWord(c.Args[2:], "--show-current")
 }
 
 var revisionSuffix = regexp.MustCompile(`(?:\^\d*|~\d*|@\{[^}]*\})$`)

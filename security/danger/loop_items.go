@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 	shexpand "mvdan.cc/sh/v3/expand"
@@ -72,9 +73,13 @@ func literalWord(w *syntax.Word) bool {
 
 var itemSafe = regexp.MustCompile(`^[\w./*?~+:@%,=-]+$`)
 
-// itemText: the item as it may stand inside or outside double quotes.
+// itemText: the item as it may stand inside or outside double quotes; the
+// home the loop's word expanded ~ to stays the home inside "$f".
 func itemText(s string) string {
 	if itemSafe.MatchString(s) {
+		if s == "~" || strings.HasPrefix(s, "~/") {
+			return "$HOME" + s[1:]
+		}
 		return s
 	}
 	return "__item__"

@@ -168,6 +168,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 			if v := checkPipelineOverwrite(shell.Pipeline(cmd)); v.Dangerous {
 				return v
 			}
+			if v := checkPipedQueries(shell.Pipeline(cmd), depth); v.Dangerous {
+				return v
+			}
 			return checkPipeline(shell.Pipeline(cmd), depth)
 		}
 	case *syntax.WhileClause:

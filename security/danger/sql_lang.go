@@ -256,12 +256,21 @@ func checkPsqlMeta(input string, depth int) Verdict {
 		if !psqlExec.MatchString(line) {
 			continue
 		}
-		_, strs := scanLiterals(line, "--", "\x00")
-		for _, s := range strs {
-			gen := sqlFormatArg.ReplaceAllString(s, "__dyn__") + " __dyn__"
-			if v := classifySQL(gen, depth+1); v.Dangerous {
-				return via(v, `\gexec`)
-			}
+		if v := checkGeneratedSQL(line, depth); v.Dangerous {
+			return via(v, `\gexec`)
+		}
+	}
+	return Verdict{}
+}
+
+// checkGeneratedSQL judges the statements a query's string literals build
+// when its rows are run (\gexec, or its output piped into a client).
+func checkGeneratedSQL(query string, depth int) Verdict {
+	_, strs := scanLiterals(query, "--", "\x00")
+	for _, s := range strs {
+		gen := sqlFormatArg.ReplaceAllString(s, "__dyn__") + " __dyn__"
+		if v := classifySQL(gen, depth+1); v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}

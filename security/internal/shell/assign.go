@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -105,27 +106,28 @@ func substituteVar(text, name, val string) string {
 // test ([ -z "$D" ] && D=build) or inside a loop or function is not settled.
 func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 	var settled map[string]uint   // name → offset after which it holds its value
-	substs := map[string]string{} // name → the $(…) it is assigned, as typed
+	substs := map[string]string{} // name → the value holding $(…), as typed
+	dirs := map[string]string{}   // name → the directory P=$(pwd) captured
 	for _, st := range f.Stmts {
-		first := st
-		for {
-			b, ok := first.Cmd.(*syntax.BinaryCmd)
-			if !ok || b.Op != syntax.AndStmt {
-				break
+		cwd, cdKnown := "", true // where the cd steps before an assignment moved to
+		for _, step := range settlingSteps(st) {
+			if d, ok := cdStep(step, cwd); ok {
+				cwd, cdKnown = d, cdKnown && d != ""
+				continue
 			}
-			first = b.X
-		}
-		for _, a := range settledAssigns(first) {
-			if settled == nil {
-				settled = map[string]uint{}
-			}
-			if _, seen := settled[a.Name.Value]; !seen {
-				settled[a.Name.Value] = first.End().Offset()
-				if cs := onlySubst(a.Value); cs != nil && cs.Pos().IsValid() && cs.End().IsValid() {
-					// a recovered parse may leave positions unset: take only a well-formed span
-					if start, end := int(cs.Pos().Offset()), int(cs.End().Offset()); start < end && end <= len(input) {
-						substs[a.Name.Value] = input[start:end]
-					}
+			for _, a := range settledAssigns(step) {
+				if settled == nil {
+					settled = map[string]uint{}
+				}
+				if _, seen := settled[a.Name.Value]; seen {
+					continue
+				}
+				settled[a.Name.Value] = step.End().Offset()
+				if pwdValue(a.Value) && cwd != "" && cdKnown {
+					// cd ~/src/api && P=$(pwd) && cd .. && rm -rf "$P": the directory cd chose
+					dirs[a.Name.Value] = cwd
+				} else if text, ok := substValue(a.Value, input); ok {
+					substs[a.Name.Value] = text
 				}
 			}
 		}
@@ -137,9 +139,11 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 	if vars["IFS"] != "" {
 		return input, false
 	}
-	for name := range substs {
-		if _, lit := vars[name]; lit || assignCount(f, name) != 1 {
-			delete(substs, name)
+	for _, m := range []map[string]string{substs, dirs} {
+		for name := range m {
+			if _, lit := vars[name]; lit || assignCount(f, name) != 1 {
+				delete(m, name)
+			}
 		}
 	}
 	used, ok := map[string]bool{}, true
@@ -147,7 +151,8 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 		if p, isParam := n.(*syntax.ParamExp); isParam && p.Param != nil {
 			_, known := vars[p.Param.Value]
 			_, subst := substs[p.Param.Value]
-			if known || subst {
+			_, dir := dirs[p.Param.Value]
+			if known || subst || dir {
 				end, isSettled := settled[p.Param.Value]
 				ok = ok && isSettled && p.Pos().Offset() >= end
 				used[p.Param.Value] = true
@@ -167,14 +172,75 @@ func SubstituteSettled(f *syntax.File, input string) (string, bool) {
 			out = re.ReplaceAllLiteralString(out, cs)
 			continue
 		}
+		if d, ok := dirs[name]; ok {
+			out = substituteVar(out, name, d)
+			continue
+		}
 		out = substituteVar(out, name, vars[name])
 	}
 	return out, out != input && !strings.Contains(out, DynMark)
 }
 
-// onlySubst is the command substitution a value is made of alone
-// (H=$(…) or H="$(…)"), or nil.
-func onlySubst(w *syntax.Word) *syntax.CmdSubst {
+// substValue is the text of a value computed by command substitutions and
+// literals (H=$(…), G="$(git rev-parse --show-toplevel)/.git"), without
+// its enclosing double quotes, to be put in place of the variable's uses.
+func substValue(w *syntax.Word, input string) (string, bool) {
+	if w == nil || !w.Pos().IsValid() || !w.End().IsValid() {
+		return "", false
+	}
+	parts, start, end := w.Parts, int(w.Pos().Offset()), int(w.End().Offset())
+	if dq, ok := parts[0].(*syntax.DblQuoted); ok && len(parts) == 1 {
+		parts, start, end = dq.Parts, start+1, end-1
+	}
+	subst := false
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.CmdSubst:
+			// a recovered parse may leave positions unset: take only a well-formed span
+			subst = subst || p.Pos().IsValid() && p.End().IsValid()
+		case *syntax.Lit:
+		default:
+			return "", false
+		}
+	}
+	if !subst || start >= end || end > len(input) {
+		return "", false
+	}
+	return input[start:end], true
+}
+
+// pwdValue: P=$(pwd), P="$PWD", P=${PWD}: the working directory.
+func pwdValue(w *syntax.Word) bool {
+	if w == nil || len(w.Parts) != 1 {
+		return false
+	}
+	p := w.Parts[0]
+	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		p = dq.Parts[0]
+	}
+	if pe, ok := p.(*syntax.ParamExp); ok {
+		return SimpleParam(pe) && pe.Param.Value == "PWD"
+	}
+	call := SubstCall(w)
+	return call != nil && ShallowLit(call.Args[0].Parts) == "pwd"
+}
+
+// SubstCall is the one simple command a word is made of the output of
+// ($(cmd …) or "$(cmd …)"), or nil.
+func SubstCall(w *syntax.Word) *syntax.CallExpr {
+	st := SubstStmt(w)
+	if st == nil {
+		return nil
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil
+	}
+	return call
+}
+
+// SubstStmt is the one statement a word is made of the output of, or nil.
+func SubstStmt(w *syntax.Word) *syntax.Stmt {
 	if w == nil || len(w.Parts) != 1 {
 		return nil
 	}
@@ -182,8 +248,68 @@ func onlySubst(w *syntax.Word) *syntax.CmdSubst {
 	if dq, ok := p.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
 		p = dq.Parts[0]
 	}
-	cs, _ := p.(*syntax.CmdSubst)
-	return cs
+	cs, ok := p.(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return nil
+	}
+	return cs.Stmts[0]
+}
+
+// settlingSteps are the steps of st's && chain, in order, up to the first
+// that may decide whether a later assignment runs ([ -z "$D" ] && D=build):
+// only cd, pushd, mkdir and assignments come before an assignment that
+// settles a variable.
+func settlingSteps(st *syntax.Stmt) []*syntax.Stmt {
+	var steps []*syntax.Stmt
+	var walk func(s *syntax.Stmt)
+	walk = func(s *syntax.Stmt) {
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && b.Op == syntax.AndStmt {
+			walk(b.X)
+			walk(b.Y)
+			return
+		}
+		steps = append(steps, s)
+	}
+	walk(st)
+	for i, s := range steps {
+		if _, cd := cdStep(s, ""); !cd && len(settledAssigns(s)) == 0 && !isCall(s, "mkdir") {
+			return steps[:i+1]
+		}
+	}
+	return steps
+}
+
+// cdStep: a cd or pushd step and the directory it moves to from cwd ("" when
+// it cannot be told: a run-time or relative target from an unknown place).
+func cdStep(s *syntax.Stmt, cwd string) (string, bool) {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || len(call.Assigns) != 0 {
+		return "", false
+	}
+	if name := ShallowLit(call.Args[0].Parts); name != "cd" && name != "pushd" {
+		return "", false
+	}
+	switch {
+	case len(call.Args) == 1:
+		return "~", true
+	case len(call.Args) != 2:
+		return "", true
+	}
+	w := ResolveWord(call.Args[1])
+	switch {
+	case w.Dyn() || w.S == "-" || strings.HasPrefix(w.S, "./~"):
+		return "", true
+	case strings.HasPrefix(w.S, "/") || w.S == "~" || strings.HasPrefix(w.S, "~/"):
+		return path.Clean(w.S), true
+	case cwd == "":
+		return "", true
+	}
+	return path.Join(cwd, w.S), true
+}
+
+func isCall(s *syntax.Stmt, name string) bool {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(call.Args) > 0 && ShallowLit(call.Args[0].Parts) == name
 }
 
 // assignCount is how many times f sets name (assignments, loops, read).
@@ -239,11 +365,11 @@ func settledAssigns(st *syntax.Stmt) []*syntax.Assign {
 	return names
 }
 
-// mktempDir is the path SubstituteTemp puts for a variable holding
+// MktempDir is the path SubstituteTemp puts for a variable holding
 // mktemp's output: a fresh name under /tmp, as mktemp gives by default.
-const mktempDir = "/tmp/tmp.mktemp"
+const MktempDir = "/tmp/tmp.mktemp"
 
-// SubstituteTemp rewrites input with mktempDir in place of $NAME and
+// SubstituteTemp rewrites input with MktempDir in place of $NAME and
 // ${NAME} for each variable the input assigns once, from $(mktemp …) with
 // neither a directory (-p, --tmpdir=DIR) nor a template holding a "/", and
 // never otherwise. Such a variable names a directory the input just made,
@@ -278,27 +404,15 @@ func SubstituteTemp(f *syntax.File, input string) (string, bool) {
 			continue
 		}
 		re := regexp.MustCompile(`\$(?:\{` + regexp.QuoteMeta(name) + `\}|` + regexp.QuoteMeta(name) + `\b)`)
-		out = re.ReplaceAllLiteralString(out, mktempDir)
+		out = re.ReplaceAllLiteralString(out, MktempDir)
 	}
 	return out, out != input
 }
 
 // mktempValue: the word is exactly $(mktemp [-d] [-t] [TEMPLATE]).
 func mktempValue(w *syntax.Word) bool {
-	if len(w.Parts) == 1 {
-		if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok {
-			return mktempValue(&syntax.Word{Parts: dq.Parts})
-		}
-	}
-	if len(w.Parts) != 1 {
-		return false
-	}
-	cs, ok := w.Parts[0].(*syntax.CmdSubst)
-	if !ok || len(cs.Stmts) != 1 {
-		return false
-	}
-	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 || ShallowLit(call.Args[0].Parts) != "mktemp" {
+	call := SubstCall(w)
+	if call == nil || ShallowLit(call.Args[0].Parts) != "mktemp" {
 		return false
 	}
 	for _, a := range call.Args[1:] {
