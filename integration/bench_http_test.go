@@ -24,6 +24,13 @@ import (
 // shells: on a machine of two cores their sum bounds the calls per second, and so
 // (Little's law, 50 calls always in flight) the latency. MCPT_BENCH_CLIENTS=n
 // runs n clients of 1000/n calls instead, e.g. 1 for the latency of a lone call.
+//
+// It runs once for each protocol era the endpoint serves: the session-based one
+// (initialize, then Mcp-Session-Id on every request: what the official SDKs
+// speak), and the stateless 2026-07-28 one, where mcp-go makes a session and its
+// channels for every request and decodes the request's _meta again in several
+// places, which costs the server and the clients about a quarter more CPU per
+// call.
 func BenchmarkHTTPLoad(b *testing.B) {
 	clients, calls := 50, 20
 	if n, err := strconv.Atoi(os.Getenv("MCPT_BENCH_CLIENTS")); err == nil {
@@ -32,6 +39,12 @@ func BenchmarkHTTPLoad(b *testing.B) {
 	if _, err := os.Stat("/bin/bash"); err != nil {
 		b.Skip("bash is not installed")
 	}
+	for _, era := range []string{legacyEra, modernEra} {
+		b.Run("era="+era, func(b *testing.B) { httpLoad(b, era, clients, calls) })
+	}
+}
+
+func httpLoad(b *testing.B, era string, clients, calls int) {
 	for range b.N {
 		b.StopTimer()
 		h := startHTTP(b, []string{"--auth-tokens-file", benchTokens(b), "--max-sessions", "60"})
@@ -42,7 +55,7 @@ func BenchmarkHTTPLoad(b *testing.B) {
 			// http.DefaultTransport, which keeps two idle connections per host, so
 			// fifty clients would keep closing and opening connections.
 			own := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-			conns[i] = h.connect(b, aliceToken, modernEra, transport.WithHTTPBasicClient(own))
+			conns[i] = h.connect(b, aliceToken, era, transport.WithHTTPBasicClient(own))
 			ids[i] = conns[i].bash(nil)
 		}
 		var (
