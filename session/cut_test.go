@@ -290,3 +290,31 @@ func TestStripEchoesFirstLineOnly(t *testing.T) {
 		}
 	}
 }
+
+// A reply given before the terminal echoed its input ended on the prompt's line;
+// the echo arrived there after it. read_output's unseen output leaves it out, as
+// it leaves out an echo that follows a prompt of its own: here a program that
+// echoes each line itself, 300 ms after it read it (terminal echo off), as a shell
+// on a loaded machine may echo after a 100 ms reply.
+func TestLateEchoAfterAReplyIsNotOutput(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("sh not installed")
+	}
+	m := newManager(t, Config{})
+	s, err := m.Create(CreateOptions{Command: "sh", Args: []string{"-c",
+		`stty -echo; while printf '$ '; IFS= read -r l; do sleep 0.3; printf '%s\n' "$l"; eval "$l"; done`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Startup(t.Context(), 10*time.Second); !strings.HasSuffix(r.Output, "$ ") {
+		t.Fatalf("startup: %+v", r)
+	}
+	r := sendWithin(t, s, "echo do$((1))ne", 100*time.Millisecond)
+	if r.Complete || strings.Contains(r.Output, "do$((1))ne") {
+		t.Fatalf("the reply came after the echo, so this shows nothing: %+v", r)
+	}
+	got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, `do1ne\n\$ $`), Timeout: 5 * time.Second})
+	if !got.Matched || got.Output != "do1ne\n$ " {
+		t.Fatalf("unseen output %q (matched %v), want the command's output without its echo", got.Output, got.Matched)
+	}
+}

@@ -61,7 +61,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) ReadResult {
 		from, echoes, gap := s.seen, s.unseenEchoes, s.gap
 		s.mu.Unlock()
 		unseen := func() string {
-			out := dropEchoLines(s.outputSince(from, nil), echoes)
+			out := s.unseenSince(from, echoes)
 			if gap != "" {
 				out = gap + "\n" + out
 			}

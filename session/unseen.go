@@ -25,10 +25,30 @@ func (s *Session) unseenBefore(from mark) bool {
 	if seen.written == from.written || seen.at.IsZero() {
 		return false
 	}
-	text := s.dropPromptLine(dropEchoLines(s.outputSince(seen, nil), echoes))
+	text := s.dropPromptLine(s.unseenSince(seen, echoes))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.addGapLocked(text)
+}
+
+// unseenSince is the output after the reply that ended at seen, the echoes of that
+// reply's input removed. An echo is a line that shows a prompt followed by the typed
+// line (dropEchoLines), and the line the reply ended on is judged whole: a reply
+// given before the terminal echoed its input (a short timeout on a loaded machine,
+// a program that echoes for itself) ended on the prompt's line, and the echo came
+// after it there, with the prompt before the cut.
+func (s *Session) unseenSince(seen mark, echoes []string) string {
+	text := s.outputSince(seen, nil)
+	if len(echoes) == 0 || seen.pos.Col == 0 {
+		return dropEchoLines(text, echoes)
+	}
+	lineStart := seen
+	lineStart.pos.Col = 0
+	first, rest, _ := strings.Cut(s.outputSince(lineStart, nil), "\n")
+	if isEcho(first, echoes[0]) {
+		return dropEchoLines(rest, echoes[1:])
+	}
+	return dropEchoLines(text, echoes)
 }
 
 // dropPromptLine drops the cursor's line, the last of text, when it is a prompt: the
