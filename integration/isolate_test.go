@@ -107,9 +107,12 @@ func TestHTTPPrincipalsIsolatedBelowTheAPI(t *testing.T) {
 		t.Errorf("alice's ps does not list her own bash:\n%s", ps)
 	}
 
-	// Alice's ordinary work: files, pipes, processes, her own job control.
-	out := alice.send(aid, `cd "$(mktemp -d)"; echo hello > f; cat f | tr a-z A-Z; sleep 60 & kill -TERM $!; wait; ps -e | grep -c . ; python3 -c "print(6*7)"`, nil).str("output")
-	for _, want := range []string{"HELLO", "Terminated", "42"} {
+	// Alice's ordinary work: files, pipes, processes, her own job control. The
+	// job's status is asked of wait: bash's own "Terminated" notice is missing
+	// now and then on a loaded machine (1 run in 160 of this line in a plain bash
+	// under script(1) with two busy loops beside it), and that is bash's to print.
+	out := alice.send(aid, `cd "$(mktemp -d)"; echo hello > f; cat f | tr a-z A-Z; sleep 60 & kill -TERM $!; wait $!; echo "job=$?"; ps -e | grep -c . ; python3 -c "print(6*7)"`, nil).str("output")
+	for _, want := range []string{"HELLO", "job=143", "42"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("alice's ordinary work does not show %q:\n%s", want, out)
 		}
