@@ -3,6 +3,7 @@ package pty
 import (
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,8 +27,8 @@ import (
 type reaper struct {
 	mu       sync.Mutex
 	leaders  map[int]*Process
-	starting int    // Starts between fork and registration
-	lives    []life // sessions' lifetimes, for attributing orphans (see attribute)
+	starting []forking // Starts between fork and registration
+	lives    []life    // sessions' lifetimes, for attributing orphans (see attribute)
 	started  bool
 	wake     chan os.Signal
 
@@ -48,6 +49,25 @@ type life struct {
 	openPid, endPid int    // endPid 0: still open
 	wraps           int
 	pidsKnown       bool
+}
+
+// forking is a Start between its fork and its registration: the kernel's last
+// allocated pid just before the fork (known: it could be read), and the wraps
+// counted then. The leader it forks has a later pid, unless the pids wrapped.
+type forking struct {
+	pid, wraps int
+	known      bool
+}
+
+// maybeForkingLocked reports whether the session leader pid may be one a Start
+// has forked and not registered yet.
+func (r *reaper) maybeForkingLocked(pid int) bool {
+	for _, f := range r.starting {
+		if !f.known || f.wraps != r.wraps || pid > f.pid {
+			return true
+		}
+	}
+	return false
 }
 
 // maxLives bounds the closed sessions remembered for attribution.
@@ -72,15 +92,21 @@ func (p *Process) launch() error {
 		signal.Notify(r.wake, syscall.SIGCHLD)
 		go r.run()
 	}
-	r.starting++
 	openPid, known := r.pidNowLocked()
 	wraps := r.wraps
+	me := forking{pid: openPid, wraps: wraps, known: known}
+	r.starting = append(r.starting, me)
 	r.mu.Unlock()
 
 	err := p.cmd.Start()
+	if afterFork != nil && err == nil {
+		afterFork(p.cmd.Process.Pid)
+	}
 
 	r.mu.Lock()
-	r.starting--
+	if i := slices.Index(r.starting, me); i >= 0 {
+		r.starting = slices.Delete(r.starting, i, i+1)
+	}
 	if err == nil {
 		p.pid = p.cmd.Process.Pid
 		r.leaders[p.pid] = p
@@ -94,6 +120,11 @@ func (p *Process) launch() error {
 	}
 	return err
 }
+
+// afterFork, when set (by tests only), runs in launch between the fork and the
+// registration of the leader: the moment a concurrent Close must not mistake the
+// new leader for an orphan of its own.
+var afterFork func(pid int)
 
 // run reaps on every SIGCHLD.
 func (r *reaper) run() {
@@ -136,7 +167,7 @@ func (r *reaper) ownsLocked(pid, self int) bool {
 	if !ok || pr.sid == self {
 		return false
 	}
-	return r.starting == 0 || pr.sid != pid // see launch
+	return len(r.starting) == 0 || pr.sid != pid // see launch
 }
 
 // collectLocked reaps pid if it has exited, handing a leader's status to its
@@ -215,7 +246,8 @@ func (r *reaper) orphans(all bool) []proc {
 // has neither; it may still hold p's terminal open (output not redirected). When
 // it holds nothing, it is p's if p's session is the only one that could have
 // started it: open when it started, by its start time, and by its pid, allocated
-// after the session opened and before it closed.
+// after the session opened and before it closed — and if it is not a leader that
+// a Start has forked and not registered yet.
 func (r *reaper) attribute(p *Process, o proc, known map[int]uint64) bool {
 	if o.sid == p.pid {
 		return true
@@ -229,6 +261,12 @@ func (r *reaper) attribute(p *Process, o proc, known map[int]uint64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.pidNowLocked() // notice a wrap that o's own pid may come after
+	if o.sid == o.pid && r.maybeForkingLocked(o.pid) {
+		// Perhaps a leader another Start has forked and not registered yet, which
+		// p, the only session open when it was forked, would otherwise take for
+		// one of its own.
+		return false
+	}
 	only := false
 	for _, l := range r.lives {
 		if l.start > o.start || (l.end != 0 && l.end < o.start) {
