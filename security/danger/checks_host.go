@@ -230,7 +230,14 @@ func checkPromptCommand(name, value string, depth int) Verdict {
 	if name != "PROMPT_COMMAND" || depth >= shell.MaxDepth {
 		return Verdict{}
 	}
-	return hitIf(classifyShell(shell.ForParser(value, Shell), depth+1).Dangerous, "startup-inject")
+	return startupCode(value, depth)
+}
+
+// startupCode judges code that will run by itself from now on (at every
+// login, prompt or boot): as dangerous as the commands it holds, or as a
+// program it starts from out of sight (hiddenLaunch).
+func startupCode(text string, depth int) Verdict {
+	return hitIf(classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous || hiddenLaunch(text), "startup-inject")
 }
 
 func checkUnsetHist(c shell.Command, _ int) Verdict {
@@ -423,7 +430,7 @@ func startupInject(p, text string, depth int) Verdict {
 		}
 		text = strings.Join(cmds, "\n")
 	}
-	return hitIf(classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous, "startup-inject")
+	return startupCode(text, depth)
 }
 
 // unitExec: a unit's ExecStart= (ExecStartPre=, ExecStop=…) or a desktop
