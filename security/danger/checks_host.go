@@ -97,8 +97,11 @@ func hitAlways(id string) func(shell.Command, int) Verdict {
 }
 
 // temporaryName reports whether a resource's name says it is disposable:
-// tmp, temp, scratch, preview, ephemeral, sandbox, test, e2e, pr-123.
-var temporaryName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:tmp|temp|scratch|preview|ephemeral|sandbox|throwaway|test|e2e|pr-?\d+)(?:$|[-_./:@]|\d)`).MatchString
+// tmp, temp, scratch, preview, ephemeral, sandbox, test, e2e, pr-123, or an
+// experiment's own (a benchmark and its load generators, a load test, a
+// proof of concept: qbench-loadgen-1, pgbench-db, exp-42, poc-ingest).
+var temporaryName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:tmp|temp|scratch|preview|ephemeral|sandbox|throwaway|test|e2e|pr-?\d+|` +
+	`(?:micro|pg|sys|db|q|u|perf|load)?bench(?:mark)?s?|load-?gen|load-?test|experiments?|exp|poc)(?:$|[-_./:@]|\d)`).MatchString
 
 // --- security switches
 
