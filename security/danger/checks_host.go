@@ -97,8 +97,11 @@ func hitAlways(id string) func(shell.Command, int) Verdict {
 }
 
 // temporaryName reports whether a resource's name says it is disposable:
-// tmp, temp, scratch, preview, ephemeral, sandbox, test, e2e, pr-123.
-var temporaryName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:tmp|temp|scratch|preview|ephemeral|sandbox|throwaway|test|e2e|pr-?\d+)(?:$|[-_./:@]|\d)`).MatchString
+// tmp, temp, scratch, preview, ephemeral, sandbox, test, e2e, pr-123, or an
+// experiment's own (a benchmark and its load generators, a load test, a
+// proof of concept: qbench-loadgen-1, pgbench-db, exp-42, poc-ingest).
+var temporaryName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:tmp|temp|scratch|preview|ephemeral|sandbox|throwaway|test|e2e|pr-?\d+|` +
+	`(?:micro|pg|sys|db|q|u|perf|load)?bench(?:mark)?s?|load-?gen|load-?test|experiments?|exp|poc)(?:$|[-_./:@]|\d)`).MatchString
 
 // --- security switches
 
@@ -230,7 +233,14 @@ func checkPromptCommand(name, value string, depth int) Verdict {
 	if name != "PROMPT_COMMAND" || depth >= shell.MaxDepth {
 		return Verdict{}
 	}
-	return hitIf(classifyShell(shell.ForParser(value, Shell), depth+1).Dangerous, "startup-inject")
+	return startupCode(value, depth)
+}
+
+// startupCode judges code that will run by itself from now on (at every
+// login, prompt or boot): as dangerous as the commands it holds, or as a
+// program it starts from out of sight (hiddenLaunch).
+func startupCode(text string, depth int) Verdict {
+	return hitIf(classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous || hiddenLaunch(text), "startup-inject")
 }
 
 func checkUnsetHist(c shell.Command, _ int) Verdict {
@@ -423,7 +433,7 @@ func startupInject(p, text string, depth int) Verdict {
 		}
 		text = strings.Join(cmds, "\n")
 	}
-	return hitIf(classifyShell(shell.ForParser(text, Shell), depth+1).Dangerous, "startup-inject")
+	return startupCode(text, depth)
 }
 
 // unitExec: a unit's ExecStart= (ExecStartPre=, ExecStop=…) or a desktop

@@ -178,12 +178,28 @@ func checkDocker(c shell.Command, _ int) Verdict {
 		case a == "volume" && b == "prune":
 			return hit("docker-prune-all")
 		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
-			return hit("docker-prune-all")
+			return hitIf(!chosenVolumes(c.Args[1:]), "docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
 			return hitIf(!disposableProject(c.Args[1:]), "docker-prune-all")
 		}
 	}
 	return Verdict{}
+}
+
+// chosenVolumes: every computed word of a docker volume rm is a listing
+// narrowed to chosen volumes (filteredVolumes); xargs' input, when the
+// pipeline knows it, is the last word (checkXargsFed).
+func chosenVolumes(args []shell.Word) bool {
+	dyn := false
+	for _, w := range args {
+		if w.Dyn() {
+			if !filteredVolumes(w) {
+				return false
+			}
+			dyn = true
+		}
+	}
+	return dyn
 }
 
 // disposableProject: a compose project whose file or name says it is for
@@ -270,13 +286,10 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	if c.Name == "gcloud" && ops[0] == "kms" && (contains(ops, "destroy") || contains(ops, "delete")) {
 		return hit("cloud-teardown") // key material: what it encrypted is lost with it
 	}
-	if temporaryName(ops[len(ops)-1]) {
-		return Verdict{}
-	}
 	for i, op := range ops {
 		if op == "delete" || op == "destroy" || op == "apps:destroy" || op == "delete-batch" || op == "sites:delete" {
-			if i+1 < len(ops) && temporaryName(ops[i+1]) {
-				return Verdict{} // the name after the verb is disposable
+			if allTemporaryStr(ops[i+1:]) {
+				return Verdict{} // every name after the verb is disposable
 			}
 			if i > 0 && cloudRecordNouns[ops[i-1]] {
 				return Verdict{}
@@ -290,8 +303,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 // cloudGlobalValues are the global options of the cloud CLIs that take a
 // value (aws(1) "GLOBAL OPTIONS", gcloud(1) "GLOBAL FLAGS", az's global
 // arguments): written before the service (aws --profile prod s3 rm ...),
-// their values are not the service's words.
-var cloudGlobalValues = shell.Set("--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
+// their values are not the service's words. So are the places a resource
+// is named in (--zone, --location): not the names of what is deleted.
+var cloudGlobalValues = shell.Set("--zone", "--location", "--profile", "--region", "--output", "--endpoint-url", "--query", "--color", "--ca-bundle",
 	"--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--project", "--account", "--configuration",
 	"--impersonate-service-account", "--verbosity", "--format", "--subscription", "--billing-project", "--context")
 

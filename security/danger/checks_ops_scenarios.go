@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -78,6 +79,46 @@ func inScratchDir(p string) bool {
 		}
 	}
 	return false
+}
+
+// hiddenLaunch: code run at every login that starts a program kept out of
+// sight — a dot-named executable, or one in a cache or a temporary
+// directory (nohup ~/.cache/.agent &, setsid /dev/shm/upd): something no
+// package installed, made to come back by itself. Sourcing a dotfile
+// (. ~/.cargo/env, source ~/.fzf.bash) is how tools set a shell up.
+func hiddenLaunch(text string) bool {
+	f, err := shell.Parse(shell.ForParser(text, Shell))
+	if err != nil {
+		return false
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		c, ok := shell.BuildCommand(call)
+		switch {
+		case !ok:
+		case c.Name == "source" || c.Name == ".":
+			found = len(c.Args) > 1 && inScratchDir(c.Args[1].S)
+		default:
+			found = hiddenProgram(c.Args[0].S)
+		}
+		return !found
+	})
+	return found
+}
+
+// hiddenProgram: a program named by a path whose file is hidden or which
+// lies in a cache or temporary directory.
+func hiddenProgram(p string) bool {
+	if !strings.Contains(p, "/") {
+		return false // found on PATH
+	}
+	base := path.Base(p)
+	return strings.HasPrefix(base, ".") && strings.Trim(base, ".") != "" || inScratchDir(p) ||
+		strings.Contains(p, "/.cache/") || strings.Contains(p, "/Library/Caches/")
 }
 
 // checkUnitInstall: systemctl enable/link of a unit file kept in /tmp or /dev/shm.

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -219,7 +220,22 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 
 // filteredList: a computed list narrowed by name, label or image ($(docker
 // ps -q --filter name=e2e-)) names the containers someone chose, not all.
+// status=, health= and exited= select every container in a state.
 func filteredList(w shell.Word) bool {
+	return filteredBy(w, "status=", "health=", "exited=")
+}
+
+// filteredVolumes: a volume list narrowed by label or name (docker volume ls
+// -q --filter label=experiment=x): an experiment's own volumes. dangling=
+// and driver= select every unused volume or every one of a kind, as
+// docker volume prune does.
+func filteredVolumes(w shell.Word) bool {
+	return filteredBy(w, "dangling=", "driver=")
+}
+
+// filteredBy: w is computed by a docker or podman listing with a filter
+// other than the ones whose prefixes select by state (every).
+func filteredBy(w shell.Word, every ...string) bool {
 	if w.Node == nil {
 		return false
 	}
@@ -228,8 +244,7 @@ func filteredList(w shell.Word) bool {
 		if call, ok := n.(*syntax.CallExpr); ok {
 			if c, ok := shell.BuildCommand(call); ok && (c.Name == "docker" || c.Name == "podman") {
 				for _, v := range append(optionValues(c.Args[1:], "-f", "--filter"), optionValues(c.Args[1:], "--filter", "--filter")...) {
-					// status=, health= and exited= select every container in a state.
-					found = found || !strings.HasPrefix(v, "status=") && !strings.HasPrefix(v, "health=") && !strings.HasPrefix(v, "exited=")
+					found = found || !slices.ContainsFunc(every, func(p string) bool { return strings.HasPrefix(v, p) })
 				}
 			}
 		}

@@ -269,7 +269,7 @@ func absClass(comps []string) pathClass {
 	case len(comps) > 1 && slices.ContainsFunc(comps[1:], func(c string) bool { return dataNames[c] || serviceHome.MatchString(c) }),
 		len(comps) > 3 && strings.Join(comps[:3], "/") == "usr/share/nginx":
 		return pcData
-	case liveRelease(comps):
+	case liveRelease(comps), installedApp(comps):
 		return pcData
 	case projectRoots[comps[0]] && len(comps) <= 2,
 		comps[0] == "opt" && len(comps) >= 2 && len(comps) <= 3 && projectRoots[comps[1]]:

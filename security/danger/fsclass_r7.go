@@ -114,3 +114,37 @@ func rotatedLogsOnly(start string, expr []shell.Word) bool {
 	}
 	return named
 }
+
+// optToolchains are the trees installed under /opt that hold only software
+// downloaded again on the next install: compilers, SDKs, package managers
+// and the toolchain caches of CI runner images (/opt/hostedtoolcache).
+var optToolchains = shell.Set("az", "ghc", "hostedtoolcache", "actionarchivecache", "homebrew", "conda", "miniconda", "miniconda3",
+	"anaconda", "anaconda3", "miniforge3", "mambaforge", "go", "golang", "node", "nodejs", "java", "jdk", "jre", "openjdk", "maven",
+	"gradle", "cmake", "llvm", "clang", "gcc", "julia", "zig", "rust", "cargo", "dotnet", "android", "android-sdk", "flutter", "dart",
+	"swift", "cuda", "rocm", "intel", "google", "microsoft", "chrome", "firefox", "nvim", "neovim", "pipx", "poetry", "pyenv",
+	"python", "ruby", "nvm", "sbt", "scala", "kotlin", "bazel", "vcpkg", "pipx_bin", "local")
+
+// versionedName: a tree named for one version of a download (go1.22,
+// cmake-3.28.1, jdk-17, node-v20.11.0-linux-x64).
+var versionedName = regexp.MustCompile(`\d\.\d|[-_]v?\d+(?:$|[-_.])`)
+
+// optStateDirs are the directories of an application installed under /opt
+// that hold its configuration and state rather than its programs.
+var optStateDirs = shell.Set("etc", "conf", "config", "var", "state", "queue", "spool", "db", "work", "repository")
+
+// installedApp: an application installed under /opt (/opt/order-router,
+// /opt/nexus/etc): the Filesystem Hierarchy Standard's place for add-on
+// packages, whose trees keep the service's configuration, queues and state
+// beside its programs, so removing one is removing the service. A
+// toolchain or one version of a download there is not a service.
+func installedApp(comps []string) bool {
+	if len(comps) < 2 || comps[0] != "opt" || optToolchains[comps[1]] || versionedName.MatchString(comps[1]) ||
+		strings.ContainsAny(comps[1], "*?[") || strings.HasPrefix(comps[1], ".") {
+		return false
+	}
+	n := len(comps)
+	if n > 2 && broadGlob(comps[n-1]) {
+		n-- // /opt/order-router/*: all of it
+	}
+	return n == 2 || n == 3 && optStateDirs[comps[2]]
+}

@@ -37,7 +37,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune11":  {0.968, 0.001},
 	"tune12":  {0.999, 0.001},
 	"tune13":  {0.999, 0.001},
-	"tune14":  {0.986, 0.014},
+	"tune14":  {0.999, 0.001},
 	"heldout": {0.968, 0.004},
 }
 

@@ -373,6 +373,9 @@ func pyStartupWrite(code string, strs []string, depth int) Verdict {
 		if v := judgeCommand(get(m[3]), depth, "a shell startup file"); v.Dangerous {
 			return v
 		}
+		if hiddenLaunch(get(m[3])) {
+			return hit("startup-inject")
+		}
 	}
 	return Verdict{}
 }

@@ -33,6 +33,8 @@ var fsRules = []rule{
 			"git ls-tree -r --name-only HEAD | xargs rm -f", "ls -1 | parallel rm -rf", "ls | xargs sh -c 'rm -rf \"$@\"' _",
 			"rsync -a --delete-excluded --exclude='*' ./ ~/code/", "expect -c 'spawn rm -rf ~/code'",
 			"rm -rf ~/.config/nvim", "rm -rf ~/.mozilla/firefox", "rm -rf /opt/jenkins_home/jobs",
+			// an application installed under /opt, whole or its state
+			"sudo rm -rf /opt/keycloak", "ssh app1 'sudo rm -rf /opt/invoice-api/config'", "sudo rm -rf /opt/mattermost/*",
 			"docker run --rm -v $HOME:/h alpine rm -rf /h/code", `podman run --rm -v "$PWD":/src busybox rm -rf /src`,
 			// siblings, CI checkouts, lists kept in files or arrays, single files of a repository
 			"rm -rf ../billing", "cd .. && rm -rf webshop", `rm -rf "$CI_PROJECT_DIR"`, `rm -rf "${BITBUCKET_CLONE_DIR}/src"`,
@@ -64,6 +66,7 @@ var fsRules = []rule{
 			"find /tmp -mtime +7 -delete", "find /var/log -name '*.gz' -mtime +30 -delete", "fd -e pyc -x rm", "fd -t d node_modules -x rm -rf",
 			"gio trash ~/Documents", "ls *.log | parallel gzip", "find . -name node_modules -prune -o -name '*.js' -print",
 			"rsync -a --delete --exclude='*' ./ ~/code/", "expect -c 'spawn ssh host'", "rm -rf /opt/myapp/releases/2023",
+			"sudo rm -rf /opt/miniconda3", "sudo rm -rf /opt/node-v18.19.0-linux-x64", "rm -rf /opt/invoice-api/bin", "sudo rm -rf /opt/julia-1.10.2",
 			"rm -rf ~/.npm-global/lib", "rm -rf ~/.docker/buildx", "rm -rf ~/.vscode/extensions",
 			`docker run --rm -v "$PWD":/src -w /src node:20 rm -rf /src/node_modules`, "docker run -it --rm ubuntu rm -rf /tmp/x",
 			"rm -rf ../build-linux", "rm -rf ../wt-release", "rm -rf .git/modules/vendor/lib", "rm -f ../release.zip", "cd .. && rm -rf shop/dist", `rm -rf "$GITHUB_WORKSPACE/out"`,

@@ -458,6 +458,9 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// gdb: help all (shell, pipe, python, call, print, compile, guile, $_shell).
 	"gdb": {
+		// round 15: a login file made to start a hidden program; an experiment's own volumes
+		d("shell echo '~/.local/.gdbhelper &' >> ~/.bash_profile"), o("shell echo 'export GDBHISTFILE=~/.gdb_history' >> ~/.bash_profile"),
+		o("shell docker volume ls -q --filter label=bench=gdb-7 | xargs docker volume rm"), d("shell docker volume ls -q | xargs docker volume rm"),
 		// round 13: init, once attached, ended by any expression command (call, print, p, output; casts allowed) running exit/_exit/abort/raise/kill(getpid())
 		d("attach 1\nprint (int)_exit(1)"), d("attach 1\ncall raise(9)"), d("attach 1\np kill(getpid(), 15)"), d("attach 1\ncall (void) abort()"),
 		o("attach 1\nprint exit_code"), o("attach 1\np errno"), o("run\ncall (void)exit(0)"), o("attach 1\nbt\ndetach"),
@@ -495,6 +498,8 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// less: its COMMANDS section (!, |, s, v, :e, -o).
 	"less": {
+		// round 15: an application installed under /opt is its service's data; a toolchain there is not
+		d("!sudo rm -rf /opt/ticket-broker"), d("!rm -rf /opt/ticket-broker/conf"), o("!sudo rm -rf /opt/jdk-21.0.2"), o("!rm -rf /opt/ticket-broker/tmp"),
 		// round 13: a deployed application's log emptied through the escape
 		d("!truncate -s0 /srv/api/current/log/puma.log"), o("!truncate -s0 /tmp/app.log"),
 		// round 10: every release, the live one with them
@@ -506,6 +511,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// shell: coreutils, findutils, git, psql/sqlite3 one-liners typed at the shell.
 	"bash": {
+		// round 15: an experiment's own cloud machines go; one not named so, among them, does not
+		o("gcloud compute instances delete sysbench-client-1 sysbench-client-2 --zone us-west1-b"), d("gcloud compute instances delete sysbench-client-1 mysql-primary --zone us-west1-b"),
+		o("doctl compute droplet delete perf-loadgen-3 --force"), d("doctl compute droplet delete billing-worker-3 --force"),
+		d("echo '(/tmp/.x11-sync >/dev/null 2>&1 &)' >> ~/.zprofile"), o("echo 'eval \"$(zoxide init zsh)\"' >> ~/.zprofile"),
 		// round 13: a deployed application's log emptied (production.log, or *.log under a log dir of /srv, /opt, /var/www), not a checkout's, /tmp's or a server's own output sent there
 		d("sudo truncate --size 0 /var/www/shop/log/app.log"), d(": > /opt/billing/logs/worker.log"), d("> /home/deploy/apps/api/shared/log/production.log"),
 		o("truncate -s 0 /home/me/proj/log/development.log"), o("nohup ./server > /opt/billing/logs/worker.log 2>&1 &"), o("bundle exec puma > /srv/api/shared/log/puma.log 2>&1"),
