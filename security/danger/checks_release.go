@@ -222,20 +222,33 @@ func checkDockerMass(c shell.Command, _ int) Verdict {
 // ps -q --filter name=e2e-)) names the containers someone chose, not all.
 // status=, health= and exited= select every container in a state.
 func filteredList(w shell.Word) bool {
-	return filteredBy(w, "status=", "health=", "exited=")
+	return filteredBy(w, func(v string) bool {
+		return !slices.ContainsFunc([]string{"status=", "health=", "exited="}, func(p string) bool { return strings.HasPrefix(v, p) })
+	})
 }
 
-// filteredVolumes: a volume list narrowed by label or name (docker volume ls
-// -q --filter label=experiment=x): an experiment's own volumes. dangling=
-// and driver= select every unused volume or every one of a kind, as
+// filteredVolumes: a volume list narrowed, by label or name, to volumes whose
+// name or label says they are disposable (docker volume ls -q --filter
+// label=experiment=qbench-1127, label=run=abtest-7, --filter name=tmp-): an
+// experiment's, a run's or a test's own. A filter naming an application
+// (name=billing, label=com.docker.compose.project=shop) selects its data, and
+// dangling= and driver= select every unused volume or every one of a kind, as
 // docker volume prune does.
 func filteredVolumes(w shell.Word) bool {
-	return filteredBy(w, "dangling=", "driver=")
+	return filteredBy(w, func(v string) bool {
+		kind, val, _ := strings.Cut(v, "=")
+		parts := strings.Split(val, "=")
+		return kind == "name" && temporaryName(val) ||
+			kind == "label" && (runLabels[parts[0]] || slices.ContainsFunc(parts, temporaryName))
+	})
 }
 
-// filteredBy: w is computed by a docker or podman listing with a filter
-// other than the ones whose prefixes select by state (every).
-func filteredBy(w shell.Word, every ...string) bool {
+// runLabels are label keys that tag what one run, job or experiment made.
+var runLabels = shell.Set("run", "run-id", "run_id", "job", "job-id", "experiment", "exp", "ci", "pipeline", "build")
+
+// filteredBy: w is computed by a docker or podman listing with a filter that
+// chosen accepts.
+func filteredBy(w shell.Word, chosen func(filter string) bool) bool {
 	if w.Node == nil {
 		return false
 	}
@@ -244,7 +257,7 @@ func filteredBy(w shell.Word, every ...string) bool {
 		if call, ok := n.(*syntax.CallExpr); ok {
 			if c, ok := shell.BuildCommand(call); ok && (c.Name == "docker" || c.Name == "podman") {
 				for _, v := range append(optionValues(c.Args[1:], "-f", "--filter"), optionValues(c.Args[1:], "--filter", "--filter")...) {
-					found = found || !slices.ContainsFunc(every, func(p string) bool { return strings.HasPrefix(v, p) })
+					found = found || chosen(v)
 				}
 			}
 		}
