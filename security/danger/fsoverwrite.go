@@ -176,7 +176,8 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 			}
 		}
 	case "openssl":
-		targets = optionValues(c.Args[1:], "-out", "")
+		// req -keyout writes the new private key, as -out writes the output
+		targets = append(optionValues(c.Args[1:], "-out", ""), optionValues(c.Args[1:], "-keyout", "")...)
 	case "sort", "pg_dump", "pg_dumpall", "mysqldump", "shuf":
 		// sort(1) -o FILE, pg_dump(1) -f FILE, mysqldump --result-file: the
 		// output replaces FILE
