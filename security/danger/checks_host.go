@@ -120,6 +120,9 @@ func checkIptables(c shell.Command, _ int) Verdict {
 	if sshLockout(args) && !hasWord(c.Args, "-D") && !hasWord(c.Args, "--delete") {
 		return hit("firewall-off")
 	}
+	if iptablesOpensStore(args) {
+		return hit("firewall-open")
+	}
 	for i, a := range args {
 		switch {
 		case a == "-F" || a == "--flush" || a == "-P" || a == "--policy":
@@ -146,6 +149,9 @@ func checkNft(c shell.Command, _ int) Verdict {
 	if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table" || ops[1] == "chain") {
 		return hit("firewall-off")
 	}
+	if nftOpensStore(ops) {
+		return hit("firewall-open")
+	}
 	// add|insert rule FAMILY TABLE CHAIN drop: nothing between chain and verdict.
 	if len(ops) == 6 && (ops[0] == "add" || ops[0] == "insert") && ops[1] == "rule" && (ops[5] == "drop" || ops[5] == "reject") {
 		return hit("firewall-off")
@@ -164,6 +170,9 @@ func checkUfw(c shell.Command, _ int) Verdict {
 	// ufw(8) "default deny|reject outgoing": nothing leaves the host, the
 	// package mirrors and every API included
 	outDenied := ops[0] == "default" && (contains(ops, "deny") || contains(ops, "reject")) && contains(ops, "outgoing")
+	if ufwOpensStore(ops) {
+		return hit("firewall-open")
+	}
 	return hitIf(ops[0] == "disable" || ops[0] == "reset" || (ops[0] == "default" && contains(ops, "allow")) || outDenied || sshLockout(ops), "firewall-off")
 }
 

@@ -67,7 +67,7 @@ func checkFirewallCmd(c shell.Command, _ int) Verdict {
 			return hit("firewall-off")
 		}
 	}
-	return Verdict{}
+	return hitIf(firewalldOpensStore(shell.Lits(c.Args[1:])), "firewall-open")
 }
 
 func checkMacSwitch(c shell.Command, _ int) Verdict {
