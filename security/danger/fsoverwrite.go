@@ -63,6 +63,10 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 // service turns everyone away.
 var accessLists = shell.Set("pg_hba.conf", "pg_ident.conf", "htpasswd", ".htpasswd", "users.acl", "access.conf", "hosts.allow")
 
+// datedName: a file named with a year or a date (shop-2027.key,
+// tls-20261127.pem), written afresh beside the one it succeeds.
+var datedName = regexp.MustCompile(`(?:^|[-_.])(?:19|20)\d\d(?:[-_.]?\d\d){0,2}[-_.]`)
+
 // backupDirs are where copies are kept, not the files programs use.
 var backupDirs = shell.Set("backup", "backups", "bak", "archive", "archives", "snapshots", "dumps")
 
@@ -176,8 +180,10 @@ func checkOverwriteCommand(c shell.Command) Verdict {
 			}
 		}
 	case "openssl":
-		// req -keyout writes the new private key, as -out writes the output
-		targets = append(optionValues(c.Args[1:], "-out", ""), optionValues(c.Args[1:], "-keyout", "")...)
+		// req -keyout writes the new private key, as -out writes the output;
+		// a key named for its year or date is a new one beside the old
+		targets = slices.DeleteFunc(append(optionValues(c.Args[1:], "-out", ""), optionValues(c.Args[1:], "-keyout", "")...),
+			func(t string) bool { return datedName.MatchString(path.Base(t)) })
 	case "sort", "pg_dump", "pg_dumpall", "mysqldump", "shuf":
 		// sort(1) -o FILE, pg_dump(1) -f FILE, mysqldump --result-file: the
 		// output replaces FILE

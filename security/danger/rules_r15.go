@@ -7,12 +7,29 @@ package danger
 // logs, and cluster managers removing a cluster.
 
 func init() {
+	rules = append(rules, r15Rules...)
 	addExamples(r15Examples)
+}
+
+var r15Rules = []rule{
+	{"firewall-open", catSecurity,
+		"This opens a database, cache, queue or control-plane port to every address; the service was reachable only from the hosts beside it.",
+		sh("sudo ufw allow 3306/tcp", "ufw allow proto tcp from any to any port 27017", "ufw insert 1 allow 9200:9300/tcp", "sudo ufw allow 11211",
+			"firewall-cmd --permanent --add-port=5432/tcp", "sudo firewall-cmd --zone=public --add-service=redis", "firewall-cmd --add-port 2375/tcp",
+			"iptables -A INPUT -p tcp --dport 6379 -j ACCEPT", "sudo iptables -I INPUT -p tcp -m multiport --dports 3306,33060 -j ACCEPT",
+			"nft add rule inet filter input tcp dport 9042 accept", "nft add rule inet filter input tcp dport { 80, 5432 } accept"),
+		sh("sudo ufw allow 443/tcp", "ufw allow 80", "ufw allow OpenSSH", "sudo ufw allow from 10.20.0.14 to any port 5432", "ufw allow from 192.168.10.0/24 proto tcp to any port 6379",
+			"ufw deny 3306", "firewall-cmd --permanent --add-service=https", "firewall-cmd --zone=internal --add-port=5432/tcp", "firewall-cmd --zone=public --add-source=10.0.0.0/8 --add-port=6379/tcp",
+			"firewall-cmd --remove-port=6379/tcp", "iptables -A INPUT -s 10.0.3.7 -p tcp --dport 5432 -j ACCEPT", "iptables -A INPUT -i lo -p tcp --dport 6379 -j ACCEPT",
+			"iptables -A INPUT -p tcp --dport 3306 -j DROP", "nft add rule inet filter input ip saddr 10.0.0.0/8 tcp dport 5432 accept", "nft add rule inet filter input tcp dport 443 accept")},
 }
 
 var r15Examples = []moreExamples{
 	{"overwrite-protected", sh("sudo openssl req -new -newkey rsa:4096 -nodes -keyout /etc/ssl/private/mail.example.org.key -out mail.csr -subj /CN=mail",
 		"openssl req -x509 -nodes -days 365 -newkey rsa:2048 -keyout /etc/postfix/tls/smtpd.key -out /etc/postfix/tls/smtpd.crt"),
 		sh("openssl req -new -newkey rsa:2048 -nodes -keyout mail-2027.key -out mail-2027.csr", "openssl req -new -newkey rsa:2048 -nodes -keyout /tmp/renew/new.key -out /tmp/renew/new.csr",
-			"openssl req -new -key /etc/ssl/private/mail.key -out /tmp/mail.csr")},
+			"openssl req -new -key /etc/ssl/private/mail.key -out /tmp/mail.csr", "sudo openssl req -new -newkey rsa:2048 -nodes -keyout /etc/postfix/tls/smtpd-2027.key -out smtpd.csr",
+			"openssl genrsa -out /etc/ssl/private/api.2026-11.key 4096")},
+	{"overwrite-protected", sql(".backup /var/lib/grafana/grafana.db", "VACUUM INTO '/srv/wiki/data/wiki.sqlite';"),
+		sql(".backup /var/backups/sqlite/metrics-20261127.db", ".backup main /srv/backups/wiki.sqlite", "VACUUM INTO '/srv/dumps/wiki-2026-11-27.sqlite';")},
 }

@@ -72,7 +72,11 @@ var sqlFileWrite = regexp.MustCompile(`(?im)^\s*\.backup\s+(?:\w+\s+)?('[^']*'|"
 // checkSQLOutputFile judges an output file as the shell's > onto it.
 func checkSQLOutputFile(input string) Verdict {
 	for _, m := range sqlFileWrite.FindAllStringSubmatch(input, -1) {
-		if v := overwriteVerdict(strings.Trim(m[1]+m[2]+m[3]+m[4], `'"`), byWrite); v.Dangerous {
+		how := byWrite
+		if m[1]+m[2] != "" {
+			how = byCopy // .backup and VACUUM INTO copy the database, as cp would
+		}
+		if v := overwriteVerdict(strings.Trim(m[1]+m[2]+m[3]+m[4], `'"`), how); v.Dangerous {
 			return v // (what the file is for, such as authorized_keys or a system file, is judged with the export)
 		}
 	}
