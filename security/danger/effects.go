@@ -335,9 +335,11 @@ var (
 	vimGit = regexp.MustCompile(`^:+\s*(?:Git|G)!?\s+(.+)$`)
 	// A whole buffer deleted and written back: ":e file | %d | w", ":bufdo %d | w".
 	vimEmptyAll = regexp.MustCompile(`^(?:%|1\s*,\s*\$|g/\^?\.?\*?/)\s*d(?:el(?:ete)?)?(?:\s+[a-z_"])?\s*$`)
-	vimWriteCmd = regexp.MustCompile(`^(?:w(?:rite)?|wq|x|up(?:date)?|wa(?:ll)?)!?(?:\s+(\S+))?\s*$`)
-	vimEdit     = regexp.MustCompile(`^(?:e(?:dit)?|sp(?:lit)?|vs(?:plit)?|tabe(?:dit)?)!?\s+(\S+)\s*$`)
-	remoteURL   = regexp.MustCompile(`^(?:scp|sftp|ftp|rsync|https?|dav)://`)
+	vimWriteCmd = regexp.MustCompile(`^(?:w(?:rite)?|wq|x(?:it)?|sav(?:eas)?|up(?:date)?|wa(?:ll)?)(!?)(?:\s+([^!\s]\S*))?\s*$`)
+	// vimPutText: :r file, :r !cmd, :put, :0r …: text read into the buffer.
+	vimPutText = regexp.MustCompile(`^[.$0-9]*(?:r(?:ead)?|pu(?:t)?)!?(?:\s|$)`)
+	vimEdit    = regexp.MustCompile(`^(?:e(?:dit)?|sp(?:lit)?|vs(?:plit)?|tabe(?:dit)?)!?\s+(\S+)\s*$`)
+	remoteURL  = regexp.MustCompile(`^(?:scp|sftp|ftp|rsync|https?|dav)://`)
 	// gdb's dump and append write memory or a value to a file.
 	gdbDump = regexp.MustCompile(`^(dump|append)\s+(?:(?:binary|ihex|srec|tekhex|verilog|value|memory)\s+)*(\S+)`)
 	// IPython's API for the shell escape.
@@ -362,7 +364,7 @@ func vimLine(line string, depth int) Verdict {
 		}
 	}
 	file, emptied, every := "", false, false
-	for _, part := range strings.Split(strings.TrimLeft(line, ":"), "|") {
+	for _, part := range splitUnescaped(strings.TrimLeft(line, ":"), '|') {
 		part = strings.TrimSpace(part)
 		for _, prefix := range []string{"bufdo ", "argdo ", "windo ", "tabdo ", "cdo ", "cfdo "} {
 			if rest, ok := strings.CutPrefix(part, prefix); ok {
@@ -373,24 +375,33 @@ func vimLine(line string, depth int) Verdict {
 			file, emptied = m[1], false
 			continue
 		}
-		if vimEmptyAll.MatchString(part) || part == "e!" || part == "edit!" {
-			emptied = part != "e!" && part != "edit!" // :e! reloads the file as it is on disk
+		if vimEmptyAll.MatchString(part) || part == "e!" || part == "edit!" || vimPutText.MatchString(part) {
+			emptied = vimEmptyAll.MatchString(part) // :e! reloads the file as it is on disk; :r and :put fill the buffer again
 			continue
+		}
+		if weakensSetting(part, file) {
+			return hit("config-weakened")
 		}
 		m := vimWriteCmd.FindStringSubmatch(part)
 		switch {
 		case m == nil:
-		case m[1] != "" && remoteURL.MatchString(m[1]) && file != "" && isSecretFile(file):
+		case m[2] != "" && m[2] != "%" && m[2] != file && m[1] == "!" && !emptied:
+			if v := forcedWriteVerdict(m[2]); v.Dangerous {
+				return v // :w! /etc/nginx/nginx.conf: another buffer written over an existing file
+			}
+		case m[2] != "" && remoteURL.MatchString(m[2]) && file != "" && isSecretFile(file):
 			return hit("expose-secret")
 		case emptied && every:
 			return hit("overwrite-protected")
-		case emptied && m[1] != "" && !remoteURL.MatchString(m[1]):
-			if v := checkWriteTarget(m[1]); v.Dangerous {
+		case emptied && m[2] != "" && !remoteURL.MatchString(m[2]):
+			if v := checkWriteTarget(m[2]); v.Dangerous {
 				return v // :%d | w! /etc/hosts: the emptied buffer written over the file named
 			}
-			return effectVerdict(emptyFile, m[1], "", depth, "vim")
+			return effectVerdict(emptyFile, m[2], "", depth, "vim")
 		case emptied && file != "":
 			return effectVerdict(emptyFile, file, "", depth, "vim")
+		case emptied && m[2] == "":
+			return hit("vim-empty-file") // :%d|wq: whatever file is open is written empty
 		}
 	}
 	return Verdict{}

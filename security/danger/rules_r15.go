@@ -12,6 +12,23 @@ func init() {
 }
 
 var r15Rules = []rule{
+	{"config-weakened", catSecurity,
+		"This edit turns a service's authentication off, allows root or password login, or makes it listen on every address.",
+		vim(":%s/^#\\?PermitEmptyPasswords no/PermitEmptyPasswords yes/", ":%s/^PermitRootLogin prohibit-password/PermitRootLogin yes/|wq",
+			":%s/^\\(requirepass\\) .*/# \\1 hunter2/|w", ":g/^requirepass /d|x", ":e /etc/redis/sentinel.conf | %s/^protected-mode yes/protected-mode no/ | w",
+			":%s/^bind-address\\s*=.*/bind-address = 0.0.0.0/", ":%s/^#listen_addresses = 'localhost'/listen_addresses = '*'/|w",
+			":%s/scram-sha-256$/trust/g|w", ":%s/^\\(host\\s\\+all\\s\\+all\\s\\+\\S\\+\\s\\+\\)md5/\\1trust/", ":%s/authorization: enabled/authorization: disabled/",
+			":%s/^  bindIp: 127.0.0.1/  bindIp: 0.0.0.0/|x", ":%s/xpack.security.enabled: true/xpack.security.enabled: false/", ":%s/^\\s*auth_basic \"Admin\";/# &/",
+			":%s/deny all;/allow all;/", ":%s/^\\(%admin.*\\)ALL$/\\1NOPASSWD: ALL/", ":%s/^SELINUX=enforcing/SELINUX=permissive/|wq", ":%s/^#\\?skip-grant-tables/skip-grant-tables/",
+			":%s/^AllowUsers .*/#&/"),
+		vim(":%s/^#\\?PermitRootLogin .*/PermitRootLogin no/|w", ":%s/^PasswordAuthentication yes/PasswordAuthentication no/", ":%s/^# requirepass .*/requirepass s3cret-from-vault/|x",
+			":%s/^bind 0.0.0.0/bind 127.0.0.1 -::1/|w", ":%s/^protected-mode no/protected-mode yes/", ":%s/trust$/scram-sha-256/g", ":%s/proxy_read_timeout 60s/proxy_read_timeout 120s/g",
+			":%s/worker_connections 768/worker_connections 4096/", ":g/^#/d", ":g/^\\s*$/d|w", ":e docs/hardening.md | %s/PermitRootLogin no/PermitRootLogin yes/", ":%s/maxmemory 2gb/maxmemory 4gb/|w",
+			":%s/^SELINUX=permissive/SELINUX=enforcing/", ":%s/allow all;/deny all;/", ":%s/^#\\s*auth_basic /auth_basic /")},
+	{"vim-empty-file", catData,
+		"This deletes every line of the file open in the editor and writes it; its contents are gone.",
+		vim(":%d|wq", ":1,$d | x", ":%d _|w", ":g/.*/d|wq"),
+		vim(":%d", ":%d|q!", ":%d|r ~/templates/crontab.txt|w", ":%d|0r !crontab -l|w", ":5,9d|w", ":g/^#/d|w")},
 	{"firewall-open", catSecurity,
 		"This opens a database, cache, queue or control-plane port to every address; the service was reachable only from the hosts beside it.",
 		sh("sudo ufw allow 3306/tcp", "ufw allow proto tcp from any to any port 27017", "ufw insert 1 allow 9200:9300/tcp", "sudo ufw allow 11211",
@@ -30,6 +47,8 @@ var r15Examples = []moreExamples{
 		sh("openssl req -new -newkey rsa:2048 -nodes -keyout mail-2027.key -out mail-2027.csr", "openssl req -new -newkey rsa:2048 -nodes -keyout /tmp/renew/new.key -out /tmp/renew/new.csr",
 			"openssl req -new -key /etc/ssl/private/mail.key -out /tmp/mail.csr", "sudo openssl req -new -newkey rsa:2048 -nodes -keyout /etc/postfix/tls/smtpd-2027.key -out smtpd.csr",
 			"openssl genrsa -out /etc/ssl/private/api.2026-11.key 4096")},
+	{"write-system-file", vim(":w! /etc/nginx/sites-enabled/default", ":saveas! /etc/haproxy/haproxy.cfg", ":wq! /usr/lib/systemd/system/postgresql.service", ":e ~/notes/haproxy.cfg | w! /etc/haproxy/haproxy.cfg"),
+		vim(":w", ":w!", ":w /etc/nginx/sites-available/shop.conf.new", ":w! /tmp/nginx-draft.conf", ":w! ~/drafts/haproxy.cfg", ":e /etc/haproxy/haproxy.cfg | w! /etc/haproxy/haproxy.cfg", ":w !sudo tee % > /dev/null")},
 	{"overwrite-protected", sql(".backup /var/lib/grafana/grafana.db", "VACUUM INTO '/srv/wiki/data/wiki.sqlite';"),
 		sql(".backup /var/backups/sqlite/metrics-20261127.db", ".backup main /srv/backups/wiki.sqlite", "VACUUM INTO '/srv/dumps/wiki-2026-11-27.sqlite';")},
 }
