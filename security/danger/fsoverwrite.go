@@ -51,6 +51,8 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return hit("overwrite-protected") // config/production.yml emptied, or replaced by another file
 	case c == pcData && (how == byEmpty || how == byWrite) && strings.HasPrefix(path.Clean(p), "/var/log/"):
 		return hit("log-tamper") // the system's record, emptied or written over
+	case how == byEmpty && serviceConfig(p):
+		return hit("overwrite-protected") // a service's flags or settings emptied: it starts with none
 	case how == byEmpty && accessLists[base] && !local:
 		return hit("overwrite-protected") // an empty pg_hba.conf lets nobody in
 	case c == pcHome && isDotfile(p) && (how == byEmpty || how == byWrite && coreDotfiles[base]):
@@ -58,6 +60,35 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 	}
 	return Verdict{}
 }
+
+// emptyDocument: text that empties a configuration as surely as no text:
+// an empty JSON object or array, null, a bare YAML document marker.
+func emptyDocument(text string) bool {
+	switch strings.TrimSpace(strings.ReplaceAll(text, `\n`, "")) {
+	case "", "{}", "[]", "null", "---":
+		return true
+	}
+	return false
+}
+
+// serviceConfig: a deployed service's configuration file (under /etc, or in
+// an application tree under /srv, /opt or /var/www), which the service reads
+// on its next start or reload.
+func serviceConfig(p string) bool {
+	clean := path.Clean(p)
+	deployed := strings.HasPrefix(clean, "/etc/")
+	for _, dir := range []string{"/srv/", "/opt/", "/var/www/"} {
+		comps := components(strings.TrimPrefix(clean, dir))
+		deployed = deployed || strings.HasPrefix(clean, dir) && slices.ContainsFunc(comps, func(c string) bool { return configDirs[c] })
+	}
+	// a package's default site emptied is how it is switched off
+	return deployed && configExt.MatchString(path.Base(clean)) && !strings.HasPrefix(path.Base(clean), "default")
+}
+
+var (
+	configDirs = shell.Set("config", "conf", "etc", "settings", "conf.d")
+	configExt  = regexp.MustCompile(`(?i)\.(?:json|ya?ml|toml|ini|conf|cfg|properties|env)$`)
+)
 
 // accessLists: a service's list of who may connect or log in; emptied, the
 // service turns everyone away.
@@ -284,7 +315,7 @@ func writesNothing(s *syntax.Stmt) bool {
 	case ":", "true":
 		return true
 	case "echo", "printf":
-		return strings.Trim(rest, "-n") == ""
+		return strings.Trim(rest, "-n") == "" || emptyDocument(strings.TrimPrefix(rest, "-n"))
 	case "cat":
 		return rest == "/dev/null"
 	}

@@ -76,7 +76,7 @@ func writeKind(call, args string, strs []string) replaceKind {
 	if strings.Contains(call, "truncate") {
 		return byEmpty
 	}
-	if a := pyCallArgs(args); len(a) > 1 && pyLit.MatchString(a[1]) && strings.TrimSpace(a[1]) == pyLit.FindString(a[1]) && litValue(a[1], strs) == "" {
+	if a := pyCallArgs(args); len(a) > 1 && pyLit.MatchString(a[1]) && strings.TrimSpace(a[1]) == pyLit.FindString(a[1]) && emptyDocument(litValue(a[1], strs)) {
 		return byEmpty
 	}
 	return byWrite

@@ -22,6 +22,9 @@ var (
 	rubyTruncate = regexp.MustCompile(`\bconnection\s*\.\s*truncate(?:_tables)?\s*[( ]`)
 	rubyPathname = regexp.MustCompile(`\bPathname\s*(?:\.\s*new\s*)?\(\s*(\x01\d+\x02)\s*\)\s*\.\s*(?:rmtree|rm_rf)\b`)
 	// Dir.glob(p).each { |f| File.delete(f) }: every file a glob lists.
+	// Dir.glob(p).each { |f| File.truncate(f, 0) } or File.write(f, ''):
+	// every file a glob lists, emptied.
+	rubyGlobEmpty  = regexp.MustCompile(`\bDir\s*(?:\.\s*glob\s*\(|\[)\s*(\x01\d+\x02)[^\n]*\bFile\s*\.\s*(?:truncate\s*\(\s*\w+\s*,\s*0\s*\)|write\s*\(\s*\w+\s*,\s*(\x01\d+\x02)\s*\))`)
 	rubyGlobDelete = regexp.MustCompile(`\bDir\s*(?:\.\s*glob\s*\(|\[)\s*(\x01\d+\x02)[^\n]*\b(?:File\s*\.\s*(?:delete|unlink)|FileUtils\s*\.\s*rm\w*)\b`)
 )
 
@@ -58,6 +61,20 @@ func rubyMore(code string, strs []string) Verdict {
 	for _, m := range rubyPathname.FindAllStringSubmatch(code, -1) {
 		if protectedTree(litValue(m[1], strs)) {
 			return hit("repl-delete-tree")
+		}
+	}
+	for _, m := range rubyGlobEmpty.FindAllStringSubmatch(code, -1) {
+		p := litValue(m[1], strs)
+		switch {
+		case m[2] != "" && !emptyDocument(litValue(m[2], strs)):
+		case tamperTarget(p) != "":
+			return hit(tamperTarget(p))
+		case deployedLog(p):
+			return hit("log-tamper")
+		default:
+			if v := overwriteVerdict(p, byEmpty); v.Dangerous {
+				return v
+			}
 		}
 	}
 	for _, m := range rubyGlobDelete.FindAllStringSubmatch(code, -1) {
