@@ -58,7 +58,8 @@ var (
 	// homeCredFiles are credentials kept in directories that also hold
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
-		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg"}
+		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg",
+		".dbt/profiles.yml", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
@@ -186,11 +187,8 @@ func leafClass(p string) pathClass {
 			return pcCredential
 		}
 	}
-	joined := strings.Join(comps, "/")
-	for _, h := range homeCredFiles {
-		if strings.HasSuffix(joined, h) || strings.Contains(joined, h+"/") {
-			return pcCredential
-		}
+	if homeCredential(strings.Join(comps, "/")) {
+		return pcCredential
 	}
 	switch {
 	case credFiles.MatchString(base) && !credSample.MatchString(base) && !publicCert(comps):
@@ -350,11 +348,17 @@ func fsPath(w shell.Word) string {
 	return b.String()
 }
 
+// homeCredential: p is, or is inside, one of homeCredFiles.
+func homeCredential(p string) bool {
+	return slices.ContainsFunc(homeCredFiles, func(h string) bool { return strings.HasSuffix(p, h) || strings.Contains(p, h+"/") })
+}
+
 // The checkout directory of CI runners is the project.
 var knownDirs = map[string]string{"GITHUB_WORKSPACE": ".", "CI_PROJECT_DIR": ".", "WORKSPACE": ".", "CIRCLE_WORKING_DIRECTORY": ".",
 	"BUILD_SOURCESDIRECTORY": ".", "BITBUCKET_CLONE_DIR": ".", "TRAVIS_BUILD_DIR": ".", "CI_WORKSPACE": ".", "RUNNER_TEMP": tmpVarDir,
 	"PWD": ".", "OLDPWD": "..", "HOME": "~", "TMPDIR": tmpVarDir, "TMP": tmpVarDir, "TEMP": tmpVarDir,
-	"PGDATA": "/var/lib/postgresql/data", "XDG_CACHE_HOME": "~/.cache", "XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share"}
+	"PGDATA": "/var/lib/postgresql/data", "XDG_CACHE_HOME": "~/.cache", "XDG_CONFIG_HOME": "~/.config", "XDG_DATA_HOME": "~/.local/share",
+	"AIRFLOW_HOME": "~/airflow", "DAGSTER_HOME": "~/.dagster"} // a scheduler's DAGs, connections and metadata
 
 func fsParts(b *strings.Builder, parts []syntax.WordPart) {
 	for _, p := range parts {

@@ -85,7 +85,7 @@ var (
 	pyBareExec = regexp.MustCompile(`(?:^|[^\w.])(?:system|popen|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\s*\(`)
 	pyModAlias = regexp.MustCompile(`\bimport\s+(?:os|subprocess)\s+as\s+([A-Za-z_]\w*)`)
 	pyImports  = regexp.MustCompile(`\bfrom\s+(?:os|subprocess)\s+import\b`)
-	pyQuery    = regexp.MustCompile(`\.\s*execute(?:many|script)?\s*\(\s*(?:(?:sa|sqlalchemy)\s*\.\s*)?(?:text\s*\()?`)
+	pyQuery    = regexp.MustCompile(`\.\s*(?:execute(?:many|script)?|sql)\s*\(\s*(?:(?:sa|sqlalchemy)\s*\.\s*)?(?:text\s*\()?`)
 	pyLit      = regexp.MustCompile(`\x01(\d+)\x02`)
 	pyStrArg   = regexp.MustCompile(`^\s*((?:\x01\d+\x02\s*\+?\s*)+)([,)]?)`)
 	pyList     = regexp.MustCompile(`^\s*[\[(]([^\])]*)[\])]`)
@@ -164,13 +164,18 @@ func pyShell(code string, strs []string, depth int) Verdict {
 	return Verdict{}
 }
 
-// pySQL judges SQL passed to a DB-API cursor's execute.
+// pyWorkTable: an analytics session (DuckDB, Spark) building a working table
+// with no schema from a query; the tables of record are named with theirs.
+var pyWorkTable = regexp.MustCompile(`(?is)^\s*CREATE\s+OR\s+REPLACE\s+(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW)\s+\w+\s+AS\s+SELECT\b`)
+
+// pySQL judges SQL passed to a DB-API cursor's execute, and to the sql()
+// of Spark, DuckDB and Snowpark sessions.
 func pySQL(code string, strs []string, depth int) Verdict {
 	if pyInMemoryDB(code, strs) {
 		return Verdict{}
 	}
 	for _, loc := range pyQuery.FindAllStringIndex(code, -1) {
-		if q, ok := pyStringArg(code[loc[1]:], strs); ok {
+		if q, ok := pyStringArg(code[loc[1]:], strs); ok && !(strings.HasSuffix(strings.TrimSpace(code[loc[0]:loc[1]]), "sql(") && pyWorkTable.MatchString(q)) {
 			if v := classify(SQL, shell.ForParser(q, SQL), depth+1); v.Dangerous {
 				return via(v, "Python")
 			}

@@ -266,7 +266,7 @@ func isSecretFile(p string) bool {
 	case p == "/etc/shadow" || p == "/etc/gshadow":
 		return true
 	}
-	return strings.Contains(p, ".aws/credentials") || strings.Contains(p, ".kube/config") || strings.Contains(p, ".gnupg/") ||
+	return homeCredential(p) || strings.Contains(p, ".aws/credentials") || strings.Contains(p, ".kube/config") || strings.Contains(p, ".gnupg/") ||
 		strings.Contains(p, ".docker/config.json") || strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key")
 }
 
