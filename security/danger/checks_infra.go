@@ -278,10 +278,17 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	case "aws":
 		return checkAWS(o, ops)
 	case "gsutil":
-		return hitIf(ops[0] == "rb" || (ops[0] == "rm" && o.Has("rR", "recursive")), "cloud-teardown")
+		// rsync -d deletes what the source lacks from the destination, its last operand
+		del := ops[0] == "rb" || (ops[0] == "rm" && o.Has("rR", "recursive")) ||
+			ops[0] == "rsync" && o.Has("d", "delete-unmatched-destination-objects") && !o.Has("n", "dry-run")
+		targets := ops[1:]
+		if ops[0] == "rsync" {
+			targets = ops[len(ops)-1:]
+		}
+		return hitIf(del && !allTemporaryStr(targets), "cloud-teardown")
 	}
-	if c.Name == "gcloud" && len(ops) >= 2 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
-		return hit("cloud-teardown")
+	if c.Name == "gcloud" && len(ops) >= 3 && ops[0] == "storage" && ops[1] == "rm" && o.Has("rR", "recursive") {
+		return hitIf(!allTemporaryStr(ops[2:]), "cloud-teardown") // a scratch bucket or prefix may go
 	}
 	if c.Name == "gcloud" && ops[0] == "kms" && (contains(ops, "destroy") || contains(ops, "delete")) {
 		return hit("cloud-teardown") // key material: what it encrypted is lost with it

@@ -22,6 +22,10 @@ type dbTask struct {
 	words []string
 	flags []string
 	rule  string
+	// scope, when set, judges the task by its target (checks_data.go);
+	// defaultOK: naming none runs it against a developer's default.
+	scope     int
+	defaultOK bool
 }
 
 // dbTools maps a migration tool (as run, or the script that runs it) to its
@@ -121,12 +125,14 @@ func checkDBTool(c shell.Command, _ int) Verdict {
 			}
 		}
 		for _, t := range tasks {
-			if !hasSequence(plain, t.words) {
+			at := sequenceAt(plain, t.words)
+			if at < 0 {
 				continue
 			}
-			if len(t.flags) == 0 || slices.ContainsFunc(rest, func(s string) bool { return slices.Contains(t.flags, s) }) {
-				return hit(t.rule)
+			if len(t.flags) > 0 && !slices.ContainsFunc(rest, func(s string) bool { return slices.Contains(t.flags, s) }) {
+				continue
 			}
+			return hitIf(t.scope == 0 || !disposableTarget(t, c.Args[i+1:], plain[at+len(t.words):]), t.rule)
 		}
 		return Verdict{}
 	}
@@ -135,14 +141,23 @@ func checkDBTool(c shell.Command, _ int) Verdict {
 
 // hasSequence: want appears in words, in order, next to each other; a rake
 // or rails line may chain tasks (db:drop db:create db:migrate). "*" in want
-// stands for any one word (migrate APP zero).
+// stands for any one word (migrate APP zero), and a trailing "*" for any
+// ending (drop_*).
 func hasSequence(words, want []string) bool {
+	return sequenceAt(words, want) >= 0
+}
+
+// sequenceAt is where hasSequence finds want in words, or -1.
+func sequenceAt(words, want []string) int {
 	for i := 0; i+len(want) <= len(words); i++ {
-		if slices.EqualFunc(words[i:i+len(want)], want, func(w, x string) bool { return x == "*" || w == x }) {
-			return true
+		if slices.EqualFunc(words[i:i+len(want)], want, func(w, x string) bool {
+			p, wild := strings.CutSuffix(x, "*")
+			return wild && strings.HasPrefix(w, p) || w == x
+		}) {
+			return i
 		}
 	}
-	return false
+	return -1
 }
 
 // envVars name the environment a framework's tasks run against; settings

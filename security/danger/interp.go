@@ -134,6 +134,8 @@ func sqlQueries(c shell.Command) []string {
 		stmts = optionValues(c.Args[1:], "-c", "--command")
 	case "mysql", "mariadb":
 		stmts = optionValues(c.Args[1:], "-e", "--execute")
+	case "snowsql":
+		return optionValues(c.Args[1:], "-q", "--query")
 	default: // sqlite3 [options] FILE [SQL...]
 		if ops := shell.ParseOpts(c.Args[1:], ""); len(ops.Operands) > 1 {
 			stmts = shell.Lits(ops.Operands[1:])

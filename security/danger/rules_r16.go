@@ -5,7 +5,7 @@ package danger
 // and SQL run through Spark, DuckDB and Snowpark sessions.
 
 func init() {
-	addExamples(r16Examples)
+	addExamples(r16Examples, r16DataTools)
 }
 
 var r16Examples = []moreExamples{
@@ -18,4 +18,24 @@ var r16Examples = []moreExamples{
 	{"sql-drop", py(`spark.sql("DROP TABLE curated.dim_customer")`, `spark.sql("CREATE OR REPLACE TABLE marts.dim_store AS SELECT * FROM dev.x")`, `duck.sql("DROP SCHEMA marts CASCADE")`),
 		py(`spark.sql("SELECT count(*) FROM curated.dim_customer").show()`, `duck.sql("CREATE TABLE t AS SELECT 1")`, `duck.sql("CREATE OR REPLACE TABLE t AS SELECT * FROM read_csv('x.csv')")`, `spark.sql("DROP TABLE IF EXISTS tmp_scratch_join")`)},
 	{"sql-delete-no-where", py(`session.sql("DELETE FROM warehouse.orders").collect()`), py(`session.sql("DELETE FROM warehouse.orders WHERE dt = '2024-10-31'").collect()`)},
+}
+
+// The warehouse, lake and scheduler command lines of checks_data.go, judged
+// by their target.
+var r16DataTools = []moreExamples{
+	{"sql-drop", sh("dbt build --full-refresh --select fct_payments -t production", "dbt seed --full-refresh --target prod_eu", "dbt run-operation drop_relation --args '{name: dim_store}' -t prod",
+		"airflow resetdb --yes", "snowsql -c warehouse -q 'DROP TABLE RAW.STRIPE.CHARGES'"),
+		sh("dbt build --full-refresh --select fct_payments -t dev", "dbt run --full-refresh", "dbt run --target prod", "dbt run-operation grant_usage --target prod",
+			"dbt run-operation drop_scratch_schemas --target ci", "snowsql -c warehouse -q 'SELECT COUNT(*) FROM RAW.STRIPE.CHARGES'", "airflow db check")},
+	{"sql-truncate", sh("bq load --replace=true finance.ledger_entries gs://acme-exports/ledger/*.avro", "bq cp --force finance.ledger_entries_v2 finance.ledger_entries",
+		"bq query --destination_table curated.daily_kpis --replace 'SELECT 1'"),
+		sh("bq load finance.ledger_entries gs://acme-exports/ledger/*.avro", "bq load --replace=true tmp_jdoe.ledger gs://acme-exports/ledger/*.avro",
+			"bq cp finance.ledger_entries finance.ledger_entries_backup", "bq query --destination_table sandbox_jdoe.kpis --replace 'SELECT 1'", "bq query --dry_run 'SELECT 1'")},
+	{"sql-purge-history", sh("airflow dags delete billing_reconcile --yes"), sh("airflow dags pause billing_reconcile", "airflow dags list-runs -d billing_reconcile")},
+	{"cloud-teardown", sh("azcopy rm 'https://lakeprod.blob.core.windows.net/warehouse/events' --recursive=true",
+		"azcopy sync /mnt/export 'https://lakeprod.dfs.core.windows.net/marts/orders' --delete-destination true",
+		"gsutil rsync -r -d ./features gs://ml-feature-store-prod/v3", "gcloud storage rm -r gs://ml-models-prod/ranker"),
+		sh("azcopy rm 'https://lakeprod.blob.core.windows.net/scratch/jdoe' --recursive=true", "azcopy sync /mnt/export 'https://lakeprod.dfs.core.windows.net/marts/orders'",
+			"azcopy list 'https://lakeprod.blob.core.windows.net/warehouse'", "gsutil rsync -r ./features gs://ml-feature-store-prod/v3", "gsutil rsync -d -r ./features gs://ml-tmp/jdoe",
+			"gcloud storage rm -r gs://ml-models-test/ranker", "gcloud storage rm --recursive gs://team-scratch/jdoe/")},
 }

@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -262,7 +263,7 @@ var (
 	// MySQL: DISCARD TABLESPACE deletes the table's data file; CREATE OR
 	// REPLACE TABLE drops the table it replaces.
 	sqlDiscard      = regexp.MustCompile(`(?i)\bALTER\s+TABLE\s+[\w.` + "`" + `"]+\s+DISCARD\s+TABLESPACE\b`)
-	sqlReplaceTable = regexp.MustCompile(`(?i)\bCREATE\s+OR\s+REPLACE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[` + "`" + `"]?(\w+)`)
+	sqlReplaceTable = regexp.MustCompile(`(?i)\bCREATE\s+OR\s+REPLACE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?[` + "`" + `"]?([\w.]+)`)
 	sqlRLSOff       = regexp.MustCompile(`(?i)\bALTER\s+TABLE\b[^;]*\b(?:DISABLE|NO\s+FORCE)\s+ROW\s+LEVEL\s+SECURITY\b|\bSET\s+row_security\s*(?:=|TO)\s*'?off\b`)
 	// Server settings whose value the server runs as a shell command.
 	sqlCommandSetting = regexp.MustCompile(`(?i)\b(?:archive_command|restore_command|archive_cleanup_command|recovery_end_command|ssl_passphrase_command)\s*(?:=|\bTO\b)\s*'((?:[^']|'')*)'`)
@@ -303,7 +304,8 @@ func checkSQLSurfaceMore(input, clean string, depth int) Verdict {
 	case sqlRLSOff.MatchString(clean):
 		return hit("sql-rls-off")
 	}
-	if m := sqlReplaceTable.FindStringSubmatch(clean); m != nil && !scratchTable(m[1]) {
+	// a scratch schema or table (ANALYTICS_DEV.SCRATCH.TMP_REV) may be replaced
+	if m := sqlReplaceTable.FindStringSubmatch(clean); m != nil && !slices.ContainsFunc(strings.Split(m[1], "."), scratchTable) {
 		return hit("sql-drop")
 	}
 	return Verdict{}

@@ -48,7 +48,7 @@ func (c Context) String() string {
 // The programs ContextOf recognises, by basename.
 var (
 	ShellPrograms = Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
-	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb")
+	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "snowsql")
 	PythonProgram = regexp.MustCompile(`^(?:i?python|pypy|bpython|i?pdb|pudb)[0-9.]*$`) // pdb(1): "!statement" and bare statements are Python
 	REPLPrograms  = map[string]Context{"node": Node, "nodejs": Node, "deno": Node, "bun": Node, "irb": Ruby, "pry": Ruby,
 		"gdb": Debugger, "lldb": Debugger, "vim": Editor, "vi": Editor, "nvim": Editor, "view": Editor, "vimdiff": Editor,

@@ -1,0 +1,86 @@
+package danger
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// The command-line tools of data warehouses, lakes and schedulers, whose
+// subcommands replace or delete a table, a dataset or a DAG's history. They
+// are judged as the migration tools are (dbTools), and by their target: a
+// table, bucket or dbt target named as dev, scratch, tmp or test may go;
+// prod, curated, marts and warehouse names are data of record.
+
+// Where a task's target is read, when it is judged by one.
+const (
+	scopeAll   = iota + 1 // every operand after the task's words
+	scopeFirst            // the first (bq load TABLE SOURCE)
+	scopeLast             // the last, a copy's or a sync's destination
+)
+
+var dataTools = map[string][]dbTask{
+	"bq": {{words: []string{"rm"}, flags: []string{"-f", "--force", "-rf", "-fr"}, rule: "sql-drop", scope: scopeAll},
+		{words: []string{"cp"}, flags: []string{"-f", "--force", "--no_clobber=false"}, rule: "sql-truncate", scope: scopeLast},
+		{words: []string{"query"}, flags: []string{"--replace", "--replace=true"}, rule: "sql-truncate", scope: scopeAll},
+		{words: []string{"load"}, flags: []string{"--replace", "--replace=true"}, rule: "sql-truncate", scope: scopeFirst}},
+	"azcopy": {{words: []string{"remove"}, rule: "cloud-teardown", scope: scopeAll}, {words: []string{"rm"}, rule: "cloud-teardown", scope: scopeAll},
+		{words: []string{"sync"}, flags: []string{"--delete-destination=true", "--delete-destination"}, rule: "cloud-teardown", scope: scopeLast}},
+	// the metadata database: every DAG run, connection and variable
+	"airflow": {{words: []string{"db", "reset"}, rule: "sql-drop"}, {words: []string{"resetdb"}, rule: "sql-drop"},
+		{words: []string{"dags", "delete"}, rule: "sql-purge-history"}},
+	// a full refresh drops and rebuilds incremental models from their sources;
+	// with no --target, dbt runs against the profile's default, a developer's own
+	"dbt": {{words: []string{"run"}, flags: []string{"--full-refresh"}, rule: "sql-drop", scope: scopeAll, defaultOK: true},
+		{words: []string{"build"}, flags: []string{"--full-refresh"}, rule: "sql-drop", scope: scopeAll, defaultOK: true},
+		{words: []string{"seed"}, flags: []string{"--full-refresh"}, rule: "sql-drop", scope: scopeAll, defaultOK: true},
+		{words: []string{"run-operation", "drop_*"}, rule: "sql-drop", scope: scopeAll, defaultOK: true}},
+}
+
+// targetOpts name where a data tool writes, ahead of its operands.
+var targetOpts = []string{"--target", "-t", "--destination_table"}
+
+// devTarget: a dbt target, dataset or bucket named as a developer's own.
+var devTarget = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:dev|devel|development|local|ci|sandbox)(?:$|[-_./:@]|\d)`).MatchString
+
+func init() {
+	for name, tasks := range dataTools {
+		dbTools[name] = tasks
+	}
+}
+
+// disposableTarget: the task's target is named, and every name says it is
+// disposable; args are the words after the tool, plain the operands after
+// the task's words.
+func disposableTarget(t dbTask, args []shell.Word, plain []string) bool {
+	targets := slices.DeleteFunc(optionValuesAny(args, targetOpts), func(s string) bool { return s == "" })
+	if len(targets) == 0 && len(plain) > 0 {
+		switch t.scope {
+		case scopeFirst:
+			targets = plain[:1]
+		case scopeLast:
+			targets = plain[len(plain)-1:]
+		default:
+			targets = plain
+		}
+	}
+	if len(targets) == 0 {
+		return t.defaultOK
+	}
+	return !slices.ContainsFunc(targets, func(s string) bool { return !temporaryName(s) && !devTarget(s) })
+}
+
+// optionValuesAny: optionValues for each of names (a short one or a long one).
+func optionValuesAny(args []shell.Word, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "--") {
+			out = append(out, optionValues(args, "", n)...)
+		} else {
+			out = append(out, optionValues(args, n, "")...)
+		}
+	}
+	return out
+}
