@@ -84,3 +84,20 @@ func optionValuesAny(args []shell.Word, names []string) []string {
 	}
 	return out
 }
+
+// lakeRemoval is the command that deletes a lake directory (a local path,
+// s3://, s3a://, gs://, an Azure URL), given as a shell word, for writes
+// that replace one: judged with the shell rules, a scratch path passes as it
+// does there.
+func lakeRemoval(word string) string {
+	scheme, _, _ := strings.Cut(strings.TrimLeft(word, `'"$`), "://")
+	switch scheme {
+	case "s3", "s3a", "s3n":
+		return "aws s3 rm --recursive " + strings.Replace(word, scheme+"://", "s3://", 1)
+	case "gs":
+		return "gsutil -m rm -r " + word
+	case "abfs", "abfss", "wasbs", "https":
+		return "azcopy remove --recursive " + word
+	}
+	return "rm -rf " + word
+}

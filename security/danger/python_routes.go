@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -77,6 +78,23 @@ var pyCommandRoutes = []pyCommandRoute{
 	{regexp.MustCompile(`\bshutil\s*\.\s*(?:copytree|copy2?|copyfile)\s*\(`), func(a []string, kw map[string]string, _ string, _ []string) (string, bool) {
 		return "cp -r " + at(a, 0) + " " + firstOf(kw["dst"], at(a, 1)), len(a) >= 2 || kw["dst"] != ""
 	}},
+	// a lake's writes that replace what is there: Spark's mode("overwrite"), pyarrow's
+	// existing_data_behavior="delete_matching", BigQuery's WRITE_TRUNCATE (checks_data.go)
+	{regexp.MustCompile(`\.\s*(?:parquet|orc|csv|json|save|text)\s*\(`), func(a []string, kw map[string]string, code string, strs []string) (string, bool) {
+		p := firstOf(kw["path"], at(a, 0))
+		return lakeRemoval(p), p != "" && pyOverwriteMode(code, strs)
+	}},
+	{regexp.MustCompile(`\.\s*(?:saveAsTable|insertInto)\s*\(`), func(a []string, kw map[string]string, code string, strs []string) (string, bool) {
+		return "bq load --replace " + at(a, 0) + " -", at(a, 0) != "" && (pyOverwriteMode(code, strs) || kw["overwrite"] == "True")
+	}},
+	{regexp.MustCompile(`\bwrite_dataset\s*\(`), func(a []string, kw map[string]string, _ string, _ []string) (string, bool) {
+		p := firstOf(kw["base_dir"], at(a, 1))
+		return lakeRemoval(p), p != "" && strings.Contains(kw["existing_data_behavior"], "delete_matching")
+	}},
+	{regexp.MustCompile(`\.\s*load_table_from_(?:dataframe|uri|file|json)\s*\(`), func(a []string, kw map[string]string, code string, strs []string) (string, bool) {
+		t := firstOf(kw["destination"], at(a, 1))
+		return "bq load --replace " + t + " -", t != "" && (slices.Contains(strs, "WRITE_TRUNCATE") || strings.Contains(code, "WriteDisposition.WRITE_TRUNCATE"))
+	}},
 	{regexp.MustCompile(`\bSimpleHTTPRequestHandler\b`), pyHTTPServer},
 	{regexp.MustCompile(`\bfileinput\s*\.\s*(?:input|FileInput)\s*\(`), func(a []string, kw map[string]string, code string, strs []string) (string, bool) {
 		// an in-place edit of each file, as sed -i is
@@ -109,6 +127,18 @@ func pyHTTPServer(_ []string, _ map[string]string, code string, strs []string) (
 	}
 	return cmd, true
 }
+
+// pyOverwriteMode: a DataFrame writer set to replace its target.
+func pyOverwriteMode(code string, strs []string) bool {
+	for _, m := range pyWriteMode.FindAllStringSubmatch(code, -1) {
+		if strings.EqualFold(pyLiteral(m[1], strs), "overwrite") {
+			return true
+		}
+	}
+	return false
+}
+
+var pyWriteMode = regexp.MustCompile(`\bmode\s*(?:\(\s*|=\s*)\x01(\d+)\x02`)
 
 // pyCommandEquivalents judges each route's call as the command it amounts to.
 func pyCommandEquivalents(code string, strs []string, depth int) Verdict {

@@ -5,7 +5,7 @@ package danger
 // and SQL run through Spark, DuckDB and Snowpark sessions.
 
 func init() {
-	addExamples(r16Examples, r16DataTools)
+	addExamples(r16Examples, r16DataTools, r16LakeWrites)
 }
 
 var r16Examples = []moreExamples{
@@ -38,4 +38,21 @@ var r16DataTools = []moreExamples{
 		sh("azcopy rm 'https://lakeprod.blob.core.windows.net/scratch/jdoe' --recursive=true", "azcopy sync /mnt/export 'https://lakeprod.dfs.core.windows.net/marts/orders'",
 			"azcopy list 'https://lakeprod.blob.core.windows.net/warehouse'", "gsutil rsync -r ./features gs://ml-feature-store-prod/v3", "gsutil rsync -d -r ./features gs://ml-tmp/jdoe",
 			"gcloud storage rm -r gs://ml-models-test/ranker", "gcloud storage rm --recursive gs://team-scratch/jdoe/")},
+}
+
+// Lake writes that replace what is there, as the removal they amount to.
+var r16LakeWrites = []moreExamples{
+	{"cloud-teardown", py(`orders_df.write.mode("overwrite").format("delta").save("s3://lake-prod/curated/orders")`, `df.write.orc("gs://acme-warehouse/events", mode="overwrite")`),
+		py(`orders_df.write.mode("append").format("delta").save("s3://lake-prod/curated/orders")`, `df.write.orc("gs://acme-tmp/jdoe/events", mode="overwrite")`,
+			`spark.read.format("delta").load("s3://lake-prod/curated/orders")`)},
+	{"delete-protected-tree", join(py(`pads.write_dataset(t, base_dir="/srv/lake/marts/sales", existing_data_behavior="delete_matching")`),
+		sql(`COPY sales TO '/srv/lake/marts/sales' (FORMAT parquet, PARTITION_BY (region), OVERWRITE)`)),
+		join(py(`pads.write_dataset(t, base_dir="/srv/lake/marts/sales", existing_data_behavior="overwrite_or_ignore")`, `pads.write_dataset(t, base_dir="/tmp/sales", existing_data_behavior="delete_matching")`),
+			sql(`COPY sales TO '/srv/lake/marts/sales' (FORMAT parquet, PARTITION_BY (region), OVERWRITE_OR_IGNORE)`, `COPY sales TO '/tmp/sales_export' (FORMAT parquet, OVERWRITE)`))},
+	{"sql-truncate", py(`client.load_table_from_uri("gs://exports/ledger/*.avro", "finance.ledger_entries", job_config=LoadJobConfig(write_disposition="WRITE_TRUNCATE"))`,
+		`df.write.insertInto("warehouse.page_views", overwrite=True)`, `df.write.mode("overwrite").saveAsTable("marts.dim_store")`),
+		py(`client.load_table_from_uri("gs://exports/ledger/*.avro", "finance.ledger_entries")`, `df.write.insertInto("warehouse.page_views")`,
+			`df.write.mode("overwrite").saveAsTable("scratch.dim_store")`, `df.write.mode("append").saveAsTable("marts.dim_store")`)},
+	{"sql-purge-history", join(sql("VACUUM delta.`/lake/curated/orders` RETAIN 1 HOURS", "VACUUM marts.orders RETAIN 24 HOURS"), py(`spark.sql("VACUUM warehouse.sessions RETAIN 0 HOURS")`)),
+		join(sql("VACUUM marts.orders RETAIN 336 HOURS", "VACUUM marts.orders", "VACUUM FULL orders"), py(`spark.sql("VACUUM tmp_sessions RETAIN 0 HOURS")`))},
 }

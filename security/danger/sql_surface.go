@@ -308,7 +308,7 @@ func checkSQLSurfaceMore(input, clean string, depth int) Verdict {
 	if m := sqlReplaceTable.FindStringSubmatch(clean); m != nil && !slices.ContainsFunc(strings.Split(m[1], "."), scratchTable) {
 		return hit("sql-drop")
 	}
-	return Verdict{}
+	return checkLakeSQL(input, clean, depth)
 }
 
 // testDatabases: a psql or mysql command line whose database (-d, -D,
