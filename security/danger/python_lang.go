@@ -31,7 +31,8 @@ var (
 	// Bulk deletes through SDKs: every object of a bucket, whole buckets,
 	// instances, databases, tables, stacks, clusters and namespaces, and
 	// Docker volumes.
-	pyS3Objects = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(`)
+	// object_versions.filter(Prefix=…).delete() too: every version under the prefix, the copies a versioned bucket keeps to undo a delete
+	pyS3Objects = regexp.MustCompile(`\.\s*(?:objects|object_versions)\s*(?:\.\s*all\s*\(\s*\))?\s*\.\s*delete\s*\(|\.\s*object_versions\s*\.\s*filter\s*\([^()]*\)\s*\.\s*delete\s*\(`)
 	pySDKDelete = regexp.MustCompile(`\.\s*(?:delete_bucket|terminate_instances|delete_db_instance|delete_db_cluster|delete_table|delete_stack|delete_cluster|` +
 		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+|delete_users|` +
 		`delete_namespaced_(?:stateful_set|persistent_volume_claim)|delete_persistent_volume|` +
@@ -41,6 +42,8 @@ var (
 		`\.\s*delete_dataset\s*\([^\n]*\bdelete_contents\s*=\s*True|` +
 		`\bget_repo\s*\([^()]*\)\s*\.\s*delete\s*\(|` +
 		`\bindices\s*\.\s*delete\s*\(|` +
+		// model registries: MLflow's registered models and their versions, a W&B artifact, runs with their artifacts
+		`\.\s*(?:delete_registered_model|delete_model_version)\s*\(|\bartifact\s*\([^()]*\)\s*\.\s*delete\s*\(|\.\s*delete\s*\([^()\n]*\bdelete_artifacts\s*=\s*True|` +
 		`\bvolumes\s*\.\s*prune\s*\(`)
 	// A loop or comprehension deleting (or force-removing) every item a listing call returns.
 	// The listing may be a describe_* call, and the body the next line.

@@ -95,6 +95,10 @@ var pyCommandRoutes = []pyCommandRoute{
 		t := firstOf(kw["destination"], at(a, 1))
 		return "bq load --replace " + t + " -", t != "" && (slices.Contains(strs, "WRITE_TRUNCATE") || strings.Contains(code, "WriteDisposition.WRITE_TRUNCATE"))
 	}},
+	// google-cloud-storage's Bucket.make_public(recursive=True): every object readable by anyone
+	{regexp.MustCompile(`\.\s*make_public\s*\(`), func(_ []string, kw map[string]string, _ string, _ []string) (string, bool) {
+		return "gsutil iam ch allUsers:objectViewer gs://bucket", kw["recursive"] == "True" || kw["future"] == "True"
+	}},
 	{regexp.MustCompile(`\bSimpleHTTPRequestHandler\b`), pyHTTPServer},
 	{regexp.MustCompile(`\bfileinput\s*\.\s*(?:input|FileInput)\s*\(`), func(a []string, kw map[string]string, code string, strs []string) (string, bool) {
 		// an in-place edit of each file, as sed -i is

@@ -5,7 +5,7 @@ package danger
 // and SQL run through Spark, DuckDB and Snowpark sessions.
 
 func init() {
-	addExamples(r16Examples, r16DataTools, r16LakeWrites)
+	addExamples(r16Examples, r16DataTools, r16LakeWrites, r16Registries)
 }
 
 var r16Examples = []moreExamples{
@@ -55,4 +55,16 @@ var r16LakeWrites = []moreExamples{
 			`df.write.mode("overwrite").saveAsTable("scratch.dim_store")`, `df.write.mode("append").saveAsTable("marts.dim_store")`)},
 	{"sql-purge-history", join(sql("VACUUM delta.`/lake/curated/orders` RETAIN 1 HOURS", "VACUUM marts.orders RETAIN 24 HOURS"), py(`spark.sql("VACUUM warehouse.sessions RETAIN 0 HOURS")`)),
 		join(sql("VACUUM marts.orders RETAIN 336 HOURS", "VACUUM marts.orders", "VACUUM FULL orders"), py(`spark.sql("VACUUM tmp_sessions RETAIN 0 HOURS")`))},
+}
+
+// Model registries, versioned buckets and buckets opened to everyone from code.
+var r16Registries = []moreExamples{
+	{"sdk-bulk-delete", py(`client.delete_registered_model(name="churn-xgb")`, `MlflowClient().delete_model_version(name="churn-xgb", version="7")`,
+		`wandb.Api().artifact("growth/churn/churn-model:production").delete()`, `for run in api.runs("growth/churn"): run.delete(delete_artifacts=True)`,
+		`boto3.resource("s3").Bucket("ml-artifacts-prod").object_versions.filter(Prefix="churn/").delete()`),
+		py(`client.delete_registered_model(name="tmp-churn-test")`, `client.get_registered_model("churn-xgb")`, `wandb.Api().artifact("growth/churn/churn-model:production").download()`,
+			`for run in api.runs("growth/churn"): print(run.name)`, `boto3.resource("s3").Bucket("ml-artifacts-prod").objects.filter(Prefix="churn/tmp/").delete()`,
+			`boto3.resource("s3").Bucket("ml-artifacts-prod").object_versions.filter(Prefix="churn/")`)},
+	{"storage-made-public", py(`storage.Client().bucket("churn-eval").make_public(recursive=True)`, `bkt.make_public(future=True)`),
+		py(`bkt.blob("report.html").make_public()`, `storage.Client().bucket("churn-eval").reload()`)},
 }
