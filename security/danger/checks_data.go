@@ -49,6 +49,8 @@ func init() {
 	for name, tasks := range dataTools {
 		dbTools[name] = tasks
 	}
+	addHostCheck("hdfs", checkHDFSRemove)
+	addHostCheck("hadoop", checkHDFSRemove)
 }
 
 // disposableTarget: the task's target is named, and every name says it is
@@ -100,4 +102,21 @@ func lakeRemoval(word string) string {
 		return "azcopy remove --recursive " + word
 	}
 	return "rm -rf " + word
+}
+
+// checkHDFSRemove: hdfs dfs -rm -r (or -skipTrash, which bypasses the trash
+// that undoes it) of a path not named as scratch; HDFS holds a lake's tables.
+func checkHDFSRemove(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	if len(args) < 2 || args[0] != "dfs" && args[0] != "fs" || !slices.ContainsFunc(args, func(a string) bool { return a == "-rm" || a == "-rmr" }) {
+		return Verdict{}
+	}
+	var paths []string
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			paths = append(paths, a)
+		}
+	}
+	recursive := slices.ContainsFunc(args, func(a string) bool { return a == "-r" || a == "-R" || a == "-rmr" || a == "-skipTrash" })
+	return hitIf(recursive && len(paths) > 0 && !allTemporaryStr(paths), "rm-recursive-force")
 }

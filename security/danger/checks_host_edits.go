@@ -316,6 +316,11 @@ func killsDaemonByLookup(c shell.Command) Verdict {
 				found = len(ops) > 0 && (isDaemon(strings.TrimSuffix(path.Base(ops[0]), ".pid")) || pidFileDaemon(ops[0]))
 			case "lsof", "fuser":
 				found = namesDaemonPort(inner.Args[1:]) // whatever holds a database's port (checks_kill_port.go)
+			case "nvidia-smi":
+				// every process on the GPUs: each user's training and serving jobs
+				if slices.ContainsFunc(shell.Lits(inner.Args[1:]), func(a string) bool { return strings.HasPrefix(a, "--query-compute-apps") }) {
+					found, rule = true, "kill-runtime"
+				}
 			}
 			return !found
 		})

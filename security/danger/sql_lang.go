@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,6 +143,8 @@ func everyRow(t []string) bool {
 		t = t[2:]
 	}
 	switch {
+	case len(t) > 3 && slices.Equal(t[len(t)-3:], []string{"IS", "NOT", "NULL"}) && bindParam(t[:len(t)-3]):
+		return true // :d IS NOT NULL tests the value bound, not the row
 	case len(t) == 4 && t[1] == "IS" && t[2] == "NOT" && t[3] == "NULL":
 		return idColumn(t[0])
 	case len(t) == 3 && (t[1] == ">" || t[1] == "<"):
@@ -158,6 +161,19 @@ func everyRow(t []string) bool {
 	case len(t) == 4 && t[1] == ">" && t[2] == "=":
 		n, err := strconv.Atoi(t[3])
 		return err == nil && idColumn(t[0]) && n <= 1
+	}
+	return false
+}
+
+// bindParam: a placeholder as sqlTokens splits it: ?, :name, $1, %s, %(name)s.
+func bindParam(t []string) bool {
+	switch len(t) {
+	case 1:
+		return t[0] == "?"
+	case 2:
+		return t[0] == ":" && isWord(t[1]) || t[0] == "$" && isWord(t[1]) || t[0] == "%" && t[1] == "S"
+	case 5:
+		return t[0] == "%" && t[1] == "(" && t[3] == ")" && t[4] == "S"
 	}
 	return false
 }

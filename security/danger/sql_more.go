@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -22,7 +23,7 @@ func filtered(rest []string) bool {
 			break
 		}
 	}
-	if tautology(cond) || nullOrNotNull(cond) {
+	if tautology(cond) || nullOrNotNull(cond) || widenedByNotNull(cond) {
 		return false
 	}
 	if j := indexDepth0(cond, "OR"); j > 0 && tautology(cond[:j]) {
@@ -43,6 +44,33 @@ func filtered(rest []string) bool {
 		j = j + 1 + next
 	}
 	return true
+}
+
+// widenedByNotNull: a top-level OR term "c IS NOT NULL" whose column another
+// term tests (dt < '2024-11-01' OR dt IS NOT NULL): together they select
+// every row that has a value, whatever the other term meant to keep.
+func widenedByNotNull(cond []string) bool {
+	var terms [][]string
+	for rest := cond; ; {
+		j := indexDepth0(rest, "OR")
+		if j < 0 {
+			terms = append(terms, rest)
+			break
+		}
+		terms = append(terms, rest[:j])
+		rest = rest[j+1:]
+	}
+	for i, t := range terms {
+		if len(t) != 4 || t[1] != "IS" || t[2] != "NOT" || t[3] != "NULL" || !isWord(t[0]) {
+			continue
+		}
+		for k, o := range terms {
+			if k != i && slices.Contains(o, t[0]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // tautology: TRUE, 1, NOT FALSE, a = a with the same literal or column on both

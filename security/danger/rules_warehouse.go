@@ -5,7 +5,7 @@ package danger
 // and SQL run through Spark, DuckDB and Snowpark sessions.
 
 func init() {
-	addExamples(r16Examples, r16DataTools, r16LakeWrites, r16Registries)
+	addExamples(r16Examples, r16DataTools, r16LakeWrites, r16Registries, r16Rows)
 }
 
 var r16Examples = []moreExamples{
@@ -67,4 +67,17 @@ var r16Registries = []moreExamples{
 			`boto3.resource("s3").Bucket("ml-artifacts-prod").object_versions.filter(Prefix="churn/")`)},
 	{"storage-made-public", py(`storage.Client().bucket("churn-eval").make_public(recursive=True)`, `bkt.make_public(future=True)`),
 		py(`bkt.blob("report.html").make_public()`, `storage.Client().bucket("churn-eval").reload()`)},
+}
+
+// Every-row WHERE clauses, GPU jobs and HDFS trees.
+var r16Rows = []moreExamples{
+	{"sql-delete-no-where", sql("DELETE FROM billing.invoices WHERE issued_on < '2023-01-01' OR issued_on IS NOT NULL", "DELETE FROM billing.invoices WHERE %(cutoff)s IS NOT NULL",
+		"DELETE FROM billing.invoices WHERE ? IS NOT NULL"),
+		sql("DELETE FROM billing.invoices WHERE issued_on < '2023-01-01' OR issued_on IS NULL", "DELETE FROM billing.invoices WHERE voided_at IS NOT NULL",
+			"DELETE FROM billing.invoices WHERE issued_on < '2023-01-01' OR voided_at IS NOT NULL", "DELETE FROM billing.invoices WHERE id = ? AND ? IS NOT NULL")},
+	{"sql-update-no-where", sql("UPDATE billing.invoices SET status = 'void' WHERE $1 IS NOT NULL"), sql("UPDATE billing.invoices SET status = 'void' WHERE id = $1")},
+	{"kill-runtime", sh("kill $(nvidia-smi --query-compute-apps=pid --format=csv,noheader -i 0)"),
+		sh("nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv", "kill -USR1 $(nvidia-smi --query-compute-apps=pid --format=csv,noheader)")},
+	{"rm-recursive-force", sh("hadoop fs -rm -r /data/curated/clickstream", "hdfs dfs -rm -skipTrash -r /apps/hive/warehouse/sales.db"),
+		sh("hdfs dfs -rm -r /tmp/hive-jdoe/stage", "hdfs dfs -rm /data/curated/clickstream/_SUCCESS", "hdfs dfs -du -s -h /data/curated", "hdfs dfs -rm -r /user/jdoe/scratch/run-12")},
 }
