@@ -103,7 +103,9 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 // store, as "<program> <words…>" prefixes of their operands.
 var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc get secret", "aws secretsmanager get-secret-value",
 	"aws ssm get-parameter", "aws ssm get-parameters", "gcloud secrets versions access", "az keyvault secret show", "vault kv get",
-	"vault read", "op read", "op item get", "pass show", "doppler secrets", "heroku config", "gh auth token", "security find-generic-password"}
+	"vault read", "op read", "op item get", "pass show", "doppler secrets", "heroku config", "gh auth token", "security find-generic-password",
+	// a scheduler's connections carry the passwords and keys of every system its DAGs reach
+	"airflow connections export", "airflow connections get", "airflow variables export", "databricks secrets get-secret"}
 
 // readsSecretStore: c prints a secret from a store (kubectl get secret,
 // aws secretsmanager get-secret-value, vault kv get, op read).
