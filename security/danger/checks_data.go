@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -51,6 +52,7 @@ func init() {
 	}
 	addHostCheck("hdfs", checkHDFSRemove)
 	addHostCheck("hadoop", checkHDFSRemove)
+	addHostCheck("aws", checkLifecycleExpiry)
 }
 
 // disposableTarget: the task's target is named, and every name says it is
@@ -119,4 +121,47 @@ func checkHDFSRemove(c shell.Command, _ int) Verdict {
 	}
 	recursive := slices.ContainsFunc(args, func(a string) bool { return a == "-r" || a == "-R" || a == "-rmr" || a == "-skipTrash" })
 	return hitIf(recursive && len(paths) > 0 && !allTemporaryStr(paths), "rm-recursive-force")
+}
+
+// s3Lifecycle is the part of an S3 lifecycle configuration that says what
+// expires.
+type s3Lifecycle struct {
+	Rules []struct {
+		Status     string
+		Prefix     *string
+		Filter     *struct{ Prefix *string }
+		Expiration *struct{ Days int }
+	}
+}
+
+// expiryDays: a whole-bucket expiry this short is not a retention policy
+// (logs kept 90 days) but the bucket emptying itself.
+const expiryDays = 7
+
+// checkLifecycleExpiry: aws s3api put-bucket-lifecycle-configuration whose
+// enabled rule expires every object (no prefix, or an empty one) of a bucket
+// not named as scratch within expiryDays.
+func checkLifecycleExpiry(c shell.Command, _ int) Verdict {
+	if !slices.Contains(shell.Lits(c.Args), "put-bucket-lifecycle-configuration") {
+		return Verdict{}
+	}
+	if buckets := optionValues(c.Args[1:], "", "--bucket"); len(buckets) > 0 && allTemporaryStr(buckets) {
+		return Verdict{}
+	}
+	for _, doc := range optionValues(c.Args[1:], "", "--lifecycle-configuration") {
+		var lc s3Lifecycle
+		if json.Unmarshal([]byte(doc), &lc) != nil {
+			continue
+		}
+		for _, r := range lc.Rules {
+			prefix := r.Prefix
+			if r.Filter != nil && r.Filter.Prefix != nil {
+				prefix = r.Filter.Prefix
+			}
+			if r.Status == "Enabled" && r.Expiration != nil && r.Expiration.Days <= expiryDays && (prefix == nil || *prefix == "") {
+				return hit("cloud-teardown")
+			}
+		}
+	}
+	return Verdict{}
 }

@@ -5,7 +5,7 @@ package danger
 // and SQL run through Spark, DuckDB and Snowpark sessions.
 
 func init() {
-	addExamples(r16Examples, r16DataTools, r16LakeWrites, r16Registries, r16Rows, r16Hosts)
+	addExamples(r16Examples, r16DataTools, r16LakeWrites, r16Registries, r16Rows, r16Hosts, r16Lifecycle)
 }
 
 var r16Examples = []moreExamples{
@@ -88,4 +88,12 @@ var r16Hosts = []moreExamples{
 		sh("airflow connections export - | less", "airflow connections get snowflake_prod -o yaml", "airflow variables export vars.json")},
 	{"delete-protected-tree", sh("rm -rf /models/recsys/2024-10", "kubectl exec trainer-0 -- rm -rf /datasets/clicks-v3"),
 		sh("rm -rf /models/recsys/2024-10-tmp", "rm -rf ./checkpoints", "kubectl exec trainer-0 -- ls /datasets")},
+}
+
+var r16Lifecycle = []moreExamples{
+	{"cloud-teardown", sh(`aws s3api put-bucket-lifecycle-configuration --bucket ml-training-data --lifecycle-configuration '{"Rules":[{"ID":"purge","Status":"Enabled","Prefix":"","Expiration":{"Days":0}}]}'`),
+		sh(`aws s3api put-bucket-lifecycle-configuration --bucket ml-training-data --lifecycle-configuration '{"Rules":[{"ID":"purge","Status":"Enabled","Prefix":"tmp/","Expiration":{"Days":1}}]}'`,
+			`aws s3api put-bucket-lifecycle-configuration --bucket access-logs --lifecycle-configuration '{"Rules":[{"ID":"keep90","Status":"Enabled","Filter":{},"Expiration":{"Days":90}}]}'`,
+			`aws s3api put-bucket-lifecycle-configuration --bucket ml-training-data --lifecycle-configuration '{"Rules":[{"ID":"purge","Status":"Disabled","Prefix":"","Expiration":{"Days":1}}]}'`,
+			`aws s3api get-bucket-lifecycle-configuration --bucket ml-training-data`)},
 }
