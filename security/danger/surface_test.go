@@ -25,6 +25,9 @@ func o(in string) surfaceCase { return surfaceCase{in, false} }
 var surfaceTable = map[string][]surfaceCase{
 	// psql: the SQL Commands reference (psql \h) and the meta-commands (psql \?).
 	"psql": {
+		// tune16 classes: an OR'ed "c IS NOT NULL" on a column the other term tests, a bound value tested for NULL, Delta's short VACUUM RETAIN
+		d("DELETE FROM sessions WHERE started_at < now() - interval '30 days' OR started_at IS NOT NULL;"), o("DELETE FROM sessions WHERE started_at < now() - interval '30 days' OR ended_at IS NOT NULL;"),
+		d("UPDATE accounts SET plan = 'free' WHERE :plan IS NOT NULL;"), o("UPDATE accounts SET plan = 'free' WHERE id = :id;"),
 		// tune8 classes: a session switched to a test suite's database (\c, \connect) resets its tables there; a switch back, or what reaches beyond the database, counts
 		o("\\connect orders_test\nDELETE FROM line_items;"), o("\\c test_billing\nDROP TABLE invoices CASCADE;"), d("\\c orders\nDELETE FROM line_items;"),
 		d("\\c orders_test\nTRUNCATE carts;\n\\c orders\nTRUNCATE carts;"), d("\\c orders_test\nDROP DATABASE orders;"), d("\\c orders_test\nDROP ROLE billing;"),
@@ -314,6 +317,10 @@ var surfaceTable = map[string][]surfaceCase{
 	},
 	// ipython: the magics (%lsmagic, %quickref) and ! shell escapes.
 	"ipython": {
+		// tune16 classes: Spark and DuckDB sessions' SQL and writers judged by their target
+		d("spark.sql(\"TRUNCATE TABLE curated.sessions\")"), o("spark.sql(\"SELECT count(*) FROM curated.sessions\").show()"),
+		d("sessions_df.write.mode('overwrite').saveAsTable('curated.sessions')"), o("sessions_df.write.mode('overwrite').saveAsTable('tmp_sessions')"),
+		o("sessions_df.write.mode('append').saveAsTable('curated.sessions')"),
 		// round 13: a shell command ending in + a name is judged by the name
 		d("import subprocess\nsubprocess.call('rm -rf ' + src_dir, shell=True)"),
 		// round 13: a name last bound to a model's every row before its update
