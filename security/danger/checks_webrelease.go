@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -113,4 +114,28 @@ func oneVersion(spec string) bool {
 	}
 	v := spec[i+1:]
 	return v != "" && !strings.ContainsAny(v, "*<>^~| xX")
+}
+
+// hostingAPIDelete: a hosting provider's API address of a DNS record, a
+// service, an app, a project or a site; DELETE to it is the CLI's delete.
+var hostingAPIDelete = regexp.MustCompile(`^https?://api\.(?:cloudflare\.com/client/v4/(?:zones/[^/]+/dns_records|accounts/[^/]+/(?:workers/scripts|pages/projects|d1/database|r2/buckets|storage/kv/namespaces))|render\.com/v1/(?:services|postgres)|heroku\.com/apps|vercel\.com/v\d+/projects|netlify\.com/api/v1/sites|fly\.io/v1/apps)/([^/?]+)`)
+
+func init() { addHostCheck("curl", checkHostingAPIDelete) }
+
+func checkHostingAPIDelete(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	del := false
+	for i, a := range args {
+		del = del || strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--request=DELETE") ||
+			(a == "-X" || a == "--request") && i+1 < len(args) && strings.EqualFold(args[i+1], "DELETE")
+	}
+	if !del {
+		return Verdict{}
+	}
+	for _, a := range c.Args[1:] {
+		if m := hostingAPIDelete.FindStringSubmatch(a.S); m != nil && !nonProdTarget(m[1]) {
+			return hit("cloud-teardown")
+		}
+	}
+	return Verdict{}
 }

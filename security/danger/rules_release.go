@@ -23,4 +23,8 @@ var r17Examples = []moreExamples{
 	{"cloud-teardown", sh("wrangler kv namespace delete --namespace-id 0f3a --env production", "wrangler r2 bucket delete harbor-media", "vercel rm harbor-site --yes"),
 		sh("wrangler kv key delete 'cache:42' --binding CACHE --env staging", "wrangler d1 delete scratch-db-test", "vercel rm harbor-site-q7w2e9rt4.vercel.app --yes",
 			"wrangler r2 bucket list")},
+	{"cloud-teardown", sh(`curl -X DELETE -H "Authorization: Bearer $T" https://api.render.com/v1/services/srv-abc123`, `curl --request DELETE "https://api.cloudflare.com/client/v4/zones/$Z/dns_records/$ID"`,
+		`curl -XDELETE https://api.netlify.com/api/v1/sites/harbor-docs -H "Authorization: Bearer $T"`),
+		sh(`curl -H "Authorization: Bearer $T" https://api.render.com/v1/services/srv-abc123`, `curl "https://api.cloudflare.com/client/v4/zones/$Z/dns_records?per_page=100"`,
+			`curl -X DELETE https://api.netlify.com/api/v1/sites/harbor-docs-preview`)},
 }
