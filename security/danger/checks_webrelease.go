@@ -123,13 +123,7 @@ var hostingAPIDelete = regexp.MustCompile(`^https?://api\.(?:cloudflare\.com/cli
 func init() { addHostCheck("curl", checkHostingAPIDelete) }
 
 func checkHostingAPIDelete(c shell.Command, _ int) Verdict {
-	args := shell.Lits(c.Args[1:])
-	del := false
-	for i, a := range args {
-		del = del || strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--request=DELETE") ||
-			(a == "-X" || a == "--request") && i+1 < len(args) && strings.EqualFold(args[i+1], "DELETE")
-	}
-	if !del {
+	if !curlDeletes(shell.Lits(c.Args[1:])) {
 		return Verdict{}
 	}
 	for _, a := range c.Args[1:] {
