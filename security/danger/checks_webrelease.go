@@ -133,3 +133,52 @@ func checkHostingAPIDelete(c shell.Command, _ int) Verdict {
 	}
 	return Verdict{}
 }
+
+// checkD1Remote: wrangler d1 execute --remote runs its --command against the
+// deployed database, so the SQL is judged as a client's would be; without
+// --remote it runs against the local copy.
+func checkD1Remote(c shell.Command, depth int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "")
+	ops := shell.Lits(o.Operands)
+	if len(ops) < 3 || ops[0] != "d1" || ops[1] != "execute" || !o.Long["remote"] || nonProdTarget(ops[2]) {
+		return Verdict{}
+	}
+	for _, s := range optionValues(c.Args[1:], "", "--command") {
+		if v := classifySQL(shell.ForParser(s, SQL), depth+1); v.Dangerous {
+			return via(v, "wrangler d1")
+		}
+	}
+	return Verdict{}
+}
+
+// checkAdbShellRm: adb shell rm -r of a real device's shared storage
+// (/sdcard, /storage, /data/media) deletes the owner's photos and files; an
+// emulator (-e, -s emulator-5554) is a scratch device.
+func checkAdbShellRm(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "sHPt")
+	ops := shell.Lits(o.Operands)
+	serials := optionValues(c.Args[1:], "-s", "")
+	if o.Has("e", "") || len(serials) > 0 && strings.HasPrefix(serials[0], "emulator-") || len(ops) < 3 || ops[0] != "shell" || ops[1] != "rm" { // ops: shell rm PATH…, its flags parsed as adb's
+		return Verdict{}
+	}
+	recursive := slices.ContainsFunc(shell.Lits(c.Args[1:]), func(a string) bool {
+		return a == "-r" || a == "-R" || a == "-rf" || a == "-fr" || a == "-Rf" || a == "-fR"
+	})
+	onStorage := slices.ContainsFunc(ops[2:], func(a string) bool {
+		return strings.HasPrefix(a, "/sdcard") || strings.HasPrefix(a, "/storage/") || strings.HasPrefix(a, "/data/media")
+	})
+	return hitIf(recursive && onStorage, "remote-delete")
+}
+
+// checkKeychainIdentity: security delete-identity / delete-certificate
+// remove a signing identity from a keychain; the private key goes with it.
+func checkKeychainIdentity(c shell.Command, _ int) Verdict {
+	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "cZtk").Operands)
+	return hitIf(len(ops) > 0 && (ops[0] == "delete-identity" || ops[0] == "delete-certificate"), "secret-key-delete")
+}
+
+func init() {
+	addHostCheck("wrangler", checkD1Remote)
+	addHostCheck("adb", checkAdbShellRm)
+	addHostCheck("security", checkKeychainIdentity)
+}
