@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,13 +280,16 @@ func checkHostingCLI(c shell.Command, _ int) Verdict {
 	if opensToWorld(c) {
 		return hit("firewall-off")
 	}
+	if slices.ContainsFunc(optionValuesAny(c.Args[1:], []string{"--env", "--environment", "-e"}), nonProdTarget) {
+		return Verdict{} // wrangler … --env preview: a preview environment's copy
+	}
 	verbs := cliTeardown[c.Name]
 	for i, op := range ops {
 		if !verbs[op] {
 			continue
 		}
 		rest := ops[i+1:]
-		if len(rest) > 0 && allTemporaryStr(rest) {
+		if len(rest) > 0 && (allTemporaryStr(rest) || c.Name == "vercel" && !slices.ContainsFunc(rest, notDeploymentURL)) {
 			return Verdict{}
 		}
 		if len(rest) == 0 && (c.Name == "vercel" || c.Name == "netlify") {
@@ -327,3 +331,9 @@ func registerOpsMore() {
 func crontabSpool(p string) bool {
 	return strings.HasPrefix(p, "/var/spool/cron/") || strings.HasPrefix(p, "/var/cron/tabs/") || strings.HasPrefix(p, "/usr/lib/cron/tabs/")
 }
+
+// vercelDeployment: one immutable deployment's address (app-8x2kq1fz.vercel.app),
+// not the project or its production alias.
+var vercelDeployment = regexp.MustCompile(`^(?:https?://)?[a-z0-9-]+-[a-z0-9]{8,10}(?:-[a-z0-9-]+)?\.vercel\.app/?$`)
+
+func notDeploymentURL(s string) bool { return !vercelDeployment.MatchString(s) }

@@ -121,12 +121,7 @@ func init() { addHostCheck("curl", checkRepoAPIDelete) }
 
 func checkRepoAPIDelete(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
-	del := false
-	for i, a := range args {
-		del = del || strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--request=DELETE") ||
-			(a == "-X" || a == "--request") && i+1 < len(args) && strings.EqualFold(args[i+1], "DELETE")
-	}
-	if !del {
+	if !curlDeletes(args) {
 		return Verdict{}
 	}
 	for _, a := range args {
@@ -142,4 +137,15 @@ func checkRepoAPIDelete(c shell.Command, _ int) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// curlDeletes: curl's arguments ask for the DELETE method.
+func curlDeletes(args []string) bool {
+	for i, a := range args {
+		if strings.EqualFold(a, "-XDELETE") || strings.EqualFold(a, "--request=DELETE") ||
+			(a == "-X" || a == "--request") && i+1 < len(args) && strings.EqualFold(args[i+1], "DELETE") {
+			return true
+		}
+	}
+	return false
 }
