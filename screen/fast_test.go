@@ -35,6 +35,20 @@ func (w *twin) write(p []byte) {
 	w.slow.Write(p)
 }
 
+// feed writes in to both screens in chunks of random length, checking the
+// Status now and then between them.
+func (w *twin) feed(rng *rand.Rand, in []byte) {
+	w.t.Helper()
+	for len(in) > 0 {
+		n := min(len(in), chunkLen(rng))
+		w.write(in[:n])
+		in = in[n:]
+		if rng.IntN(10) == 0 {
+			w.status()
+		}
+	}
+}
+
 func (w *twin) resize(cols, rows int) {
 	fmt.Fprintf(&w.fed, "resize %d %d\n", cols, rows)
 	w.fast.Resize(cols, rows)
@@ -461,14 +475,7 @@ func TestDifferentialPlainLines(t *testing.T) {
 				in = append(in, "\u0301"...) // a combining mark: attaches to the last printed
 			}
 		}
-		for len(in) > 0 {
-			n := min(len(in), chunkLen(rng))
-			w.write(in[:n])
-			in = in[n:]
-			if rng.IntN(10) == 0 {
-				w.status()
-			}
-		}
+		w.feed(rng, in)
 		w.compare(rng)
 	}
 }

@@ -64,14 +64,7 @@ func TestDifferentialPaintedLines(t *testing.T) {
 			in = append(in, "\r\n"...)
 			fed++
 		}
-		for len(in) > 0 {
-			n := min(len(in), chunkLen(rng))
-			w.write(in[:n])
-			in = in[n:]
-			if rng.IntN(10) == 0 {
-				w.status()
-			}
-		}
+		w.feed(rng, in)
 		w.compare(rng)
 		lines += w.fast.flow.lines
 	}

@@ -38,17 +38,15 @@ func (s *Session) unseenBefore(from mark) bool {
 // a program that echoes for itself) ended on the prompt's line, and the echo came
 // after it there, with the prompt before the cut.
 func (s *Session) unseenSince(seen mark, echoes []string) string {
-	text := s.outputSince(seen, nil)
-	if len(echoes) == 0 || seen.pos.Col == 0 {
-		return dropEchoLines(text, echoes)
+	if len(echoes) > 0 && seen.pos.Col > 0 {
+		lineStart := seen
+		lineStart.pos.Col = 0
+		first, rest, _ := strings.Cut(s.outputSince(lineStart, nil), "\n")
+		if isEcho(first, echoes[0]) {
+			return dropEchoLines(rest, echoes[1:])
+		}
 	}
-	lineStart := seen
-	lineStart.pos.Col = 0
-	first, rest, _ := strings.Cut(s.outputSince(lineStart, nil), "\n")
-	if isEcho(first, echoes[0]) {
-		return dropEchoLines(rest, echoes[1:])
-	}
-	return dropEchoLines(text, echoes)
+	return dropEchoLines(s.outputSince(seen, nil), echoes)
 }
 
 // dropPromptLine drops the cursor's line, the last of text, when it is a prompt: the

@@ -338,29 +338,40 @@ var cwdDeleters = shell.Set("rm", "shred", "find")
 // judged again as if run where the line started.
 func checkAfterCd(f *syntax.File, depth int) (Verdict, map[*syntax.CallExpr]bool) {
 	cwd := ""
-	var v Verdict
 	judged := map[*syntax.CallExpr]bool{}
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if v.Dangerous || !ok {
-			return !v.Dangerous
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok {
-			return true
-		}
+	v := inOrder(f, func(call *syntax.CallExpr, c shell.Command) Verdict {
 		switch {
 		case c.Name == "cd" || c.Name == "pushd":
 			cwd = cdTarget(c, cwd)
 		case cwd != "" && cwdDeleters[c.Name]:
-			v = checkCommand(relativeTo(c, cwd), depth)
 			judged[call] = true
+			return checkCommand(relativeTo(c, cwd), depth)
 		case cwd != "" && cwdExtractors[c.Name] != "":
-			v = checkCommand(extractIn(c, cwd), depth)
+			return checkCommand(extractIn(c, cwd), depth)
 		}
-		return true
+		return Verdict{}
 	})
 	return v, judged
+}
+
+// inOrder hands judge each simple command of f, in the order they run, with
+// its call, until a verdict is dangerous, and returns that verdict: the walk
+// of the checks that carry what earlier commands did (a cd, an mv, a saved
+// plan) to later ones.
+func inOrder(f *syntax.File, judge func(call *syntax.CallExpr, c shell.Command) Verdict) Verdict {
+	var v Verdict
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if v.Dangerous {
+			return false
+		}
+		if call, ok := n.(*syntax.CallExpr); ok {
+			if c, ok := shell.BuildCommand(call); ok {
+				v = judge(call, c)
+			}
+		}
+		return !v.Dangerous
+	})
+	return v
 }
 
 func cdTarget(c shell.Command, cwd string) string {

@@ -15,16 +15,7 @@ import (
 // earlier mv SRC DEST renamed as the deletion of SRC (DEST/x as SRC/x).
 func checkRenamedDeleted(f *syntax.File, depth int) Verdict {
 	renamed := map[string]string{} // DEST → SRC
-	var v Verdict
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if v.Dangerous || !ok {
-			return !v.Dangerous
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok {
-			return true
-		}
+	return inOrder(f, func(_ *syntax.CallExpr, c shell.Command) Verdict {
 		if c.Name == "git" && len(c.Args) > 2 && c.Args[1].S == "mv" {
 			c.Name, c.Args = "mv", c.Args[1:] // git mv A B renames as mv does
 		}
@@ -35,12 +26,11 @@ func checkRenamedDeleted(f *syntax.File, depth int) Verdict {
 			}
 		case len(renamed) > 0 && cwdDeleters[c.Name]:
 			if r, ok := renamedArgs(c, renamed); ok {
-				v = checkCommand(r, depth)
+				return checkCommand(r, depth)
 			}
 		}
-		return true
+		return Verdict{}
 	})
-	return v
 }
 
 // plainRename: mv [-f|-v] SRC DEST with both literal.

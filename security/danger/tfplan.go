@@ -19,15 +19,9 @@ var tfTools = shell.Set("terraform", "tofu", "terragrunt")
 // plan -destroy -out=PLAN, as terraform destroy with the plan's options.
 func checkSavedDestroyPlan(f *syntax.File, depth int) Verdict {
 	plans := map[string]shell.Command{} // plan file → the plan -destroy that wrote it
-	var v Verdict
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if v.Dangerous || !ok {
-			return !v.Dangerous
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok || !tfTools[c.Name] {
-			return true
+	return inOrder(f, func(_ *syntax.CallExpr, c shell.Command) Verdict {
+		if !tfTools[c.Name] {
+			return Verdict{}
 		}
 		ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
 		switch {
@@ -37,12 +31,11 @@ func checkSavedDestroyPlan(f *syntax.File, depth int) Verdict {
 			}
 		case len(ops) > 1 && ops[0] == "apply":
 			if plan, ok := plans[path.Clean(ops[len(ops)-1])]; ok {
-				v = checkCommand(asDestroy(plan), depth)
+				return checkCommand(asDestroy(plan), depth)
 			}
 		}
-		return true
+		return Verdict{}
 	})
-	return v
 }
 
 // asDestroy is terraform plan -destroy -out=F … as terraform destroy … with
