@@ -239,11 +239,12 @@ func filteredVolumes(w shell.Word) bool {
 		kind, val, _ := strings.Cut(v, "=")
 		parts := strings.Split(val, "=")
 		return kind == "name" && temporaryName(val) ||
-			kind == "label" && (runLabels[parts[0]] || slices.ContainsFunc(parts, temporaryName))
+			kind == "label" && (runLabels[parts[0][strings.LastIndexByte(parts[0], '.')+1:]] || slices.ContainsFunc(parts, temporaryName))
 	})
 }
 
-// runLabels are label keys that tag what one run, job or experiment made.
+// runLabels are label keys, or the last part of a reverse-DNS key
+// (com.example.run), that tag what one run, job or experiment made.
 var runLabels = shell.Set("run", "run-id", "run_id", "job", "job-id", "experiment", "exp", "ci", "pipeline", "build")
 
 // filteredBy: w is computed by a docker or podman listing with a filter that
