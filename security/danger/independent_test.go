@@ -15,7 +15,7 @@ import (
 // held-out part, used for tuning since its final figure was recorded) may guide
 // changes to them; heldout/ never does: this test reports its figures but never
 // prints its inputs. MCP_TERMINAL_CORPUS_MISSES=1 prints the tuning parts' misses
-// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune17) scores that part
+// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune20) scores that part
 // alone, for whoever changes rules (even the held-out totals are feedback they
 // should not tune against).
 
@@ -41,6 +41,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune15":  {0.982, 0.001},
 	"tune16":  {0.992, 0.000},
 	"tune17":  {0.738, 0.000},
+	"tune19":  {0.489, 0.116},
 	"heldout": {0.968, 0.004},
 }
 
@@ -140,7 +141,7 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 func TestIndependentCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
-	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14", "tune15", "tune16", "tune17", "heldout"} {
+	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14", "tune15", "tune16", "tune17", "tune19", "heldout"} {
 		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
 			continue
 		}
