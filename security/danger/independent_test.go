@@ -41,6 +41,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune15":  {0.982, 0.001},
 	"tune16":  {0.992, 0.000},
 	"tune17":  {0.738, 0.000},
+	"tune18":  {0.586, 0.144},
 	"tune19":  {0.489, 0.116},
 	"tune20":  {0.531, 0.071},
 	"heldout": {0.968, 0.004},
@@ -142,7 +143,7 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 func TestIndependentCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
-	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14", "tune15", "tune16", "tune17", "tune19", "tune20", "heldout"} {
+	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune20", "heldout"} {
 		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
 			continue
 		}
