@@ -507,6 +507,32 @@ func TestOffPathNodePromptName(t *testing.T) {
 	opMust(t, !strings.Contains(strings.ToLower(r.str("detail")+r.Text), "lua"), r, "node's prompt is reported as lua")
 }
 
+// node's REPL reads its terminal even while it awaits (it takes keystrokes and holds
+// them), so the kernel shows it waiting for input mid-await: the answer is its
+// prompt, with the awaited value before it. It used to come back at once, complete
+// by input_wait with no output. A node script's own question is still answered by
+// the kernel's view, at once.
+func TestOffPathNodeAwaitWaitsForThePrompt(t *testing.T) {
+	need(t, "node")
+	s := startServer(t)
+	id := s.create("node", nil)
+	for input, want := range map[string]string{
+		"await new Promise(r => setTimeout(() => r(6*7), 400))":                                                                                 "42",
+		"await new Promise(r => require('child_process').exec('sleep 0.4; echo kid', (e, out) => r(out.trim())))":                               "kid",
+		"await new Promise(r => { const sv = require('net').createServer().listen(0, () => setTimeout(() => { sv.close(); r('srv') }, 400)) })": "srv",
+	} {
+		r := s.send(id, input, map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "prompt")
+		opMust(t, strings.Contains(r.Text, want), r, "%q: want the awaited %q in the reply", input, want)
+	}
+	script := "require('readline').createInterface({input: process.stdin, output: process.stdout}).question('Name? ', a => { console.log('hi ' + a); process.exit(0) })"
+	sh := s.bash(nil)
+	r := s.send(sh, "node -e \""+script+"\"", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "input_wait")
+	opMust(t, strings.Contains(r.Text, "Name? "), r, "want the script's question")
+	opDone(t, s.send(sh, "Ada", map[string]any{"timeout_ms": 8000}), "shell_mark")
+}
+
 // 8. Refusal texts are well-formed sentences.
 func TestOffPathRefusalText(t *testing.T) {
 	t.Parallel()

@@ -271,6 +271,10 @@ func (p *Process) Wrote(pid int) (n uint64, ok bool) { return wrote(p.files, pid
 // ProcessName returns the short program name of pid, "" if unknown.
 func (p *Process) ProcessName(pid int) string { return processName(pid) }
 
+// Args returns the arguments pid was started with, its program's name first; nil
+// if unknown.
+func (p *Process) Args(pid int) []string { return processArgs(pid) }
+
 // Getenv returns key in the environment pid was started with, "" if unknown.
 func (p *Process) Getenv(pid int, key string) string { return processEnv(pid, key) }
 

@@ -85,6 +85,18 @@ func processName(pid int) string {
 	return comm
 }
 
+// processArgs returns pid's command line, split at its NULs.
+func processArgs(pid int) []string {
+	if pid <= 0 {
+		return nil
+	}
+	b, err := readProc("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	if err != nil || len(b) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
 // processEnv returns key's value in the environment pid was started with.
 func processEnv(pid int, key string) string {
 	if pid <= 0 {

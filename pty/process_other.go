@@ -23,3 +23,5 @@ func processName(int) string { return "" }
 func processCwd(int) string { return "" }
 
 func processEnv(int, string) string { return "" }
+
+func processArgs(int) []string { return nil }

@@ -2,6 +2,7 @@ package pty
 
 import (
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -101,18 +102,13 @@ func escapee(t *testing.T, p *Process, out *output, tag string, keepTTY bool) in
 		pid = 0
 		all, _ := procTable()
 		for _, pr := range all {
-			if pr.ppid == os.Getpid() && pr.sid == pr.pid && processArgs(pr.pid) == "sleep\x001"+tag+"\x00" {
+			if pr.ppid == os.Getpid() && pr.sid == pr.pid && slices.Equal(processArgs(pr.pid), []string{"sleep", "1" + tag}) {
 				pid = pr.pid
 			}
 		}
 		return pid != 0
 	}, func() string { return "the escaped sleep never became a child of the test process" })
 	return pid
-}
-
-func processArgs(pid int) string {
-	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-	return string(b)
 }
 
 func gone(pid int) bool {

@@ -239,6 +239,13 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			cand.echoed = cand.echoed || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
 			return cand.echoed
 		}
+		if (w.Reading || w.Proxy) && ws.enter && !ws.keys && cand.busyReader(w.PID, s.proc.Args) {
+			// Its waiting is no evidence, nor is a request it awaits a proxy's: the
+			// line has run when its prompt is back (eventloop.go).
+			d.Proxy = false
+			cached = &d
+			return d
+		}
 		if w.Reading && fresh && short && taken {
 			d.Pending, d.Polling = true, true
 		} else if w.Reading && fresh && taken && consumed() {
@@ -429,6 +436,9 @@ type candidate struct {
 	// echoed: the typed line was seen on the screen (or need not be); once seen,
 	// it is not looked for again in this wait.
 	echoed bool
+	// loop: the reader loopPID is an event loop's REPL (eventloop.go).
+	loopPID int
+	loop    bool
 }
 
 func (s *Session) setPrompted() {
