@@ -48,6 +48,11 @@ type State struct {
 	// command's prompt has not been drawn yet.
 	MarksOnly bool
 
+	// ShellContinues: under MarksOnly, the line may have left the shell's command
+	// open (a heredoc, a quote): blocked reading again, having taken the line, it
+	// waits at its continuation prompt for the rest, and input-wait says so.
+	ShellContinues bool
+
 	// ShellInFront: the integrated shell itself is in front of the terminal. Its
 	// prompt is drawn before the command typed ahead of it runs, so a prompt at the
 	// cursor is no evidence; its marks (or, for a builtin read, input-wait) are.
@@ -278,6 +283,7 @@ func markVerdict(marks []screen.Mark, startup bool) Verdict {
 // last output comes at most 1% of the command's time later, as the wait's pacing of
 // a stream already allows, and never sooner than it would have.
 const (
+	continueQuiet     = 2 * time.Millisecond
 	inputWaitQuiet    = 500 * time.Microsecond
 	maxInputWaitQuiet = 5 * time.Millisecond
 )
@@ -294,8 +300,13 @@ func InputWaitSignal(st *State) Verdict {
 	if st.InputWait == nil {
 		return Verdict{}
 	}
-	if st.MarksOnly {
-		return Verdict{Recheck: 20 * time.Millisecond} // it can end without output (a startup grace, a line taken)
+	if st.MarksOnly && !st.ShellContinues {
+		return Verdict{Recheck: 20 * time.Millisecond}
+	}
+	if st.MarksOnly && st.Quiet < continueQuiet {
+		// A complete command's C mark comes right after its echo: ask the kernel
+		// only once that moment has passed without one.
+		return Verdict{Recheck: continueQuiet - st.Quiet} // it can end without output (a startup grace, a line taken)
 	}
 	if pause := inputWaitPause(st.Since); st.Quiet < pause {
 		// Output is still arriving: the program is not waiting yet, and asking the

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -505,6 +506,37 @@ func TestOffPathNodePromptName(t *testing.T) {
 	opDone(t, r, "prompt", "input_wait")
 	t.Logf("detail: %q", r.str("detail"))
 	opMust(t, !strings.Contains(strings.ToLower(r.str("detail")+r.Text), "lua"), r, "node's prompt is reported as lua")
+}
+
+// A line that leaves an integrated shell's command open (a heredoc, a quote, a
+// loop typed over several lines) draws no mark: the shell shows its continuation
+// prompt and reads again. That is the next line's turn at once; it used to wait a
+// second per line for the marks to be taken for lost (a four-line heredoc took 3 s)
+// and then answered a lone open quote as a "prompt".
+func TestOffPathContinuedCommandLines(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	shells := map[string]string{"bash --norc": s.bash(nil),
+		"bash -i": s.create("bash", map[string]any{"args": []any{"-i"}, "env": map[string]any{"HISTFILE": "/dev/null", "HOME": t.TempDir()}})}
+	if _, err := exec.LookPath("zsh"); err == nil {
+		shells["zsh"] = s.create("zsh", map[string]any{"env": map[string]any{"HOME": t.TempDir(), "PS1": "%# "}})
+	} else {
+		t.Log("zsh is not installed: bash only")
+	}
+	for name, id := range shells {
+		r := s.send(id, "cat <<EOF\nline one\nline two\nEOF", map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "shell_mark")
+		opMust(t, strings.HasPrefix(r.str("output"), "line one\nline two\n"), r, "%s: heredoc output", name)
+		opFast(t, r, 2*time.Second) // each of its three open lines waited 1 s before
+		r = s.send(id, "for w in a b; do\n  echo got-$w\ndone", map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "shell_mark")
+		opMust(t, strings.Contains(r.str("output"), "got-a\ngot-b\n"), r, "%s: loop output", name)
+		r = s.send(id, "echo 'open", map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "input_wait")
+		r = s.send(id, "closed'", map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "shell_mark")
+		opMust(t, strings.HasPrefix(r.str("output"), "open\nclosed\n"), r, "%s: quoted output", name)
+	}
 }
 
 // node's REPL reads its terminal even while it awaits (it takes keystrokes and holds

@@ -164,6 +164,8 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
 	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
+	st.ShellContinues = st.MarksOnly && s.continues(w, st.Marks)
+	w.cand.continues = st.ShellContinues
 	if !snap.AltScreen && !st.MarksOnly && !st.ShellInFront {
 		// A prompt at the cursor can be the evidence (detect.PromptSignal): the
 		// detector reads the row. Where it cannot, as while an integrated shell runs
@@ -228,6 +230,14 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 				return true
 			}
 			if s.markedShell(w.PID) {
+				if cand.continues {
+					// The shell reads again with no mark since the line: it took
+					// the line into a command still open. Its echo, Enter
+					// included, shows the line editor has the whole line and is
+					// not waiting between two pieces of it.
+					cand.echoed = cand.echoed || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
+					return cand.echoed
+				}
 				if !s.marksLost(ws) {
 					return false
 				}
@@ -401,6 +411,17 @@ func (s *Session) marksLost(w waitSpec) bool {
 	return !hasKind(s.scr.MarksSince(w.from.marks), 'B')
 }
 
+// continues reports whether a line the integrated shell is editing may have left
+// a command open (a heredoc, a quote, a loop over several lines): it drew no mark
+// since the line (a complete command draws C before it runs, and its next prompt
+// D, A and B), and the line was not typed ahead of an earlier command. Blocked
+// reading again with the line taken, the shell then shows its continuation prompt
+// (PS2) and waits for the rest: the next line's turn, which marks alone would
+// have taken marksLostAfter to give.
+func (s *Session) continues(w waitSpec, ours []screen.Mark) bool {
+	return w.enter && !w.keys && !w.startup && !w.from.owed && len(ours) == 0
+}
+
 // shellInFront reports whether the session's own shell is the foreground group.
 func (s *Session) shellInFront() bool {
 	pgid, err := s.proc.Foreground()
@@ -436,6 +457,8 @@ type candidate struct {
 	// echoed: the typed line was seen on the screen (or need not be); once seen,
 	// it is not looked for again in this wait.
 	echoed bool
+	// continues: the shell's marks allow a continued command (Session.continues).
+	continues bool
 	// loop: the reader loopPID is an event loop's REPL (eventloop.go).
 	loopPID int
 	loop    bool
