@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -243,6 +244,38 @@ func TestInputWaitPrograms(t *testing.T) {
 			t.Logf("%s blocks in %s", tt.prog, callName(w.Syscall))
 			if w.Proxy != tt.proxy {
 				t.Errorf("%+v, want Proxy %v", w, tt.proxy)
+			}
+		})
+	}
+}
+
+// A program that sleeps in select or poll with no descriptors waits for nothing
+// but time, though it holds the terminal open: it is not reading it. (It used to be
+// judged by every descriptor it holds, as if its wait set could not be read, so
+// tclsh's `after 400; puts done` was answered at once, without its output.)
+func TestSleepInSelectIsNotReading(t *testing.T) {
+	t.Parallel()
+	for name, script := range map[string]string{
+		"perl select(undef x3, t)":      `perl -e 'print "ready\n"; select(undef, undef, undef, 30)'`,
+		"python3 select([], [], [], t)": `python3 -c 'import select; print("ready", flush=True); select.select([], [], [], 30)'`,
+		"python3 poll of nothing":       `python3 -c 'import select; print("ready", flush=True); select.poll().poll(30000)'`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			prog, _, _ := strings.Cut(script, " ")
+			if _, err := exec.LookPath(prog); err != nil {
+				t.Skipf("%s not installed", prog)
+			}
+			p, out := shell(t, "exec "+script)
+			out.waitFor(t, "ready\r\n")
+			nr := -1
+			eventually(t, 10*time.Second, func() bool {
+				nr, _, _ = blockedIn(p.files, p.Pid())
+				call, ok := waitSyscalls[runtime.GOARCH][nr]
+				return ok && (call.kind == selectFD || call.kind == pollFD)
+			}, func() string { return fmt.Sprintf("never seen sleeping in select or poll (last in %d)\n%s", nr, out) })
+			if w := p.InputWait(); w.Reading || w.Proxy {
+				t.Errorf("%+v: a sleep in %s is taken for reading the terminal", w, callName(nr))
 			}
 		})
 	}

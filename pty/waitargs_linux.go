@@ -107,10 +107,16 @@ func waitSet(mem *memory, kind waitKind, args []uint64) []int {
 	return nil
 }
 
-// selectSet decodes the read set of select(nfds, readfds, ...).
+// selectSet decodes the read set of select(nfds, readfds, ...). No descriptors, or
+// no read set, is an empty set, not an unknown one: select(0, NULL, NULL, NULL, t)
+// is how tclsh's `after` and perl's four-argument select sleep, holding the
+// terminal open all the while.
 func selectSet(mem *memory, nfds, addr uint64) []int {
 	if nfds > 1024 {
 		return nil
+	}
+	if nfds == 0 || addr == 0 {
+		return []int{}
 	}
 	b := mem.read(addr, int(nfds+7)/8)
 	if b == nil {
@@ -129,6 +135,9 @@ func selectSet(mem *memory, nfds, addr uint64) []int {
 func pollSet(mem *memory, addr, nfds uint64) []int {
 	if nfds > 4096 {
 		return nil
+	}
+	if nfds == 0 {
+		return []int{} // poll(NULL, 0, t): a sleep
 	}
 	b := mem.read(addr, int(nfds)*8)
 	if b == nil {
