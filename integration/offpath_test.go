@@ -539,6 +539,24 @@ func TestOffPathContinuedCommandLines(t *testing.T) {
 	}
 }
 
+// Keys a line editor answers by redrawing its row from the start (readline's
+// history search, and ctrl+g leaving it) reply with that row, not with what lies
+// right of the column the cursor had: "everse-i-search)`': " before.
+func TestOffPathKeysThatRedrawTheirRow(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	opDone(t, s.send(id, "echo needle-1", nil), "shell_mark")
+	r := s.control(id, "ctrl+r")
+	opMust(t, strings.Contains(r.str("output"), "(reverse-i-search)"), r, "ctrl+r: want the search's row")
+	r = s.must("send_command", map[string]any{"session_id": id, "input": "needle", "append_newline": false}, nil)
+	opMust(t, strings.Contains(r.str("output"), "(reverse-i-search)`needle': echo needle-1"), r, "typing the search: want its whole row")
+	r = s.control(id, "ctrl+g")
+	opMust(t, strings.HasPrefix(r.str("output"), "$ "), r, "ctrl+g: want the prompt's row back")
+	r = s.control(id, "e c h o space k e p t") // ordinary typing still answers with what it added
+	opMust(t, r.str("output") == "echo kept", r, "typing: want only the typed text")
+}
+
 // node's REPL reads its terminal even while it awaits (it takes keystrokes and holds
 // them), so the kernel shows it waiting for input mid-await: the answer is its
 // prompt, with the awaited value before it. It used to come back at once, complete

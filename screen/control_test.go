@@ -208,6 +208,31 @@ func TestResizeKeepsTabs(t *testing.T) {
 	}
 }
 
+func TestLeftOf(t *testing.T) {
+	s := newScreen(t, 20, 3, 5)
+	write(t, s, "$ ls\r\n你好 x  y\r\n$ ")
+	for _, tt := range []struct {
+		at   Pos
+		want string
+	}{
+		{Pos{0, 2}, "$"},
+		{Pos{0, 4}, "$ ls"},
+		{Pos{1, 2}, "你"},
+		{Pos{1, 3}, "你"}, // the second cell of 好 is not left of it all
+		{Pos{1, 7}, "你好 x"},
+		{Pos{2, 2}, "$"},
+		{Pos{9, 0}, ""}, // not drawn yet
+	} {
+		if got := s.LeftOf(tt.at); got != tt.want {
+			t.Errorf("LeftOf(%v) = %q, want %q", tt.at, got, tt.want)
+		}
+	}
+	write(t, s, "\r\n\r\n\r\n") // the first line scrolls into the scrollback
+	if got := s.LeftOf(Pos{0, 4}); got != "$ ls" {
+		t.Errorf("LeftOf a scrollback line = %q, want %q", got, "$ ls")
+	}
+}
+
 func TestTextSinceColumns(t *testing.T) {
 	s := newScreen(t, 20, 5, 0)
 	write(t, s, "$ ls\r\nfile1\r\n你好 x\r\n$ ")

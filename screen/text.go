@@ -180,6 +180,21 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 	return j.String(), lost
 }
 
+// LeftOf returns the row of p, an absolute line, up to column p.Col, right-trimmed:
+// what a key typed at p sits after ("" once the line left the scrollback, or for
+// a line not drawn yet).
+func (s *Screen) LeftOf(p Pos) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushPend()
+	oldest := s.lineBase - int64(s.hist.len())
+	if p.Line < oldest || p.Line >= s.lineBase+int64(s.rows) {
+		return ""
+	}
+	row, _ := s.lineAt(p.Line, oldest)
+	return strings.TrimRight(strings.TrimSuffix(row, cutCols(row, p.Col)), " ")
+}
+
 // lineAt returns an absolute line from the scrollback or the screen.
 func (s *Screen) lineAt(line, oldest int64) (string, bool) {
 	if line < s.lineBase {
