@@ -62,7 +62,7 @@ func init() {
 }
 
 func checkReleaseTool(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "aPse")
+	o := shell.ParseOpts(withoutValueOpts(c.Args[1:]), "aPse")
 	ops := shell.Lits(o.Operands)
 	if len(ops) == 0 || o.Long["dry-run"] || o.Long["help"] || o.Has("h", "") {
 		return Verdict{}
@@ -81,6 +81,23 @@ func checkReleaseTool(c shell.Command, _ int) Verdict {
 		return hit(v.rule)
 	}
 	return Verdict{}
+}
+
+// releaseValueOpts are long options of these tools that take a separate
+// value (cfgutil --ecid 0x1A erase), so the value is not read as the verb.
+var releaseValueOpts = shell.Set("--ecid", "--project", "--app", "--env", "--environment", "--site", "--config", "--account", "--cwd", "--registry", "--otp", "--api-key")
+
+func withoutValueOpts(args []shell.Word) []shell.Word {
+	out := make([]shell.Word, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if releaseValueOpts[args[i].S] && i+1 < len(args) {
+			out = append(out, shell.Word{S: args[i].S + "=" + args[i+1].S})
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 func leadingWords(ops, words []string) bool {

@@ -46,6 +46,11 @@ func classifyShell(input string, depth int) Verdict {
 	if v := checkTree(f, depth); v.Dangerous {
 		return v
 	}
+	if strings.Contains(input, "\n") {
+		if v := checkTypedIntoClient(input, depth); v.Dangerous {
+			return v
+		}
+	}
 	if v := checkLineFlow(f, input, depth); v.Dangerous {
 		return v
 	}
