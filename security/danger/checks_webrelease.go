@@ -35,7 +35,12 @@ var releaseTools = map[string][]releaseVerb{
 	"heroku":   {{[]string{"config:unset"}, "secret-key-delete", false}},
 	"netlify":  {{[]string{"env:unset"}, "secret-key-delete", false}},
 	"vercel":   {{[]string{"env", "rm"}, "secret-key-delete", false}, {[]string{"env", "remove"}, "secret-key-delete", false}},
-	"wrangler": {{[]string{"secret", "delete"}, "secret-key-delete", false}},
+	"wrangler": {{[]string{"secret", "delete"}, "secret-key-delete", false},
+		// r2.dev public access: every object of the bucket readable by anyone
+		{[]string{"r2", "bucket", "dev-url", "enable"}, "storage-made-public", false}},
+	// a site's certificate and private key deleted (or revoked): the
+	// server that names them fails to start or reload, and HTTPS stops
+	"certbot": {{[]string{"delete"}, "secret-key-delete", false}, {[]string{"revoke"}, "secret-key-delete", false}},
 }
 
 var npmVerbs = []releaseVerb{
@@ -53,7 +58,7 @@ var flyVerbs = []releaseVerb{
 }
 
 // releaseTargetOpts name the environment, project or app a command acts on.
-var releaseTargetOpts = []string{"--env", "--environment", "--project", "-P", "--app", "-a", "--site", "--tag", "--config"}
+var releaseTargetOpts = []string{"--cert-name", "--env", "--environment", "--project", "-P", "--app", "-a", "--site", "--tag", "--config"}
 
 func init() {
 	for name := range releaseTools {
@@ -72,6 +77,12 @@ func checkReleaseTool(c shell.Command, _ int) Verdict {
 			continue
 		}
 		targets := optionValuesAny(c.Args[1:], releaseTargetOpts)
+		if v.rule == "storage-made-public" && len(ops) > len(v.words) {
+			bucket := ops[len(v.words)]
+			if servedContent.MatchString(bucket) || nonProdTarget(bucket) {
+				return Verdict{} // a bucket of a site's assets is meant to be read by anyone; a preview's holds nothing of record
+			}
+		}
 		if slices.ContainsFunc(targets, nonProdTarget) || v.words[0] == "deprecate" && len(ops) > 1 && oneVersion(ops[1]) {
 			return Verdict{}
 		}
@@ -85,7 +96,7 @@ func checkReleaseTool(c shell.Command, _ int) Verdict {
 
 // releaseValueOpts are long options of these tools that take a separate
 // value (cfgutil --ecid 0x1A erase), so the value is not read as the verb.
-var releaseValueOpts = shell.Set("--ecid", "--project", "--app", "--env", "--environment", "--site", "--config", "--account", "--cwd", "--registry", "--otp", "--api-key")
+var releaseValueOpts = shell.Set("--cert-name", "--ecid", "--project", "--app", "--env", "--environment", "--site", "--config", "--account", "--cwd", "--registry", "--otp", "--api-key")
 
 func withoutValueOpts(args []shell.Word) []shell.Word {
 	out := make([]shell.Word, 0, len(args))
@@ -99,6 +110,9 @@ func withoutValueOpts(args []shell.Word) []shell.Word {
 	}
 	return out
 }
+
+// servedContent: a bucket named for what a site serves to everyone anyway.
+var servedContent = regexp.MustCompile(`(?i)(?:^|[-_.])(?:assets|static|public|cdn|www|site|web|docs|fonts)(?:$|[-_.])`)
 
 func leadingWords(ops, words []string) bool {
 	if len(ops) < len(words) {
