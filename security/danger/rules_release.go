@@ -34,4 +34,11 @@ var r17Examples = []moreExamples{
 		`curl -XDELETE https://api.netlify.com/api/v1/sites/harbor-docs -H "Authorization: Bearer $T"`),
 		sh(`curl -H "Authorization: Bearer $T" https://api.render.com/v1/services/srv-abc123`, `curl "https://api.cloudflare.com/client/v4/zones/$Z/dns_records?per_page=100"`,
 			`curl -X DELETE https://api.netlify.com/api/v1/sites/harbor-docs-preview`)},
+	{"sdk-bulk-delete", join(node("for (const u of (await admin.auth().listUsers(1000)).users) await admin.auth().deleteUser(u.uid)",
+		"for await (const c of stripe.customers.list({ limit: 100 })) await stripe.customers.del(c.id)", "hooks.forEach(h => github.rest.repos.deleteWebhook({ owner, repo, hook_id: h.id }))"),
+		py("for r in recs: cf.dns.records.delete(r.id, zone_id=ZONE)", "for c in certs: requests.delete(f'https://api.example.com/v1/certificates/{c[\"id\"]}')")),
+		join(node("for (const k of keys) cache.delete(k)", "for (const u of (await testAuth.listUsers()).users) await testAuth.deleteUser(u.uid)",
+			"for (const c of (await stripe.customers.list({ email: 'qa@example.com' })).data) await stripe.customers.del(c.id)"),
+			py("for r in stale: cf.dns.records.delete(r.id, zone_id=ZONE)", "[cf.dns.records.delete(r.id, zone_id=Z) for r in recs if r.type == 'TXT']",
+				"for k in ['a', 'b']: client.delete_secret(k)", "for g in groups: g.destroy()"))},
 }
