@@ -40,7 +40,8 @@ var releaseTools = map[string][]releaseVerb{
 		{[]string{"r2", "bucket", "dev-url", "enable"}, "storage-made-public", false}},
 	// a site's certificate and private key deleted (or revoked): the
 	// server that names them fails to start or reload, and HTTPS stops
-	"certbot": {{[]string{"delete"}, "secret-key-delete", false}, {[]string{"revoke"}, "secret-key-delete", false}},
+	"flarectl": {{[]string{"dns", "delete"}, "cloud-teardown", false}, {[]string{"zone", "delete"}, "cloud-teardown", false}},
+	"certbot":  {{[]string{"delete"}, "secret-key-delete", false}, {[]string{"revoke"}, "secret-key-delete", false}},
 }
 
 var npmVerbs = []releaseVerb{
@@ -151,7 +152,40 @@ func oneVersion(spec string) bool {
 // service, an app, a project or a site; DELETE to it is the CLI's delete.
 var hostingAPIDelete = regexp.MustCompile(`^https?://api\.(?:cloudflare\.com/client/v4/(?:zones/[^/]+/dns_records|accounts/[^/]+/(?:workers/scripts|pages/projects|d1/database|r2/buckets|storage/kv/namespaces))|render\.com/v1/(?:services|postgres)|heroku\.com/apps|vercel\.com/v\d+/projects|netlify\.com/api/v1/sites|fly\.io/v1/apps)/([^/?]+)`)
 
-func init() { addHostCheck("curl", checkHostingAPIDelete) }
+func init() {
+	addHostCheck("curl", checkHostingAPIDelete)
+	addHostCheck("curl", checkSoftDelete)
+}
+
+// softDeleteBody: a JSON body that marks the resource it is sent to deleted,
+// the way APIs with soft deletes (PostHog's flags and insights, many admin
+// APIs) take a delete: {"deleted": true}.
+var softDeleteBody = regexp.MustCompile(`"deleted"\s*:\s*true\b`)
+
+// checkSoftDelete: curl -X PATCH -d '{"deleted": true}' https://…/feature_flags/42/
+// deletes the flag as a DELETE would; an address named as a preview or test
+// resource passes.
+func checkSoftDelete(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	body, url := false, ""
+	for _, a := range args {
+		if softDeleteBody.MatchString(a) {
+			body = true
+		}
+		if strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://") {
+			url = a
+		}
+	}
+	if !body || url == "" || strings.Contains(url, "localhost") || strings.Contains(url, "127.0.0.1") {
+		return Verdict{}
+	}
+	for _, part := range strings.FieldsFunc(url, func(r rune) bool { return r == '/' || r == '.' || r == '?' }) {
+		if nonProdTarget(part) {
+			return Verdict{}
+		}
+	}
+	return hit("remote-delete")
+}
 
 func checkHostingAPIDelete(c shell.Command, _ int) Verdict {
 	if !curlDeletes(shell.Lits(c.Args[1:])) {

@@ -27,6 +27,9 @@ func classify(ctx Context, input string, depth int) Verdict {
 		if v := classifyPython(input, depth); v.Dangerous {
 			return v
 		}
+		if v := checkCodePastesSecret(input); v.Dangerous {
+			return v
+		}
 		return checkLoopDeletes(input)
 	}
 	if isCodeContext(ctx) {
