@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -62,6 +63,34 @@ func interactiveClient(line string) (Context, bool) {
 		if len(args) == 0 || len(args) == 1 && (args[0].S == "-q" || args[0].S == "-i") {
 			return Python, true
 		}
+		// python manage.py shell (Django's console) and dbshell (its database's client)
+		if len(args) == 2 && path.Base(args[0].S) == "manage.py" {
+			return frameworkConsole(args[1].S)
+		}
+	case Node, Ruby:
+		if len(args) == 0 {
+			return ctx, true
+		}
+	}
+	switch {
+	case c.Name == "manage.py" && len(args) == 1:
+		return frameworkConsole(args[0].S)
+	case (c.Name == "rails" || c.Name == "flask") && len(args) == 1:
+		return frameworkConsole(args[0].S)
+	}
+	return 0, false
+}
+
+// frameworkConsole: the console a framework's subcommand leaves at its
+// prompt (Django's shell and dbshell, rails console and dbconsole, flask shell).
+func frameworkConsole(sub string) (Context, bool) {
+	switch sub {
+	case "shell", "shell_plus":
+		return Python, true
+	case "dbshell", "dbconsole", "db":
+		return SQL, true
+	case "console", "c":
+		return Ruby, true
 	}
 	return 0, false
 }
