@@ -33,7 +33,10 @@ func classify(ctx Context, input string, depth int) Verdict {
 		return checkLoopDeletes(input)
 	}
 	if isCodeContext(ctx) {
-		if v := classifyREPL(ctx, input, depth); v.Dangerous || ctx != Node {
+		if v := classifyREPL(ctx, input, depth); v.Dangerous || ctx != Node && ctx != Ruby {
+			return v
+		}
+		if v := checkCodePastesSecret(input); v.Dangerous {
 			return v
 		}
 		return checkLoopDeletes(input)

@@ -22,10 +22,13 @@ var (
 	// jsForOf: `for (const X of` / `for await (let X of`; the iterable ends
 	// at the parenthesis that closes the header.
 	jsForOf = regexp.MustCompile(`\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s+of\s+`)
-	// jsForEach: ITER.forEach(X => BODY) or ITER.forEach(async (X) => BODY).
-	jsForEach = regexp.MustCompile(`^(.*?)\.\s*forEach\s*\(\s*(?:async\s*)?\(?\s*([A-Za-z_$][\w$]*)\s*\)?\s*=>\s*(.*)$`)
+	// jsForEach: ITER.forEach(X => BODY), ITER.forEach(async (X) => BODY) and
+	// Stripe's ITER.autoPagingEach(X => BODY), every page of a listing.
+	jsForEach = regexp.MustCompile(`^(.*?)\.\s*(?:forEach|autoPagingEach)\s*\(\s*(?:async\s*)?\(?\s*([A-Za-z_$][\w$]*)\s*\)?\s*=>\s*(.*)$`)
+	// rubyEach: ITER.each { |X| BODY } or ITER.each do |X| BODY end.
+	rubyEach = regexp.MustCompile(`^(.*?)\.\s*(?:each|find_each|each_entry|auto_paging_each)\s*(?:\{|do)\s*\|\s*([A-Za-z_]\w*)\s*\|(.*)$`)
 	// deleteCall: RECEIVER.METHOD( where METHOD removes a remote resource.
-	deleteCall = regexp.MustCompile(`([A-Za-z_$][\w$]*(?:\s*(?:\.\s*[A-Za-z_$][\w$]*|\(\s*\)|\[[^\]]*\]))*)\s*\.\s*(delete|del|destroy|purge|delete_[a-z]\w*|delete[A-Z]\w*|remove[A-Z]\w*|destroy[A-Z]\w*)\s*\(`)
+	deleteCall = regexp.MustCompile(`([A-Za-z_$][\w$]*(?:\s*(?:(?:\.|::)\s*[A-Za-z_$][\w$]*|\(\s*\)|\[[^\]]*\]))*)\s*\.\s*(delete|del|destroy|purge|delete_[a-z]\w*|delete[A-Z]\w*|remove[A-Z]\w*|destroy[A-Z]\w*)\s*\(`)
 	// narrowed: what picks some of the items rather than all of them.
 	narrowed = regexp.MustCompile(`\bif\b|\?|\bfilter\b|\.filter\s*\(|\bwhere\s*\(|[Pp]refix|[Ff]ilters?\s*[=:]|\bquery\s*[=:]|\bsearch\b|\bmatch\w*\b|startswith|endswith|startsWith|endsWith|includes\s*\(|==|!=|[<>]=?\s*\d|\bslice\s*\(|\[\s*:\s*\d|\blimit\s*[=:]\s*[1-9]\b|\bcreated\b|\bolder|\bsince\b|\bbefore\b|\b(?:email|status|type|name|tag|label|owner|customer|user_id|userId)\s*[:=]`)
 	// subsetName: a variable named for the items picked out before.
@@ -69,6 +72,9 @@ func loopsIn(code string) []loop {
 		if m := jsForEach.FindStringSubmatch(strings.TrimSpace(ln)); m != nil {
 			out = append(out, loop{m[2], m[1], m[3]})
 		}
+		if m := rubyEach.FindStringSubmatch(strings.TrimSpace(ln)); m != nil {
+			out = append(out, loop{m[2], m[1], m[3]})
+		}
 	}
 	for _, m := range jsForOf.FindAllStringSubmatchIndex(code, -1) {
 		rest := code[m[1]:]
@@ -105,7 +111,7 @@ func eachDeleted(item, iter, body string) bool {
 	for _, m := range deleteCall.FindAllStringSubmatchIndex(body, -1) {
 		recv, method := body[m[2]:m[3]], body[m[4]:m[5]]
 		root := recv
-		if i := strings.IndexAny(root, ".([ "); i >= 0 {
+		if i := strings.IndexAny(root, ".([ :"); i >= 0 {
 			root = root[:i]
 		}
 		if testClient(recv) {
@@ -119,7 +125,7 @@ func eachDeleted(item, iter, body string) bool {
 			continue
 		case httpClients[root] && (method == "delete" || method == "del"):
 			return true
-		case strings.ContainsAny(recv, ".(") || method != "delete" && method != "del" && method != "destroy":
+		case strings.ContainsAny(recv, ".(:") || method != "delete" && method != "del" && method != "destroy":
 			return true // an SDK's namespace (stripe.customers.del, auth().deleteUser), not a Map's delete
 		}
 	}
