@@ -292,13 +292,23 @@ func checkGitAddSecret(c shell.Command, _ int) Verdict {
 	if len(ops) < 2 || ops[0] != "add" || o.Long["dry-run"] || strings.Contains(o.Short, "n") {
 		return Verdict{}
 	}
+	force := strings.Contains(o.Short, "f") || o.Long["force"]
 	for _, p := range ops[1:] {
 		if secretPath(strings.TrimRight(p, "*")) {
+			return hit("expose-secret")
+		}
+		// git add -f certs/: the ignore rule that kept a directory named
+		// for keys out of the repository overridden.
+		if force && keyDirNames[strings.ToLower(path.Base(strings.TrimRight(strings.TrimRight(p, "*"), "/")))] {
 			return hit("expose-secret")
 		}
 	}
 	return Verdict{}
 }
+
+// keyDirNames: directories named for what they hold, keys and certificates
+// with their private halves (fastlane/certs, android/keystores, secrets/).
+var keyDirNames = shell.Set("certs", "certificates", "keys", "private", "secrets", "credentials", "keystores", "signing", "ssl", "tls", ".ssh", ".gnupg")
 
 var (
 	numericMode   = regexp.MustCompile(`^[0-7]{1,4}$`)

@@ -105,7 +105,10 @@ var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc
 	"aws ssm get-parameter", "aws ssm get-parameters", "gcloud secrets versions access", "az keyvault secret show", "vault kv get",
 	"vault read", "op read", "op item get", "pass show", "doppler secrets", "heroku config", "gh auth token", "security find-generic-password",
 	// a scheduler's connections carry the passwords and keys of every system its DAGs reach
-	"airflow connections export", "airflow connections get", "airflow variables export", "databricks secrets get-secret"}
+	"airflow connections export", "airflow connections get", "airflow variables export", "databricks secrets get-secret",
+	// a hosting platform's environment: the production app's database URL, API keys and signing secrets
+	"heroku config:get", "vercel env pull", "netlify env:get", "netlify env:list", "firebase functions:secrets:access",
+	"railway variables"}
 
 // readsSecretStore: c prints a secret from a store (kubectl get secret,
 // aws secretsmanager get-secret-value, vault kv get, op read).

@@ -141,6 +141,11 @@ func checkGitPush(args []shell.Word) Verdict {
 		if sharedBranch(dst) && (force || plus || del || (colon && src == "") || lease) {
 			return hit("git-force-push-main")
 		}
+		// A release tag deleted on the remote is a published release
+		// withdrawn: what others pin, fetch and build from by its name.
+		if tag, ok := strings.CutPrefix(dst, "refs/tags/"); ok && (del || colon && src == "") && !temporaryName(tag) && !throwawayBranch(tag) {
+			return hit("remote-delete")
+		}
 		if (del || colon && src == "") && !temporaryName(dst) && !throwawayBranch(dst) && !strings.HasPrefix(dst, "refs/tags/") {
 			return hit("git-delete-remote-branch")
 		}

@@ -35,7 +35,13 @@ var releaseTools = map[string][]releaseVerb{
 	"heroku":   {{[]string{"config:unset"}, "secret-key-delete", false}},
 	"netlify":  {{[]string{"env:unset"}, "secret-key-delete", false}},
 	"vercel":   {{[]string{"env", "rm"}, "secret-key-delete", false}, {[]string{"env", "remove"}, "secret-key-delete", false}},
-	"wrangler": {{[]string{"secret", "delete"}, "secret-key-delete", false}},
+	"wrangler": {{[]string{"secret", "delete"}, "secret-key-delete", false},
+		// r2.dev public access: every object of the bucket readable by anyone
+		{[]string{"r2", "bucket", "dev-url", "enable"}, "storage-made-public", false}},
+	// a site's certificate and private key deleted (or revoked): the
+	// server that names them fails to start or reload, and HTTPS stops
+	"flarectl": {{[]string{"dns", "delete"}, "cloud-teardown", false}, {[]string{"zone", "delete"}, "cloud-teardown", false}},
+	"certbot":  {{[]string{"delete"}, "secret-key-delete", false}, {[]string{"revoke"}, "secret-key-delete", false}},
 }
 
 var npmVerbs = []releaseVerb{
@@ -53,7 +59,7 @@ var flyVerbs = []releaseVerb{
 }
 
 // releaseTargetOpts name the environment, project or app a command acts on.
-var releaseTargetOpts = []string{"--env", "--environment", "--project", "-P", "--app", "-a", "--site", "--tag", "--config"}
+var releaseTargetOpts = []string{"--cert-name", "--env", "--environment", "--project", "-P", "--app", "-a", "--site", "--tag", "--config"}
 
 func init() {
 	for name := range releaseTools {
@@ -62,7 +68,7 @@ func init() {
 }
 
 func checkReleaseTool(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "aPse")
+	o := shell.ParseOpts(withoutValueOpts(c.Args[1:]), "aPse")
 	ops := shell.Lits(o.Operands)
 	if len(ops) == 0 || o.Long["dry-run"] || o.Long["help"] || o.Has("h", "") {
 		return Verdict{}
@@ -72,6 +78,12 @@ func checkReleaseTool(c shell.Command, _ int) Verdict {
 			continue
 		}
 		targets := optionValuesAny(c.Args[1:], releaseTargetOpts)
+		if v.rule == "storage-made-public" && len(ops) > len(v.words) {
+			bucket := ops[len(v.words)]
+			if servedContent.MatchString(bucket) || nonProdTarget(bucket) {
+				return Verdict{} // a bucket of a site's assets is meant to be read by anyone; a preview's holds nothing of record
+			}
+		}
 		if slices.ContainsFunc(targets, nonProdTarget) || v.words[0] == "deprecate" && len(ops) > 1 && oneVersion(ops[1]) {
 			return Verdict{}
 		}
@@ -82,6 +94,26 @@ func checkReleaseTool(c shell.Command, _ int) Verdict {
 	}
 	return Verdict{}
 }
+
+// releaseValueOpts are long options of these tools that take a separate
+// value (cfgutil --ecid 0x1A erase), so the value is not read as the verb.
+var releaseValueOpts = shell.Set("--cert-name", "--ecid", "--project", "--app", "--env", "--environment", "--site", "--config", "--account", "--cwd", "--registry", "--otp", "--api-key")
+
+func withoutValueOpts(args []shell.Word) []shell.Word {
+	out := make([]shell.Word, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		if releaseValueOpts[args[i].S] && i+1 < len(args) {
+			out = append(out, shell.Word{S: args[i].S + "=" + args[i+1].S})
+			i++
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
+}
+
+// servedContent: a bucket named for what a site serves to everyone anyway.
+var servedContent = regexp.MustCompile(`(?i)(?:^|[-_.])(?:assets|static|public|cdn|www|site|web|docs|fonts)(?:$|[-_.])`)
 
 func leadingWords(ops, words []string) bool {
 	if len(ops) < len(words) {
@@ -120,7 +152,40 @@ func oneVersion(spec string) bool {
 // service, an app, a project or a site; DELETE to it is the CLI's delete.
 var hostingAPIDelete = regexp.MustCompile(`^https?://api\.(?:cloudflare\.com/client/v4/(?:zones/[^/]+/dns_records|accounts/[^/]+/(?:workers/scripts|pages/projects|d1/database|r2/buckets|storage/kv/namespaces))|render\.com/v1/(?:services|postgres)|heroku\.com/apps|vercel\.com/v\d+/projects|netlify\.com/api/v1/sites|fly\.io/v1/apps)/([^/?]+)`)
 
-func init() { addHostCheck("curl", checkHostingAPIDelete) }
+func init() {
+	addHostCheck("curl", checkHostingAPIDelete)
+	addHostCheck("curl", checkSoftDelete)
+}
+
+// softDeleteBody: a JSON body that marks the resource it is sent to deleted,
+// the way APIs with soft deletes (PostHog's flags and insights, many admin
+// APIs) take a delete: {"deleted": true}.
+var softDeleteBody = regexp.MustCompile(`"deleted"\s*:\s*true\b`)
+
+// checkSoftDelete: curl -X PATCH -d '{"deleted": true}' https://…/feature_flags/42/
+// deletes the flag as a DELETE would; an address named as a preview or test
+// resource passes.
+func checkSoftDelete(c shell.Command, _ int) Verdict {
+	args := shell.Lits(c.Args[1:])
+	body, url := false, ""
+	for _, a := range args {
+		if softDeleteBody.MatchString(a) {
+			body = true
+		}
+		if strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://") {
+			url = a
+		}
+	}
+	if !body || url == "" || strings.Contains(url, "localhost") || strings.Contains(url, "127.0.0.1") {
+		return Verdict{}
+	}
+	for _, part := range strings.FieldsFunc(url, func(r rune) bool { return r == '/' || r == '.' || r == '?' }) {
+		if nonProdTarget(part) {
+			return Verdict{}
+		}
+	}
+	return hit("remote-delete")
+}
 
 func checkHostingAPIDelete(c shell.Command, _ int) Verdict {
 	if !curlDeletes(shell.Lits(c.Args[1:])) {

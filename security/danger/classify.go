@@ -24,10 +24,22 @@ func classify(ctx Context, input string, depth int) Verdict {
 	case SQL:
 		return classifySQL(input, depth)
 	case Python:
-		return classifyPython(input, depth)
+		if v := classifyPython(input, depth); v.Dangerous {
+			return v
+		}
+		if v := checkCodePastesSecret(input); v.Dangerous {
+			return v
+		}
+		return checkLoopDeletes(input)
 	}
 	if isCodeContext(ctx) {
-		return classifyREPL(ctx, input, depth)
+		if v := classifyREPL(ctx, input, depth); v.Dangerous || ctx != Node && ctx != Ruby {
+			return v
+		}
+		if v := checkCodePastesSecret(input); v.Dangerous {
+			return v
+		}
+		return checkLoopDeletes(input)
 	}
 	if v := classifyShell(input, depth); v.Dangerous {
 		return v

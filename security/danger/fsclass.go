@@ -63,7 +63,7 @@ var (
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
-	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.my\.cnf|\.mylogin\.cnf|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|pfx|kdbx|jks|keystore))$`)
+	credFiles  = regexp.MustCompile(`^(?:\.env(?:\.[A-Za-z0-9_-]+)?|\.netrc|\.pgpass|\.my\.cnf|\.mylogin\.cnf|\.git-credentials|\.npmrc|\.pypirc|credentials(?:\.json|\.ya?ml)?(?:\.enc)?|kubeconfig|\.htpasswd|id_(?:rsa|dsa|ecdsa|ed25519)(?:_[A-Za-z0-9]+)?|.+\.(?:pem|key|p12|p8|pfx|kdbx|jks|keystore))$`)
 	credSample = regexp.MustCompile(`(?i)(?:example|sample|template|dist|test|bak|backup|old|orig|save)$`)
 	dbFiles    = regexp.MustCompile(`(?i)\.(?:db|sqlite|sqlite3|db3|mdb|accdb|ibd|frm|myd|wt|rdb|aof|duckdb|fdb|gdb|nsf|tfstate|tfstate\.backup)$|^ibdata\d*$|^ib_logfile\d*$`)
 	// dataRoots: top-level directories holding mounts and served or
@@ -135,6 +135,8 @@ func classifyPath(p string) pathClass {
 		return pcScratch
 	case sourceGlob(comps[len(comps)-1]):
 		return pcProject // every source file of a kind (*.go, src/**/*.ts): the project's code
+	case xcodeProject.MatchString(comps[len(comps)-1]):
+		return pcProject // an Xcode project: its targets, build settings and file list (CocoaPods' .xcworkspace is made again by pod install)
 	case looksLikeFile(comps[len(comps)-1]):
 		return pcFile
 	case slices.ContainsFunc(comps, dbDataDir.MatchString):
@@ -158,6 +160,8 @@ var servedFile = regexp.MustCompile(`(?i)\.(?:html?|css|js|map|txt|json|xml|conf
 var worktreeName = regexp.MustCompile(`(?i)^(?:wt|worktree)[-_.]|[-_.](?:wt|worktree|copy)$`)
 
 var localSystem = shell.Set("lib", "lib64", "bin", "sbin", "include", "share", "etc")
+
+var xcodeProject = regexp.MustCompile(`\.xcodeproj$|^project\.pbxproj$`)
 
 // sourceDirs are the names projects give their source trees; a relative
 // path starting with one is project source, not an artifact.
@@ -482,7 +486,7 @@ func fileVerdict(p string) Verdict {
 var appStateDirs = shell.Set("instance", "storage", "var")
 
 var (
-	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)
+	projectKeyOrDB = regexp.MustCompile(`(?i)\.(?:pem|key|p12|p8|pfx|crt|jks|keystore|db|sqlite|sqlite3|db3)$`)
 	prodName       = regexp.MustCompile(`(?i)prod|live|master|main\.`)
 )
 

@@ -39,7 +39,7 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 		return Verdict{} // a package source's public signing key, fetched again at will
 	case c == pcCredential && credDirs[base]:
 		return Verdict{} // a directory: cp key ~/.ssh/ adds a file
-	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base):
+	case (c == pcCredential || c == pcDatabase) && local && how != byEmpty && !prodName.MatchString(base) && !releaseSigningKey.MatchString(base):
 		return Verdict{}
 	case c == pcCredential && how == byCopy && !local && !credHeld(p):
 		return Verdict{} // cp ~/.ssh/id_rsa ~/backup/id_rsa makes a copy, not a loss
@@ -60,6 +60,12 @@ func overwriteVerdict(p string, how replaceKind) Verdict {
 	}
 	return Verdict{}
 }
+
+// releaseSigningKey: the key a store knows the app by (an Android release or
+// upload keystore, an iOS distribution certificate, an App Store Connect
+// key): replaced, every later update is signed by a key the store refuses.
+// A debug keystore is made again by the build.
+var releaseSigningKey = regexp.MustCompile(`(?i)(?:^|[-_.])(?:release|upload|distribution|dist|appstore|playstore)[-_.]?[^/]*\.(?:keystore|jks|p12|pfx|p8)$`)
 
 // emptyDocument: text that empties a configuration as surely as no text:
 // an empty JSON object or array, null, a bare YAML document marker.

@@ -266,7 +266,7 @@ var rules = []rule{
 		join(sql("UPDATE users SET admin = true;", "update t set x = (select 1 from y where z = 1)"), unk("UPDATE accounts SET balance = 0")),
 		join(sql("UPDATE users SET admin = false WHERE id = 7", "SELECT 'UPDATE t SET x=1'"), unk("update-alternatives --config java"))},
 	{"sql-grant-public", catPerm,
-		"This grants every privilege to every database user.",
+		"This grants every privilege, or every table, to every database user, or to anyone the database's public HTTP API lets in without a login (anon).",
 		sql("GRANT ALL ON ALL TABLES IN SCHEMA public TO PUBLIC;", "grant all privileges on database app to public"),
 		sql("GRANT SELECT ON t TO reporting", "GRANT ALL ON t TO alice")},
 	{"py-rmtree", catDelete,

@@ -16,6 +16,13 @@ func classifyShell(input string, depth int) Verdict {
 	if depth > shell.MaxDepth {
 		return fallbackShell(input)
 	}
+	// lines typed into a client a line starts are that client's, and need
+	// not parse as shell (shutil.rmtree('/srv') after python3)
+	if strings.Contains(input, "\n") {
+		if v := checkTypedIntoClient(input, depth); v.Dangerous {
+			return v
+		}
+	}
 	f, err := shell.Parse(input)
 	if err != nil {
 		if v := fallbackShell(input); v.Dangerous {

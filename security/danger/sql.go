@@ -2,6 +2,7 @@ package danger
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -213,11 +214,23 @@ func sqlStatementRule(toks []string) string {
 	case verb == "UPDATE" && indexDepth0(rest, "SET") >= 0 && !filtered(rest):
 		return "sql-update-no-where"
 	case verb == "GRANT" && indexDepth0(rest, "ALL") >= 0:
-		if i := indexDepth0(rest, "TO"); i >= 0 && indexDepth0(rest[i:], "PUBLIC") >= 0 {
+		if i := indexDepth0(rest, "TO"); i >= 0 && slices.ContainsFunc(rest[i+1:], anyoneRole) {
 			return "sql-grant-public"
 		}
 	}
 	return sqlMoreRule(verb, rest)
+}
+
+// anyoneRole: a grantee that is everyone — PUBLIC, or the role a database's
+// HTTP API (PostgREST, Supabase) serves requests without a login as (anon,
+// web_anon): every table granted to it can be read by anyone with the
+// project's public URL.
+func anyoneRole(t string) bool {
+	switch strings.ToLower(strings.Trim(t, `"`)) {
+	case "public", "anon", "web_anon", "anonymous":
+		return true
+	}
+	return false
 }
 
 // mainVerb skips EXPLAIN ANALYZE and WITH clauses to the statement's verb.

@@ -161,6 +161,10 @@ var wrappers = map[string]func([]Word) int{
 	"rye":        subcommandRunner("", nil, "run"),
 	"dotenvx":    subcommandRunner("f", Set("env-file", "env"), "run"),
 	"volta":      subcommandRunner("", Set("node", "npm", "yarn", "pnpm"), "run"),
+	// Monorepo tools run a command in every package they select (lerna exec
+	// --scope '@acme/*' -- npm unpublish, nx exec -- …): the command is what runs.
+	"lerna": subcommandRunner("", Set("scope", "ignore", "since", "concurrency", "loglevel", "ci"), "exec"),
+	"nx":    subcommandRunner("", Set("projects", "exclude", "parallel", "configuration", "c"), "exec"),
 }
 
 // subcommandRunner: a tool that runs another program only through one of its
