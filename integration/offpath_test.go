@@ -557,6 +557,26 @@ func TestOffPathKeysThatRedrawTheirRow(t *testing.T) {
 	opMust(t, r.str("output") == "echo kept", r, "typing: want only the typed text")
 }
 
+// tmux's client hands its terminal to the tmux server and waits on its socket
+// alone, so nobody in front seemed to read the terminal and every input typed into
+// tmux waited for its full timeout. It is a proxy now: quiet output settles the
+// reply (without claiming the far side is ready), and an input is not taken for
+// one typed ahead of a running command.
+func TestOffPathInsideTmux(t *testing.T) {
+	t.Parallel()
+	need(t, "tmux")
+	s := startServer(t)
+	name := fmt.Sprintf("mcpt-it-%d", os.Getpid())
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", name, "kill-server").Run() })
+	id := s.bash(nil)
+	r := s.send(id, "tmux -L "+name+" -f /dev/null new -s t", map[string]any{"timeout_ms": 8000})
+	opMust(t, r.str("reason") == "settled" && r.boolean("is_alive"), r, "starting tmux: want a settled reply, not a timeout")
+	r = s.send(id, "echo inside-$((6*7))", map[string]any{"timeout_ms": 8000})
+	opMust(t, r.str("reason") == "settled", r, "inside tmux: want a settled reply, not a timeout")
+	opMust(t, strings.Contains(r.str("output"), "inside-42"), r, "inside tmux: want the command's output")
+	opMust(t, !strings.Contains(r.str("warning"), "type-ahead"), r, "inside tmux: the input is not typed ahead")
+}
+
 // node's REPL reads its terminal even while it awaits (it takes keystrokes and holds
 // them), so the kernel shows it waiting for input mid-await: the answer is its
 // prompt, with the awaited value before it. It used to come back at once, complete

@@ -77,6 +77,12 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 		}
 		term, proxy, timeout := waitsOn(pid, call, args, tty)
 		if !term {
+			if proxy && handsOffTerminal(pid) {
+				w.Proxy = true
+				if !w.Reading {
+					w.PID, w.Syscall = pid, nr
+				}
+			}
 			continue
 		}
 		w.Proxy = w.Proxy || proxy
@@ -91,6 +97,16 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 		w.Reading = false
 	}
 	return w
+}
+
+// handsOffTerminal reports whether pid is a tmux client: it sends its terminal to
+// the tmux server, which reads it from then on, and waits on its socket alone. It
+// is a proxy the terminal's reader is hidden behind (the server is not in the
+// foreground group): without this it looked like a program at work, and every
+// input typed into tmux waited for its full timeout.
+func handsOffTerminal(pid int) bool {
+	name := processName(pid)
+	return name == "tmux" || strings.HasPrefix(name, "tmux: ")
 }
 
 // waitsOn reports whether a blocked call waits on our terminal, whether it also

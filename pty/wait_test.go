@@ -226,9 +226,10 @@ func TestInputWaitPrograms(t *testing.T) {
 		prog, script, ready string
 		proxy               bool
 	}{
-		{"less", "seq 1 100000 | less", "2", false},        // 590 reads the tty; newer ones poll it and the pipe
-		{"gdb", "gdb -q -nx", "(gdb)", false},              // polls the tty, pipes and eventfds
-		{"script", "script -q -c cat /dev/null", "", true}, // polls the tty and a pty master
+		{"less", "seq 1 100000 | less", "2", false},                                     // 590 reads the tty; newer ones poll it and the pipe
+		{"gdb", "gdb -q -nx", "(gdb)", false},                                           // polls the tty, pipes and eventfds
+		{"script", "script -q -c cat /dev/null", "", true},                              // polls the tty and a pty master
+		{"tmux", "tmux -L " + tmuxSocket(t) + " -f /dev/null new -s t", "[t] 0:", true}, // its server reads the tty
 	}
 	for _, tt := range tests {
 		t.Run(tt.prog, func(t *testing.T) {
@@ -279,6 +280,13 @@ func TestSleepInSelectIsNotReading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tmuxSocket names a tmux server of the test's own, killed when the test ends.
+func tmuxSocket(t *testing.T) string {
+	name := fmt.Sprintf("mcpt-pty-%d", os.Getpid())
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", name, "kill-server").Run() })
+	return name
 }
 
 func TestPendingInputRaw(t *testing.T) {

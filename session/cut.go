@@ -113,8 +113,10 @@ func (s *Session) markNow(keys bool) mark {
 	// comes after that line's command, as if typed while it ran. (Counted above
 	// only where it can change owed or ahead: when ready, owed is false whatever it
 	// says, and with no lines ahead linesAhead returns 0 either way.)
+	// A proxy in front (ssh, tmux's client) waits to pass input on: the input is
+	// its, not typed ahead of a command that runs.
 	unread := m.reader.Reading && m.reader.PendingInput > 0
-	m.owed = !ready && (unread || !m.reader.Reading && !atPrompt)
+	m.owed = !ready && (unread || !m.reader.Reading && !m.reader.Proxy && !atPrompt)
 	m.ahead = s.linesAhead(atPrompt && m.reader.PID == s.proc.Pid() && !unread)
 	return m
 }
