@@ -264,9 +264,10 @@ func markVerdict(marks []screen.Mark, startup bool) Verdict {
 			}
 			if end != nil {
 				v := Verdict{Done: true, Reason: ShellMark}
-				if code, err := strconv.Atoi(strings.TrimSpace(end.Arg)); err == nil {
+				status, _, _ := strings.Cut(end.Arg, ";") // bash's prompt adds n= (see screen.Mark)
+				if code, err := strconv.Atoi(strings.TrimSpace(status)); err == nil {
 					v.Code = &code
-					v.Detail = "exit status " + end.Arg
+					v.Detail = "exit status " + status
 				}
 				return v
 			}

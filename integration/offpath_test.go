@@ -577,6 +577,30 @@ func TestOffPathInsideTmux(t *testing.T) {
 	opMust(t, !strings.Contains(r.str("warning"), "type-ahead"), r, "inside tmux: the input is not typed ahead")
 }
 
+// readline redraws the prompt it expanded before when vi mode's indicator changes
+// (show-mode-in-prompt) or on ctrl+l, and the prompt carries the integration's
+// marks: the redraw looked like a command that ended, so keys that redrew and then
+// pressed Enter were answered at once, complete with exit 0 and without the
+// command's output (here behind a slow PROMPT_COMMAND, as a real bashrc has).
+func TestOffPathRedrawnPromptEndsNoCommand(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	home := t.TempDir()
+	rc := "set -o vi\nbind 'set show-mode-in-prompt on'\nPROMPT_COMMAND='sleep 0.3'\nPS1='\\u:\\w\\$ '\n"
+	if err := os.WriteFile(home+"/.bashrc", []byte(rc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	id := s.create("bash", map[string]any{"args": []any{"-i"}, "env": map[string]any{"HOME": home, "HISTFILE": "/dev/null"}})
+	s.must("send_command", map[string]any{"session_id": id, "input": "echo typo", "append_newline": false}, nil)
+	r := s.control(id, "escape b c w f i x e d escape enter")
+	opDone(t, r, "shell_mark")
+	opMust(t, strings.HasPrefix(r.str("output"), "fixed\n"), r, "vi edit then Enter: want the command's output")
+	s.must("send_command", map[string]any{"session_id": id, "input": "echo $((40+2))", "append_newline": false}, nil)
+	r = s.control(id, "ctrl+l enter")
+	opDone(t, r, "shell_mark")
+	opMust(t, strings.Contains(r.str("output"), "42\n"), r, "ctrl+l then Enter: want the command's output")
+}
+
 // node's REPL reads its terminal even while it awaits (it takes keystrokes and holds
 // them), so the kernel shows it waiting for input mid-await: the answer is its
 // prompt, with the awaited value before it. It used to come back at once, complete

@@ -208,6 +208,35 @@ func TestResizeKeepsTabs(t *testing.T) {
 	}
 }
 
+// bash's integrated prompt carries the time it was expanded (n=) in its end mark; a
+// line editor redrawing that prompt (vi mode's indicator, ctrl+l) repeats the same
+// marks, which end no command and are not recorded.
+func TestRedrawnPromptAddsNoMarks(t *testing.T) {
+	s := newScreen(t, 40, 5, 0)
+	prompt := func(status, n string) string {
+		return "\x1b]133;D;" + status + "\x07\x1b]133;D;" + status + ";n=" + n + "\x07\x1b]133;A\x07$ \x1b]133;B\x07"
+	}
+	write(t, s, prompt("0", "1.5"))
+	seq := s.Counters().MarkSeq
+	write(t, s, "\r\x1b[K\x1b]133;D;0;n=1.5\x07\x1b]133;A\x07$ \x1b]133;B\x07echo x") // redrawn
+	if got := s.MarksSince(seq); len(got) != 0 {
+		t.Errorf("a redrawn prompt added marks %+v", got)
+	}
+	write(t, s, "\r\n\x1b]133;C\x07x\r\n"+prompt("0", "2.5"))
+	var kinds string
+	for _, m := range s.MarksSince(seq) {
+		kinds += string(m.Kind)
+	}
+	if kinds != "CDDAB" {
+		t.Errorf("the next prompt's marks = %q, want CDDAB", kinds)
+	}
+	write(t, s, "\x1b]133;D;1\x07\x1b]133;A\x07% \x1b]133;B\x07") // no n= (zsh, an older bash): always recorded
+	write(t, s, "\x1b]133;D;1\x07\x1b]133;A\x07% \x1b]133;B\x07")
+	if n := len(s.MarksSince(seq)); n != 5+6 {
+		t.Errorf("marks without n= = %d, want all %d recorded", n-5, 6)
+	}
+}
+
 func TestLeftOf(t *testing.T) {
 	s := newScreen(t, 20, 3, 5)
 	write(t, s, "$ ls\r\n你好 x  y\r\n$ ")

@@ -3,6 +3,7 @@ package screen
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/hinshun/vt10x"
@@ -51,8 +52,9 @@ type Snapshot struct {
 
 // Mark is an OSC 133 semantic prompt mark (FinalTerm / iTerm2 shell integration):
 // Kind 'A' prompt start, 'B' command start (input begins), 'C' command output start,
-// 'D' command end; Arg is the text after "133;X;" (for D: the exit status). Pos is where
-// the cursor was when the mark arrived. Seq numbers marks from 1 upward.
+// 'D' command end; Arg is the text after "133;X;" (for D: the exit status, then options
+// such as n=, see redrawnPrompt). Pos is where the cursor was when the mark arrived. Seq
+// numbers marks from 1 upward. A prompt redrawn as it was adds no marks.
 type Mark struct {
 	Kind byte
 	Arg  string
@@ -86,6 +88,8 @@ type Screen struct {
 	altExit   Pos
 	marks     []Mark
 	markSeq   uint64
+	promptN   string // the n= of the last prompt's end mark (redrawnPrompt)
+	redrawing bool   // the marks arriving belong to a redrawn prompt
 
 	tabsCustom bool   // a program set or cleared tab stops: TAB leaves the flow
 	pend       []byte // output kept back from vt10x by the bulk step (fast.go)
@@ -318,7 +322,34 @@ func (s *Screen) MarksSince(seq uint64) []Mark {
 	return append([]Mark(nil), s.marks[i:]...)
 }
 
+// redrawnPrompt reports whether a mark belongs to a prompt redrawn, not drawn anew.
+// An end mark (D) whose n= option repeats the last one's starts a redraw (the shell
+// integration puts the time its prompt was expanded there; a line editor that
+// redraws the prompt repeats it as it was), and its A and B belong to it.
+func (s *Screen) redrawnPrompt(kind byte, arg string) bool {
+	switch kind {
+	case 'D':
+		_, n, _ := strings.Cut(arg, ";n=")
+		s.redrawing = n != "" && n == s.promptN
+		if n != "" {
+			s.promptN = n
+		}
+		return s.redrawing
+	case 'A':
+		return s.redrawing
+	case 'B':
+		redraw := s.redrawing
+		s.redrawing = false
+		return redraw
+	}
+	s.redrawing = false
+	return false
+}
+
 func (s *Screen) addMark(kind byte, arg string) {
+	if s.redrawnPrompt(kind, arg) {
+		return // the same prompt again: it ends no command, and its marks say nothing new
+	}
 	cur := s.vt.Cursor()
 	s.markSeq++
 	if len(s.marks) >= maxMarks {

@@ -68,7 +68,7 @@ var interactiveFlags = map[string][]string{
 // command's), the prompt wrapper last, the caller's own PROMPT_COMMAND between them.
 const (
 	bashStatusHook = `printf '\033]133;D;%s\007' "$?"`
-	bashPromptHook = `case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;D;$?\007\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]' ;; esac`
+	bashPromptHook = `case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;D;$?;n=${EPOCHREALTIME-}\007\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]' ;; esac`
 )
 
 // integrate rewrites the options of an interactive bash or zsh so that it loads
