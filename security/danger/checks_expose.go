@@ -249,7 +249,10 @@ func checkCloudUpload(c shell.Command, _ int) Verdict {
 	if c.Name == "az" {
 		return hitIf(anySecretWord(optValues(c.Args[1:], "f", "file", "source")), "expose-secret")
 	}
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if c.Name == "aws" && encryptedPrivateCopy(c) {
+		return Verdict{}
+	}
+	ops := shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], s3ValueOpts), "").Operands)
 	if len(ops) < 3 {
 		return Verdict{}
 	}

@@ -391,7 +391,7 @@ func checkDmesg(c shell.Command, _ int) Verdict {
 // tear down every resource of a stack.
 func checkStackTool(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "s").Operands)
-	if len(ops) == 0 || hasWord(c.Args, "--help") {
+	if len(ops) == 0 || hasWord(c.Args, "--help") || disposableStack(c) {
 		return Verdict{}
 	}
 	switch c.Name {

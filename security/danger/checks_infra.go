@@ -53,6 +53,9 @@ var statefulResource = regexp.MustCompile(`(?:^|\.)[a-z0-9]+_(?:db_instance|rds_
 // disposableEnvironment: the run is pointed at a sandbox, preview or test
 // environment by its variables file or workspace (-var-file=env/sandbox.tfvars).
 func disposableEnvironment(c shell.Command) bool {
+	if disposableStack(c) {
+		return true
+	}
 	files := append(optionValues(c.Args[1:], "-var-file", "-var-file"), optionValues(c.Args[1:], "--var-file", "--var-file")...)
 	for _, kv := range c.Env {
 		if v, ok := strings.CutPrefix(kv, "TF_WORKSPACE="); ok {
@@ -110,7 +113,7 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 			break
 		}
 	}
-	if del < 0 {
+	if del < 0 || slices.ContainsFunc(optionValues(c.Args[1:], "", "--context"), localCluster) {
 		return Verdict{}
 	}
 	kind, names, fromFile := "", []string{}, false
@@ -276,6 +279,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	}
 	switch c.Name {
 	case "aws":
+		if disposableAccount(c) {
+			return Verdict{}
+		}
 		return checkAWS(o, ops)
 	case "gsutil":
 		// rsync -d deletes what the source lacks from the destination, its last operand
@@ -298,7 +304,7 @@ func checkCloud(c shell.Command, _ int) Verdict {
 			if allTemporaryStr(ops[i+1:]) {
 				return Verdict{} // every name after the verb is disposable
 			}
-			if i > 0 && cloudRecordNouns[ops[i-1]] {
+			if i > 0 && cloudRecordNouns[ops[i-1]] || scopedBatch(c) {
 				return Verdict{}
 			}
 			return hit("cloud-teardown")
@@ -343,7 +349,7 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 		return Verdict{}
 	}
 	if ops[0] == "s3" {
-		sync := ops[1] == "sync" && o.Has("", "delete") && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-1], "s3://")
+		sync := ops[1] == "sync" && o.Has("", "delete") && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-1], "s3://") && !nonProdTarget(ops[len(ops)-1])
 		return hitIf(sync || (ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]

@@ -147,7 +147,7 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(pyResourceNames(code, strs)), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
+	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(pyResourceNames(code, strs)) && !pyDisposableTarget(code, strs), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
 	}
