@@ -1,0 +1,94 @@
+package danger
+
+// Rules and examples for the classes of tune18 (a platform engineer's day):
+// cloud control planes (IAM, organisations, key and trust policies, shared
+// images and snapshots, protection switches), IaC state surgery, Vault and
+// Consul, GitOps deletes and control-plane APIs reached with curl
+// (checks_plane.go), each judged by its target (platform_target.go).
+
+func init() {
+	rules = append(rules, platformRules...)
+	addExamples(platformExamples)
+}
+
+var platformRules = []rule{
+	{"iam-widened", catSecurity,
+		"This grants broad administrative power (an owner or administrator role, a root token, a policy any principal may use) or removes a guardrail that limited it.",
+		sh("aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+			`aws kms put-key-policy --key-id alias/db --policy-name default --policy '{"Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"Action":"kms:*","Resource":"*"}]}'`,
+			`aws iam update-assume-role-policy --role-name Deploy --policy-document '{"Statement":[{"Effect":"Allow","Principal":"*","Action":"sts:AssumeRole"}]}'`,
+			`aws iam put-user-policy --user-name bot --policy-name all --policy-document '{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}'`,
+			"aws organizations detach-policy --policy-id p-guard --target-id ou-abc",
+			"gcloud projects add-iam-policy-binding shop-prod --member=user:vendor@example.com --role=roles/owner",
+			"gcloud projects add-iam-policy-binding shop-prod --member=allUsers --role=roles/viewer",
+			"az role assignment create --assignee vendor@example.com --role Owner --scope /subscriptions/1111",
+			"vault token create -policy=root -period=720h", "vault policy write default ./wide.hcl"),
+		sh("aws iam attach-role-policy --role-name ci --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess",
+			"aws iam list-attached-role-policies --role-name ci", "aws kms get-key-policy --key-id alias/db --policy-name default",
+			"gcloud projects add-iam-policy-binding amy-sandbox-12 --member=user:amy@example.com --role=roles/owner",
+			"gcloud projects add-iam-policy-binding shop-prod --member=group:sre@example.com --role=roles/logging.viewer",
+			"gcloud projects get-iam-policy shop-prod", "az role assignment create --assignee bot --role Reader --scope /subscriptions/1111",
+			"az role assignment create --assignee amy --role Owner --scope /subscriptions/1111/resourceGroups/rg-amy-sandbox",
+			"vault token create -policy=ci-read -ttl=1h", "vault policy write ci-read ci-read.hcl", "vault policy read default")},
+	{"cloud-lockout", catAvail,
+		"This removes administrators' or services' access (a binding or a whole policy replaced, credentials reset, an API disabled, an account taken out of the organisation, a secrets store sealed, a service deregistered); what depends on it stops working.",
+		sh("gcloud projects remove-iam-policy-binding shop-prod --member=group:sre@example.com --role=roles/owner",
+			"gcloud projects set-iam-policy shop-prod policy.json", "gcloud services disable cloudkms.googleapis.com --project=shop-prod --force",
+			"az ad sp credential reset --id 0000-1111", "aws organizations remove-account-from-organization --account-id 111122223333",
+			"vault operator seal", `curl -X PUT https://consul.internal:8500/v1/agent/service/deregister/orders-1`,
+			"aws iam delete-access-key --user-name deployer --access-key-id AKIAEXAMPLE"),
+		sh("gcloud projects remove-iam-policy-binding shop-prod --member=user:left@example.com --role=roles/viewer",
+			"gcloud services disable translate.googleapis.com --project=amy-sandbox-12", "gcloud services list --enabled",
+			"az ad sp credential reset --id 0000-1111 --append", "aws organizations list-accounts", "vault status",
+			"VAULT_ADDR=http://127.0.0.1:8200 vault operator seal", "curl -X PUT http://localhost:8500/v1/agent/service/deregister/web-1")},
+	{"resource-shared-out", catExpose,
+		"This shares a machine image or a database or disk snapshot with everyone or with another account; whatever data it holds can be copied there.",
+		sh(`aws ec2 modify-image-attribute --image-id ami-0abc --launch-permission "Add=[{Group=all}]"`,
+			"aws rds modify-db-snapshot-attribute --db-snapshot-identifier orders-nightly --attribute-name restore --values-to-add all",
+			"aws rds modify-db-snapshot-attribute --db-snapshot-identifier orders-nightly --attribute-name restore --values-to-add 444455556666",
+			"aws ec2 modify-snapshot-attribute --snapshot-id snap-0abc --attribute createVolumePermission --operation-type add --user-ids 444455556666"),
+		sh("aws rds modify-db-snapshot-attribute --db-snapshot-identifier orders-nightly --attribute-name restore --values-to-remove all",
+			"aws rds describe-db-snapshot-attributes --db-snapshot-identifier orders-nightly", "aws ec2 describe-image-attribute --image-id ami-0abc --attribute launchPermission",
+			`aws ec2 modify-image-attribute --image-id ami-0abc --launch-permission "Remove=[{Group=all}]"`)},
+	{"protection-off", catSecurity,
+		"This switches off a guard against loss: termination or deletion protection, automated backups, versioning, an audit trail or a management lock.",
+		sh("aws cloudformation update-termination-protection --no-enable-termination-protection --stack-name orders-prod",
+			"aws rds modify-db-instance --db-instance-identifier orders --backup-retention-period 0 --apply-immediately",
+			"aws rds modify-db-instance --db-instance-identifier orders --no-deletion-protection", "vault audit disable file/",
+			"aws ec2 modify-instance-attribute --instance-id i-0abc --no-disable-api-termination", "aws cloudtrail stop-logging --name org-trail",
+			"az lock delete --name no-delete --resource-group rg-orders", `curl -X DELETE -H "X-Vault-Token: $T" https://vault.internal:8200/v1/sys/audit/file`),
+		sh("aws cloudformation update-termination-protection --enable-termination-protection --stack-name orders-prod",
+			"aws rds modify-db-instance --db-instance-identifier orders --backup-retention-period 14", "vault audit list",
+			"aws rds modify-db-instance --db-instance-identifier orders-pr-12 --no-deletion-protection", "az lock list",
+			"aws cloudformation update-termination-protection --no-enable-termination-protection --stack-name orders-pr-12")},
+	{"state-overwrite", catInfra,
+		"This replaces or deletes the recorded state of an infrastructure stack or a cluster; what the state forgets is orphaned, and the next apply destroys or duplicates what it records wrongly.",
+		sh("terraform state push -force old.tfstate", "tofu state push -force ./backup.tfstate", "terraform workspace delete -force prod-us",
+			"pulumi stack import -s org/shop/prod --file export.json --force", "consul snapshot restore backup.snap"),
+		sh("terraform state pull > backup.tfstate", "terraform state push new.tfstate", "terraform workspace delete -force pr-311",
+			"terraform workspace delete prod-us", "pulumi stack export -s org/shop/prod --file backup.json", "consul snapshot save backup.snap",
+			"consul snapshot inspect backup.snap")},
+}
+
+var platformExamples = []moreExamples{
+	{"cloud-teardown", sh("aws ec2 deregister-image --image-id ami-0abc",
+		`aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{"Changes":[{"Action":"DELETE","ResourceRecordSet":{"Name":"shop.example.com.","Type":"A"}}]}'`,
+		"az keyvault purge --name kv-orders", `curl -X DELETE -H "X-Vault-Token: $T" "$VAULT_ADDR/v1/sys/mounts/kv-orders"`),
+		sh("aws ec2 deregister-image --image-id ami-test-0abc",
+			`aws ec2 describe-images --owners self --filters 'Name=name,Values=ci-tmp-*' --query 'Images[].ImageId' --output text | xargs -n1 aws ec2 deregister-image --image-id`,
+			`aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{"Changes":[{"Action":"DELETE","ResourceRecordSet":{"Name":"pr-9.preview.example.com.","Type":"CNAME"}}]}'`,
+			`aws route53 change-resource-record-sets --hosted-zone-id Z1 --change-batch '{"Changes":[{"Action":"UPSERT","ResourceRecordSet":{"Name":"shop.example.com.","Type":"A"}}]}'`,
+			"az keyvault list-deleted", `curl -H "X-Vault-Token: $T" "$VAULT_ADDR/v1/sys/mounts"`)},
+	{"firewall-open", sh("gcloud sql instances patch orders-db --authorized-networks=0.0.0.0/0"),
+		sh("gcloud sql instances patch orders-db --authorized-networks=203.0.113.7/32", "gcloud sql instances patch orders-test --authorized-networks=0.0.0.0/0")},
+	{"firewall-off", sh("gcloud compute firewall-rules update deny-all-ingress --disabled"),
+		sh("gcloud compute firewall-rules update allow-ssh-from-office --disabled", "gcloud compute firewall-rules update deny-all-ingress --no-disabled")},
+	{"db-restore-clean", sh("gcloud sql instances restore-backup orders-db --backup-instance=orders-db --backup-id=17"),
+		sh("gcloud sql instances restore-backup orders-restore-test --backup-instance=orders-db --backup-id=17", "gcloud sql backups list --instance=orders-db")},
+	{"cluster-teardown", sh("argocd app delete shop-prod --cascade --yes", "flux delete kustomization apps-prod --silent", "flux uninstall"),
+		sh("argocd app delete shop-pr-12 -y", "argocd app delete shop-prod --cascade=false", "argocd app get shop-prod", "flux get kustomizations", "flux delete source git preview-pr-4")},
+	{"kubectl-delete-data", sh(`curl -k -X DELETE -H "Authorization: Bearer $T" https://k8s.internal:6443/api/v1/namespaces/shop/persistentvolumeclaims`),
+		sh(`curl -k -H "Authorization: Bearer $T" https://k8s.internal:6443/api/v1/namespaces/shop/persistentvolumeclaims`,
+			`curl -k -X DELETE -H "Authorization: Bearer $T" https://k8s.internal:6443/api/v1/namespaces/e2e-31/persistentvolumeclaims`)},
+	{"overwrite-protected", nil, vim(":w ~/backups/zone-hand-edit.tfstate", ":saveas ~/backups/orders.db")},
+}
