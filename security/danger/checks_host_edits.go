@@ -203,6 +203,8 @@ func checkRemoteExec(c shell.Command, depth int) Verdict {
 		if mods := optionValues(c.Args[1:], "-m", "--module-name"); len(mods) > 0 {
 			if cmd := ansibleModuleCommand(mods[0], script); cmd != "" {
 				script = cmd
+			} else if cmd := ansibleSwitchCommand(mods[0], script); cmd != "" && !disposableInventory(c) {
+				script = cmd // checks_config_mgmt.go
 			}
 		}
 	}

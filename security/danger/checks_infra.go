@@ -159,7 +159,7 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 		switch {
 		case nsKinds[k]:
 			return hit("kubectl-delete-namespace")
-		case dataKinds[k]:
+		case dataKinds[k] || operatorDataKind(k):
 			return hit("kubectl-delete-data")
 		}
 	}

@@ -92,3 +92,26 @@ var platformExamples = []moreExamples{
 			`curl -k -X DELETE -H "Authorization: Bearer $T" https://k8s.internal:6443/api/v1/namespaces/e2e-31/persistentvolumeclaims`)},
 	{"overwrite-protected", nil, vim(":w ~/backups/zone-hand-edit.tfstate", ":saveas ~/backups/orders.db")},
 }
+
+var platformOpsExamples = []moreExamples{
+	{"cloud-teardown", sh("ansible-playbook -i inventories/production teardown.yml", "ansible-playbook -i hosts/prod site-decommission.yml -e confirm=true"),
+		sh("ansible-playbook -i inventories/production teardown.yml --check", "ansible-playbook -i inventories/sandbox teardown.yml",
+			"ansible-playbook -i inventories/production site.yml", "ansible-playbook --syntax-check -i inventories/production teardown.yml")},
+	{"firewall-off", sh("ansible web -i inventories/prod -b -m ufw -a 'state=disabled'", "ansible all -b -m ansible.builtin.iptables -a 'flush=yes'"),
+		sh("ansible web -i inventories/prod -b -m ufw -a 'rule=allow port=443 proto=tcp'", "ansible web -i inventories/dev -b -m ufw -a 'state=disabled'")},
+	{"security-off", sh("ansible all -b -m ansible.posix.selinux -a 'state=permissive policy=targeted'"),
+		sh("ansible all -b -m ansible.posix.selinux -a 'state=enforcing policy=targeted'")},
+	{"write-authorized-keys", sh(`ansible all -b -m authorized_key -a "user=root key='ssh-ed25519 AAAAC3Nz vendor@laptop'"`),
+		sh(`ansible all -b -m authorized_key -a "user=root state=absent key='ssh-ed25519 AAAAC3Nz old@laptop'"`)},
+	{"stop-system-service", unk("service name=postgresql state=stopped", "shell systemctl stop mysql"), unk("service name=postgresql state=restarted", "shell systemctl status mysql")},
+	{"rm-recursive-force", unk("file path=/var/lib/mysql state=absent"), unk("file path=/tmp/upgrade-logs state=absent", "file path=/etc/motd state=file")},
+	{"kubectl-delete-data", sh("kubectl delete postgrescluster orders -n db", "kubectl delete kafka events -n streaming", "kubectl delete clusters.postgresql.cnpg.io orders"),
+		sh("kubectl get postgrescluster -A", "kubectl delete postgrescluster orders-pr-51 -n preview", "kubectl --context kind-amy delete kafka events")},
+	{"kubectl-scale-all", sh("kubectl get nodes -o name | xargs -I{} kubectl drain {} --ignore-daemonsets --force", "for n in $(kubectl get nodes -o name); do kubectl drain $n --ignore-daemonsets; done"),
+		sh("kubectl drain ip-10-0-1-7.internal --ignore-daemonsets", "kubectl get nodes -l pool=spot -o name | xargs -I{} kubectl drain {} --ignore-daemonsets",
+			"kubectl get nodes -o name | grep old-pool | xargs -I{} kubectl drain {} --ignore-daemonsets")},
+	{"firewall-open", sh("kubectl --context prod-us port-forward --address 0.0.0.0 svc/orders-db 5432:5432 -n db"),
+		sh("kubectl --context prod-us port-forward svc/orders-db 5432:5432 -n db", "kubectl --context kind-amy port-forward --address 0.0.0.0 svc/orders-db 5432:5432")},
+}
+
+func init() { addExamples(platformOpsExamples) }
