@@ -82,6 +82,8 @@ func secretPath(p string) bool {
 		return false
 	case strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".example") || strings.HasSuffix(base, ".sample"):
 		return false
+	case decryptedSecrets.MatchString(base):
+		return true // platform_target.go
 	case sealed.MatchString(base):
 		return false // encrypted to be shared (Rails credentials.yml.enc, sops, age, gpg)
 	case strings.HasSuffix(base, ".pem") && strings.Contains(base, "*") && strings.HasPrefix(clean, "~"):

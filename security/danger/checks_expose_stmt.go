@@ -105,12 +105,14 @@ var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc
 	"aws ssm get-parameter", "aws ssm get-parameters", "gcloud secrets versions access", "az keyvault secret show", "vault kv get",
 	"vault read", "op read", "op item get", "pass show", "doppler secrets", "heroku config", "gh auth token", "security find-generic-password",
 	// a scheduler's connections carry the passwords and keys of every system its DAGs reach
-	"airflow connections export", "airflow connections get", "airflow variables export", "databricks secrets get-secret"}
+	"airflow connections export", "airflow connections get", "airflow variables export", "databricks secrets get-secret",
+	// an IaC state holds every generated password and key of the stack in clear (platform_target.go)
+	"terraform state pull", "tofu state pull", "terragrunt state pull", "terraform show -json", "pulumi stack export --show-secrets"}
 
 // readsSecretStore: c prints a secret from a store (kubectl get secret,
 // aws secretsmanager get-secret-value, vault kv get, op read).
 func readsSecretStore(c shell.Command) bool {
-	words := c.Name + " " + strings.Join(shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], secretStoreValueOpts), "").Operands), " ")
+	words := c.Name + " " + strings.Join(shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], secretStoreValueOpts), "").Operands), " ") + showSecrets(c)
 	for _, p := range secretStoreReads {
 		if strings.HasPrefix(words+" ", p+" ") {
 			return true
@@ -119,7 +121,7 @@ func readsSecretStore(c shell.Command) bool {
 	return false
 }
 
-var secretStoreValueOpts = shell.Set("-n", "--namespace", "--context", "--profile", "--region", "-o", "--output", "--project")
+var secretStoreValueOpts = shell.Set("-n", "--namespace", "--context", "--profile", "--region", "-o", "--output", "--project", "-s", "--stack")
 
 // sshToPublicIP: ssh to a literal public address (someone@203.0.113.40),
 // not a named or private backup host.

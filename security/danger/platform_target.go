@@ -186,3 +186,21 @@ func encryptedPrivateCopy(c shell.Command) bool {
 	return sse && !slices.ContainsFunc(acl, func(a string) bool { return publicGrant.MatchString(a) || strings.HasPrefix(a, "public") }) &&
 		len(optionValues(c.Args[1:], "", "--grants")) == 0
 }
+
+// showSecrets: the words a secret-store prefix may match after the
+// operands for the options that print secrets in clear (pulumi stack
+// export --show-secrets, terraform show -json of a state).
+func showSecrets(c shell.Command) string {
+	out := ""
+	for _, w := range c.Args[1:] {
+		if w.S == "--show-secrets" || w.S == "-json" {
+			out += " " + w.S
+		}
+	}
+	return out
+}
+
+// decryptedSecrets: a file named as the decrypted or plain-text copy of a
+// vault or secrets file (vault-decrypted.yml, secrets.dec.yaml,
+// secrets.plain.json).
+var decryptedSecrets = regexp.MustCompile(`(?i)(?:vault|secrets?|credentials|creds)[-_.](?:decrypted|dec|plain(?:text)?)\.(?:ya?ml|json|env|ini|txt)$|(?:decrypted|plaintext)[-_.](?:vault|secrets?|credentials)\.(?:ya?ml|json|env|ini|txt)$`)
