@@ -129,7 +129,8 @@ var (
 	// pyProfileName: a boto3 session's account profile.
 	pyProfileName = regexp.MustCompile(`\bprofile_name\s*=\s*(\x01\d+\x02)`)
 	// pyDeleteFirstArg: the name a delete call's first argument gives.
-	pyDeleteFirstArg = regexp.MustCompile(`\.\s*(?:begin_)?(?:delete|destroy|terminate)\w*\s*\(\s*(\x01\d+\x02)\s*[,)]`)
+	pyResourceKeyword = regexp.MustCompile(`\b(?:UserName|RoleName|StackName|DBInstanceIdentifier|DBClusterIdentifier|ClusterName|TableName|FunctionName|GroupName)\s*=\s*(\x01\d+\x02)`)
+	pyDeleteFirstArg  = regexp.MustCompile(`\.\s*(?:begin_)?(?:delete|destroy|terminate)\w*\s*\(\s*(\x01\d+\x02)\s*[,)]`)
 )
 
 // pyDisposableTarget: cloud SDK code whose session names a sandbox or dev
@@ -140,6 +141,9 @@ func pyDisposableTarget(code string, strs []string) bool {
 		if p := litValue(m[1], strs); temporaryName(p) || devTarget(p) {
 			return true
 		}
+	}
+	if named := pyResourceKeyword.FindAllStringSubmatch(code, -1); len(named) > 0 && !slices.ContainsFunc(named, func(m []string) bool { return !temporaryName(litValue(m[1], strs)) }) {
+		return true // delete_access_key(UserName='e2e-tmp-bot', …)
 	}
 	ms := pyDeleteFirstArg.FindAllStringSubmatch(code, -1)
 	for _, m := range ms {

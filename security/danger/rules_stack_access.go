@@ -138,3 +138,12 @@ var platformSecretExamples = []moreExamples{
 }
 
 func init() { addExamples(platformSecretExamples) }
+
+var platformStateExamples = []moreExamples{
+	{"state-overwrite", sql("DELETE FROM terraform_remote_state.states WHERE name = 'production';", `UPDATE terraform_remote_state.states SET data = '{}' WHERE name = 'default';`),
+		sql("DELETE FROM terraform_remote_state.states WHERE name = 'pr-311';", "SELECT name FROM terraform_remote_state.states;")},
+	{"sdk-bulk-delete", py("op = getattr(boto3.client('iam'), 'delete_' + 'access_key'); op(UserName='deployer', AccessKeyId='AKIAEXAMPLE')"),
+		py("boto3.client('iam').delete_access_key(UserName='e2e-tmp-bot', AccessKeyId='AKIAEXAMPLE')", "boto3.client('iam').list_access_keys(UserName='deployer')")},
+}
+
+func init() { addExamples(platformStateExamples) }
