@@ -90,7 +90,7 @@ func disposableInventory(c shell.Command) bool {
 }
 
 // teardownPlaybook: a playbook whose name says it removes what it runs on.
-var teardownPlaybook = regexp.MustCompile(`(?i)^(?:[\w-]*[-_])?(?:decommission|destroy|teardown|tear-down|wipe|nuke|purge|remove|uninstall|deprovision|reset)(?:[-_][\w-]*)?\.ya?ml$`)
+var teardownPlaybook = regexp.MustCompile(`(?i)^(?:[\w-]*[-_])?(?:decommission|destroy|teardown|tear-down|wipe|nuke|deprovision)(?:[-_][\w-]*)?\.ya?ml$`)
 
 func init() {
 	addHostCheck("ansible-playbook", checkTeardownPlaybook)

@@ -17,8 +17,11 @@ import (
 // its target: a sandbox, dev, preview or test project, account or stack
 // passes (nonProdTarget, platform_target.go).
 
-// broadRole: a role that administers a whole project, subscription or account.
-var broadRole = regexp.MustCompile(`(?i)^(?:roles/(?:owner|editor|[\w.]*admin\w*)|owner|contributor|user access administrator|[\w ]*administrator\w*)$|(?:^|/)(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)$`)
+// broadRole: a role that administers a whole project, folder,
+// organisation, subscription or account, or who may grant access in it
+// (a service's own admin role, roles/cloudsql.admin, is not).
+var broadRole = regexp.MustCompile(`(?i)^(?:roles/(?:owner|editor|resourcemanager\.\w*admin\w*|iam\.(?:securityAdmin|roleAdmin|organizationRoleAdmin|serviceAccountTokenCreator|workloadIdentityPoolAdmin)|\w+\.organizationAdmin)|` +
+	`owner|user access administrator|role based access control administrator)$|(?:^|/)(?:AdministratorAccess|IAMFullAccess|PowerUserAccess)$`)
 
 // wildPrincipal: a trust, key or resource policy statement that lets anyone act.
 var wildPrincipal = regexp.MustCompile(`"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*(?:"\*"|\[\s*"\*"\s*\]))`)
@@ -89,8 +92,12 @@ func checkAWSControl(c shell.Command, _ int) Verdict {
 		return hitIf(hasWord(c.Args, "--no-disable-api-termination"), "protection-off")
 	case svc == "dynamodb" && verb == "update-table":
 		return hitIf(hasWord(c.Args, "--no-deletion-protection-enabled") && !anyVal("--table-name", nonProdTarget), "protection-off")
-	case svc == "cloudtrail" && (verb == "stop-logging" || verb == "delete-trail"):
-		return hit("protection-off")
+	case svc == "cloudtrail" && (verb == "stop-logging" || verb == "delete-trail"), svc == "guardduty" && verb == "delete-detector",
+		svc == "configservice" && (verb == "stop-configuration-recorder" || verb == "delete-configuration-recorder"),
+		svc == "securityhub" && verb == "disable-security-hub":
+		return hit("protection-off") // the account's record of who did what, or its threat detection
+	case svc == "elbv2" && verb == "modify-load-balancer-attributes":
+		return hitIf(anyVal("--attributes", func(s string) bool { return strings.Contains(s, "deletion_protection.enabled,Value=false") }), "protection-off")
 	case svc == "route53" && verb == "change-resource-record-sets":
 		return hitIf(deletesRecords(strings.Join(val("--change-batch"), " ")), "cloud-teardown")
 	case svc == "s3api" && verb == "put-bucket-versioning":
@@ -167,6 +174,17 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		}
 		if nonProdTarget(target) {
 			return Verdict{}
+		}
+	}
+	for i, op := range ops {
+		if strings.HasSuffix(op, "iam-policy-binding") || strings.HasSuffix(op, "set-iam-policy") {
+			verb, target = op, ""
+			if i+1 < len(ops) {
+				target = ops[i+1]
+			}
+			if nonProdTarget(target) {
+				return Verdict{}
+			}
 		}
 	}
 	switch {
@@ -253,7 +271,7 @@ func checkVaultControl(c shell.Command, _ int) Verdict {
 
 func checkConsulControl(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "restore" {
+	if len(ops) >= 2 && ops[0] == "snapshot" && ops[1] == "restore" && !hasWord(c.Args, "-h") && !hasWord(c.Args, "-help") {
 		return hit("state-overwrite") // the cluster's catalog, KV and ACLs replaced by the snapshot's
 	}
 	return Verdict{}
@@ -297,7 +315,7 @@ func checkGitOpsDelete(c shell.Command, _ int) Verdict {
 	switch {
 	case c.Name == "argocd" && len(ops) > 2 && (ops[0] == "app" || ops[0] == "appset" || ops[0] == "proj" || ops[0] == "cluster") && (ops[1] == "delete" || ops[1] == "rm"):
 		names = ops[2:]
-	case c.Name == "flux" && len(ops) > 2 && ops[0] == "delete":
+	case c.Name == "flux" && len(ops) > 2 && ops[0] == "delete" && fluxPruning[ops[1]]:
 		names = ops[2:]
 	case c.Name == "flux" && ops[0] == "uninstall":
 		return hit("cluster-teardown")
@@ -306,6 +324,10 @@ func checkGitOpsDelete(c shell.Command, _ int) Verdict {
 	}
 	return hitIf(!allTemporaryStr(names) && !slices.ContainsFunc(names, nonProdTarget), "cluster-teardown")
 }
+
+// fluxPruning: the Flux objects whose deletion garbage-collects what they
+// applied (a source's deletion leaves its workloads running).
+var fluxPruning = shell.Set("kustomization", "ks", "helmrelease", "hr")
 
 var (
 	// vaultAPI: Vault's HTTP API paths that unmount an engine, disable an

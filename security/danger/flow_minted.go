@@ -51,7 +51,7 @@ var worldMode = regexp.MustCompile(`^0?[0-7][0-7][4-7]$|^(?:[ugo]*[ao][ugo]*|)\+
 // received a credential, and judges each later chmod, upload or push.
 func checkMintedSecrets(f *syntax.File) Verdict {
 	minted := map[string]bool{}
-	decrypted := false
+	decrypted, piped := false, false // piped: the stage before printed a new credential
 	var v Verdict
 	syntax.Walk(f, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
@@ -82,6 +82,10 @@ func checkMintedSecrets(f *syntax.File) Verdict {
 			v = hit("expose-secret") // the decrypted file, added with the rest, is in the remote's history
 		}
 		files, mints, decrypts := mintedFiles(c)
+		if c.Name == "tee" && piped {
+			files, mints = ops, true // … create-access-key | tee key.json
+		}
+		piped = mints && len(st.Redirs) == 0
 		if mints {
 			for _, r := range st.Redirs {
 				if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll || r.Op == syntax.ClbOut {

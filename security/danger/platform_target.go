@@ -54,6 +54,9 @@ func iacInDisposableDir(c shell.Command, cwd string) bool {
 	dir := cwd
 	for _, d := range optionValues(c.Args[1:], "", "-chdir") {
 		dir = path.Join(cwd, d)
+		if strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~") {
+			dir = d
+		}
 	}
 	return slices.ContainsFunc(components(dir), temporaryName)
 }

@@ -152,6 +152,8 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(pyResourceNames(code, strs)) && !pyDisposableTarget(code, strs), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
+	case stackDestroyed(code, strs).Dangerous: // Pulumi's Automation API (console_plane.go)
+		return hit("terraform-destroy")
 	}
 	if v := checkORM(code); v.Dangerous {
 		return v
