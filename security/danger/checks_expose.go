@@ -474,7 +474,7 @@ func servesExposedDir(c shell.Command, cwd string) bool {
 			dir = ops[0]
 		}
 	}
-	return server && dir != "" && exposedRoot(dir)
+	return server && dir != "" && (exposedRoot(dir) || iacEnvironmentDir(dir))
 }
 
 // checkRedisAuthOff: CONFIG SET requirepass "" or protected-mode no.

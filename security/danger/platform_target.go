@@ -211,3 +211,15 @@ func showSecrets(c shell.Command) string {
 // vault or secrets file (vault-decrypted.yml, secrets.dec.yaml,
 // secrets.plain.json).
 var decryptedSecrets = regexp.MustCompile(`(?i)(?:vault|secrets?|credentials|creds)[-_.](?:decrypted|dec|plain(?:text)?)\.(?:ya?ml|json|env|ini|txt)$|(?:decrypted|plaintext)[-_.](?:vault|secrets?|credentials)\.(?:ya?ml|json|env|ini|txt)$`)
+
+// iacComponent: a directory of an infrastructure repository or one of its
+// environments, where state files and variable files with credentials lie.
+var iacComponent = regexp.MustCompile(`(?i)infra|terraform|terragrunt|pulumi|^envs?$|^environments$|^live$`)
+
+// iacEnvironmentDir: dir is (inside) an infrastructure repository and no
+// part of its path names a disposable environment: served over HTTP, its
+// state and tfvars go to whoever asks.
+func iacEnvironmentDir(dir string) bool {
+	comps := components(dir)
+	return len(comps) > 0 && slices.ContainsFunc(comps, iacComponent.MatchString) && !slices.ContainsFunc(comps, nonProdTarget) && !scratchIn(comps[len(comps)-1:])
+}
