@@ -155,6 +155,9 @@ var filterValues = regexp.MustCompile(`Values=([^\s,'"]+)`)
 func checkGcloudControl(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(withoutOptions(c.Args[1:], cloudGlobalValues), "")
 	ops := shell.Lits(o.Operands)
+	if len(ops) > 0 && (ops[0] == "alpha" || ops[0] == "beta") {
+		ops = ops[1:]
+	}
 	if len(ops) < 3 || o.Long["help"] || slices.Contains(ops, "help") {
 		return Verdict{}
 	}
@@ -167,6 +170,9 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	group, verb := ops[0]+" "+ops[1], ops[2]
+	if group == "compute images" && strings.HasSuffix(verb, "iam-policy-binding") {
+		return hitIf(slices.ContainsFunc(val("--member"), func(m string) bool { return publicGrant.MatchString(m) }), "resource-shared-out")
+	}
 	if ops[0] == "services" || ops[0] == "projects" || ops[0] == "organizations" || ops[0] == "resource-manager" {
 		group, verb = ops[0], ops[1]
 		if len(ops) > 2 {
@@ -177,7 +183,10 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		}
 	}
 	for i, op := range ops {
-		if strings.HasSuffix(op, "iam-policy-binding") || strings.HasSuffix(op, "set-iam-policy") {
+		if (strings.HasSuffix(op, "iam-policy-binding") || strings.HasSuffix(op, "set-iam-policy")) && i > 0 && !hierarchyNouns[ops[i-1]] {
+			verb = "" // one resource's own policy (a topic's, a repository's): not the project's
+		}
+		if verb != "" && (strings.HasSuffix(op, "iam-policy-binding") || strings.HasSuffix(op, "set-iam-policy")) {
 			verb, target = op, ""
 			if i+1 < len(ops) {
 				target = ops[i+1]
@@ -192,7 +201,8 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		return hitIf(slices.ContainsFunc(val("--role"), broadRole.MatchString) ||
 			slices.ContainsFunc(val("--member"), func(m string) bool { return publicGrant.MatchString(m) }), "iam-widened")
 	case strings.HasSuffix(verb, "remove-iam-policy-binding"):
-		return hitIf(slices.ContainsFunc(val("--role"), broadRole.MatchString), "cloud-lockout")
+		public := slices.ContainsFunc(val("--member"), func(m string) bool { return publicGrant.MatchString(m) }) // closing a hole
+		return hitIf(slices.ContainsFunc(val("--role"), broadRole.MatchString) && !public, "cloud-lockout")
 	case strings.HasSuffix(verb, "set-iam-policy"):
 		return hit("cloud-lockout") // the whole policy replaced: whoever the file leaves out loses access
 	case group == "services" && verb == "disable":
@@ -208,8 +218,6 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		return hitIf(!slices.ContainsFunc(val("--restore-instance"), nonProdTarget), "db-restore-clean")
 	case group == "compute firewall-rules" && verb == "update":
 		return hitIf((hasWord(c.Args, "--disabled") || slices.Contains(val("--disabled"), "true")) && strings.Contains(strings.ToLower(target), "deny"), "firewall-off")
-	case group == "compute images" && strings.HasSuffix(verb, "iam-policy-binding"):
-		return hitIf(slices.ContainsFunc(val("--member"), func(m string) bool { return publicGrant.MatchString(m) }), "resource-shared-out")
 	}
 	return Verdict{}
 }
@@ -324,6 +332,10 @@ func checkGitOpsDelete(c shell.Command, _ int) Verdict {
 	}
 	return hitIf(!allTemporaryStr(names) && !slices.ContainsFunc(names, nonProdTarget), "cluster-teardown")
 }
+
+// hierarchyNouns: the levels of the resource hierarchy whose IAM policy
+// governs everything below them.
+var hierarchyNouns = shell.Set("projects", "organizations", "folders")
 
 // fluxPruning: the Flux objects whose deletion garbage-collects what they
 // applied (a source's deletion leaves its workloads running).

@@ -38,7 +38,7 @@ var platformRules = []rule{
 			"vault operator seal", `curl -X PUT https://consul.internal:8500/v1/agent/service/deregister/orders-1`,
 			"aws iam delete-access-key --user-name deployer --access-key-id AKIAEXAMPLE"),
 		sh("gcloud projects remove-iam-policy-binding shop-prod --member=user:left@example.com --role=roles/viewer",
-			"gcloud services disable translate.googleapis.com --project=amy-sandbox-12", "gcloud services list --enabled",
+			"gcloud services disable translate.googleapis.com --project=amy-sandbox-12", "gcloud services list --enabled", "gcloud projects remove-iam-policy-binding shop-prod --member=allAuthenticatedUsers --role=roles/editor",
 			"az ad sp credential reset --id 0000-1111 --append", "aws organizations list-accounts", "vault status",
 			"VAULT_ADDR=http://127.0.0.1:8200 vault operator seal", "curl -X PUT http://localhost:8500/v1/agent/service/deregister/web-1")},
 	{"resource-shared-out", catExpose,
