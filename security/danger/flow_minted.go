@@ -81,6 +81,12 @@ func checkMintedSecrets(f *syntax.File) Verdict {
 		case c.Name == "git" && decrypted && len(ops) > 0 && ops[0] == "push":
 			v = hit("expose-secret") // the decrypted file, added with the rest, is in the remote's history
 		}
+		if reencrypts(c) {
+			for _, a := range ops {
+				delete(minted, a)
+			}
+			decrypted = len(minted) > 0 && decrypted
+		}
 		files, mints, decrypts := mintedFiles(c)
 		if c.Name == "tee" && piped {
 			files, mints = ops, true // … create-access-key | tee key.json
@@ -104,3 +110,11 @@ func checkMintedSecrets(f *syntax.File) Verdict {
 
 // uploaders copy a file they name to another host or a bucket.
 var uploaders = shell.Set("gsutil", "aws", "az", "azcopy", "rclone", "scp", "rsync", "sftp", "gh", "s3cmd", "mc", "wormhole", "croc", "nc", "ncat")
+
+// reencrypts: ansible-vault encrypt FILE, sops -e -i FILE: the decrypted
+// copy is sealed again before anything later sends it.
+func reencrypts(c shell.Command) bool {
+	o := shell.ParseOpts(c.Args[1:], "")
+	ops := shell.Lits(o.Operands)
+	return c.Name == "ansible-vault" && len(ops) > 1 && ops[0] == "encrypt" || c.Name == "sops" && o.Has("e", "encrypt") && o.Has("i", "in-place")
+}

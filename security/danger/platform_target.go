@@ -58,7 +58,18 @@ func iacInDisposableDir(c shell.Command, cwd string) bool {
 			dir = d
 		}
 	}
-	return slices.ContainsFunc(components(dir), temporaryName)
+	return slices.ContainsFunc(components(dir), environmentName)
+}
+
+// environmentName: a path component that names a disposable environment
+// (sandbox, tf-scratch-amy, pr-12, e2e); /tmp and the like are where a
+// checkout lies, not which environment it configures.
+func environmentName(comp string) bool {
+	switch comp {
+	case "tmp", "temp", ".tmp", "var", "private":
+		return false
+	}
+	return temporaryName(comp)
 }
 
 // scratchState: an infrastructure state file (terraform.tfstate) kept in a
@@ -68,7 +79,7 @@ func scratchState(comps []string) bool {
 	if len(comps) < 2 || !strings.Contains(comps[len(comps)-1], ".tfstate") {
 		return false
 	}
-	return slices.ContainsFunc(comps[:len(comps)-1], temporaryName)
+	return slices.ContainsFunc(comps[:len(comps)-1], environmentName)
 }
 
 // localCluster: a cluster context of a cluster on this machine (kind,
@@ -184,10 +195,14 @@ var s3ValueOpts = shell.Set("--sse", "--sse-kms-key-id", "--sse-c", "--sse-c-key
 	"--cache-control", "--expires", "--metadata", "--metadata-directive", "--grants", "--website-redirect", "--content-encoding",
 	"--content-language", "--content-disposition", "--exclude", "--include", "--expected-size", "--source-region", "--checksum-algorithm")
 
-// encryptedPrivateCopy: aws s3 cp … --sse aws:kms (or a customer key) with
-// no ACL that grants anyone: a copy kept encrypted in the account's own
-// bucket, as a backup of a state file is, not a secret sent elsewhere.
+// encryptedPrivateCopy: aws s3 cp STATE s3://… --sse aws:kms (or a
+// customer key) with no ACL that grants anyone: a state or database file
+// kept encrypted in the account's own bucket, as a backup is.
 func encryptedPrivateCopy(c shell.Command) bool {
+	ops := shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], s3ValueOpts), "").Operands)
+	if len(ops) < 4 || classifyPath(fsPath(shell.Word{S: ops[2]})) != pcDatabase {
+		return false // only a state or database file kept as a backup; a key copied out is still sent
+	}
 	sse := len(optionValuesAny(c.Args[1:], []string{"--sse", "--sse-kms-key-id", "--sse-c"})) > 0 || hasWord(c.Args, "--sse")
 	acl := optionValues(c.Args[1:], "", "--acl")
 	return sse && !slices.ContainsFunc(acl, func(a string) bool { return publicGrant.MatchString(a) || strings.HasPrefix(a, "public") }) &&
