@@ -256,7 +256,7 @@ func checkVaultControl(c shell.Command, _ int) Verdict {
 	switch ops[0] + " " + ops[1] {
 	case "operator seal":
 		return hit("cloud-lockout") // every client of the store is refused until it is unsealed with the key shares
-	case "operator generate-root", "operator rekey":
+	case "operator generate-root":
 		return hitIf(!hasWord(c.Args, "-status") && !hasWord(c.Args, "-cancel"), "iam-widened")
 	case "audit disable":
 		return hit("protection-off")
@@ -321,7 +321,7 @@ func checkGitOpsDelete(c shell.Command, _ int) Verdict {
 	}
 	var names []string
 	switch {
-	case c.Name == "argocd" && len(ops) > 2 && (ops[0] == "app" || ops[0] == "appset" || ops[0] == "proj" || ops[0] == "cluster") && (ops[1] == "delete" || ops[1] == "rm"):
+	case c.Name == "argocd" && len(ops) > 2 && (ops[0] == "app" || ops[0] == "appset") && (ops[1] == "delete" || ops[1] == "rm"):
 		names = ops[2:]
 	case c.Name == "flux" && len(ops) > 2 && ops[0] == "delete" && fluxPruning[ops[1]]:
 		names = ops[2:]
@@ -349,7 +349,7 @@ var (
 	consulDeregister = regexp.MustCompile(`/v1/(?:agent/service/deregister|catalog/deregister|agent/force-leave)/?([^/?"']*)`)
 	// k8sCollection: a Kubernetes API collection (no object name after it),
 	// or a namespace, of kinds that hold data or everything.
-	k8sCollection = regexp.MustCompile(`/api(?:s/[^/]+)?/v1\w*/(?:namespaces/([^/?"']+)/)?(persistentvolumeclaims|persistentvolumes|secrets|statefulsets|deployments|pods|services|configmaps)/?(?:$|\?)|/api/v1/namespaces/([^/?"']+)/?$`)
+	k8sCollection = regexp.MustCompile(`/api(?:s/[^/]+)?/v1\w*/(?:namespaces/([^/?"']+)/)?(persistentvolumeclaims|persistentvolumes|secrets|statefulsets|deployments)/?(?:$|\?)|/api/v1/namespaces/([^/?"']+)/?$`)
 )
 
 // checkControlPlaneAPI: curl DELETE (or PUT to a deregistering endpoint) to
