@@ -48,7 +48,9 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 // aws_ebs_volume.data, azurerm_storage_account.x).
 var statefulResource = regexp.MustCompile(`(?:^|\.)[a-z0-9]+_(?:db_instance|rds_cluster\w*|docdb_cluster\w*|sql_database\w*|\w*database\w*|ebs_volume|volume|disk|\w*managed_disk|` +
 	`s3_bucket|storage_bucket|storage_account|dynamodb_table|bigtable\w*|bigquery_dataset|bigquery_table|elasticache\w*|redis\w*|efs_file_system|` +
-	`file_system|kms_key|secretsmanager_secret|spanner\w*|firestore\w*|opensearch_domain|elasticsearch_domain|msk_cluster)\.`)
+	`file_system|kms_key|secretsmanager_secret|spanner\w*|firestore\w*|opensearch_domain|elasticsearch_domain|msk_cluster|` +
+	// a public address: once released it cannot be had again, and DNS and allowlists point at it
+	`eip|compute_address|compute_global_address|public_ip)\.`)
 
 // disposableEnvironment: the run is pointed at a sandbox, preview or test
 // environment by its variables file or workspace (-var-file=env/sandbox.tfvars).

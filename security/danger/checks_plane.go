@@ -69,6 +69,8 @@ func checkAWSControl(c shell.Command, _ int) Verdict {
 		return hitIf(svc == "lambda" || slices.ContainsFunc(shell.Lits(c.Args[1:]), wildPrincipal.MatchString), "iam-widened")
 	case svc == "organizations" && (verb == "detach-policy" || verb == "disable-policy-type" || verb == "delete-policy"):
 		return hit("iam-widened") // a service control policy is a guardrail over every account below it
+	case svc == "kms" && verb == "disable-key":
+		return hit("cloud-lockout") // what the key encrypted cannot be read until it is enabled again
 	case svc == "organizations" && (verb == "remove-account-from-organization" || verb == "leave-organization" || verb == "delete-organization"):
 		return hit("cloud-lockout")
 	case svc == "iam" && (verb == "delete-access-key" || verb == "update-access-key" && anyVal("--status", func(s string) bool { return s == "Inactive" })):
@@ -205,7 +207,7 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		return hitIf(slices.ContainsFunc(val("--role"), broadRole.MatchString) && !public, "cloud-lockout")
 	case strings.HasSuffix(verb, "set-iam-policy"):
 		return hit("cloud-lockout") // the whole policy replaced: whoever the file leaves out loses access
-	case group == "services" && verb == "disable":
+	case group == "services" && verb == "disable", group == "iam service-accounts" && verb == "disable":
 		return hit("cloud-lockout")
 	case group == "sql instances" && verb == "patch":
 		if slices.ContainsFunc(val("--authorized-networks"), func(v string) bool { return strings.Contains(v, "0.0.0.0/0") }) {
