@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,6 +51,9 @@ var worldMode = regexp.MustCompile(`^0?[0-7][0-7][4-7]$|^(?:[ugo]*[ao][ugo]*|)\+
 // checkMintedSecrets walks the line in order, recording the files that
 // received a credential, and judges each later chmod, upload or push.
 func checkMintedSecrets(f *syntax.File) Verdict {
+	if !namesMinter(f) {
+		return Verdict{}
+	}
 	minted := map[string]bool{}
 	decrypted, piped := false, false // piped: the stage before printed a new credential
 	var v Verdict
@@ -117,4 +121,23 @@ func reencrypts(c shell.Command) bool {
 	o := shell.ParseOpts(c.Args[1:], "")
 	ops := shell.Lits(o.Operands)
 	return c.Name == "ansible-vault" && len(ops) > 1 && ops[0] == "encrypt" || c.Name == "sops" && o.Has("e", "encrypt") && o.Has("i", "in-place")
+}
+
+// minters are the programs mintedFiles knows; a line running none of them
+// (by its first word, behind any wrapper) is not walked again.
+var minters = shell.Set("aws", "az", "gcloud", "vault", "ansible-vault", "sops")
+
+func namesMinter(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if call, ok := n.(*syntax.CallExpr); ok && !found {
+			for _, a := range call.Args {
+				if minters[path.Base(lit(a))] {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
