@@ -172,7 +172,7 @@ func checkGcloudControl(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	group, verb := ops[0]+" "+ops[1], ops[2]
-	if group == "compute images" && strings.HasSuffix(verb, "iam-policy-binding") {
+	if (group == "compute images" || group == "compute snapshots" || group == "compute disks" || group == "compute machine-images") && strings.HasSuffix(verb, "iam-policy-binding") {
 		return hitIf(slices.ContainsFunc(val("--member"), func(m string) bool { return publicGrant.MatchString(m) }), "resource-shared-out")
 	}
 	if ops[0] == "services" || ops[0] == "projects" || ops[0] == "organizations" || ops[0] == "resource-manager" {
@@ -246,6 +246,13 @@ func checkAzControl(c shell.Command, _ int) Verdict {
 		return hit("cloud-lockout") // the old secret stops working for every app that holds it
 	case strings.HasPrefix(words, "lock delete"):
 		return hit("protection-off")
+	case strings.HasPrefix(words, "snapshot grant-access") || strings.HasPrefix(words, "disk grant-access"):
+		return hit("resource-shared-out") // a URL anyone holding it can download the disk from
+	case strings.HasPrefix(words, "sql server firewall-rule create") || strings.HasPrefix(words, "postgres server firewall-rule create") ||
+		strings.HasPrefix(words, "mysql server firewall-rule create") || strings.HasPrefix(words, "postgres flexible-server firewall-rule create") ||
+		strings.HasPrefix(words, "mysql flexible-server firewall-rule create"):
+		start, end := val("--start-ip-address"), val("--end-ip-address")
+		return hitIf(slices.Contains(start, "0.0.0.0") && slices.Contains(end, "255.255.255.255"), "firewall-open")
 	}
 	return Verdict{}
 }
