@@ -82,6 +82,8 @@ func secretPath(p string) bool {
 		return false
 	case strings.HasSuffix(base, ".pub") || strings.HasSuffix(base, ".example") || strings.HasSuffix(base, ".sample"):
 		return false
+	case decryptedSecrets.MatchString(base):
+		return true // platform_target.go
 	case sealed.MatchString(base):
 		return false // encrypted to be shared (Rails credentials.yml.enc, sops, age, gpg)
 	case strings.HasSuffix(base, ".pem") && strings.Contains(base, "*") && strings.HasPrefix(clean, "~"):
@@ -249,7 +251,10 @@ func checkCloudUpload(c shell.Command, _ int) Verdict {
 	if c.Name == "az" {
 		return hitIf(anySecretWord(optValues(c.Args[1:], "f", "file", "source")), "expose-secret")
 	}
-	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
+	if c.Name == "aws" && encryptedPrivateCopy(c) {
+		return Verdict{}
+	}
+	ops := shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], s3ValueOpts), "").Operands)
 	if len(ops) < 3 {
 		return Verdict{}
 	}
@@ -479,7 +484,7 @@ func servesExposedDir(c shell.Command, cwd string) bool {
 			dir = ops[0]
 		}
 	}
-	return server && dir != "" && exposedRoot(dir)
+	return server && dir != "" && (exposedRoot(dir) || iacEnvironmentDir(dir))
 }
 
 // checkRedisAuthOff: CONFIG SET requirepass "" or protected-mode no.

@@ -108,12 +108,14 @@ var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc
 	"airflow connections export", "airflow connections get", "airflow variables export", "databricks secrets get-secret",
 	// a hosting platform's environment: the production app's database URL, API keys and signing secrets
 	"heroku config:get", "vercel env pull", "netlify env:get", "netlify env:list", "firebase functions:secrets:access",
-	"railway variables"}
+	"railway variables",
+	// an IaC state holds every generated password and key of the stack in clear (platform_target.go)
+	"terraform state pull", "tofu state pull", "terragrunt state pull", "terraform show -json", "pulumi stack export --show-secrets"}
 
 // readsSecretStore: c prints a secret from a store (kubectl get secret,
 // aws secretsmanager get-secret-value, vault kv get, op read).
 func readsSecretStore(c shell.Command) bool {
-	words := c.Name + " " + strings.Join(shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], secretStoreValueOpts), "").Operands), " ")
+	words := c.Name + " " + strings.Join(shell.Lits(shell.ParseOpts(withoutOptions(c.Args[1:], secretStoreValueOpts), "").Operands), " ") + showSecrets(c)
 	for _, p := range secretStoreReads {
 		if strings.HasPrefix(words+" ", p+" ") {
 			return true
@@ -122,7 +124,7 @@ func readsSecretStore(c shell.Command) bool {
 	return false
 }
 
-var secretStoreValueOpts = shell.Set("-n", "--namespace", "--context", "--profile", "--region", "-o", "--output", "--project")
+var secretStoreValueOpts = shell.Set("-n", "--namespace", "--context", "--profile", "--region", "-o", "--output", "--project", "-s", "--stack")
 
 // sshToPublicIP: ssh to a literal public address (someone@203.0.113.40),
 // not a named or private backup host.

@@ -203,6 +203,8 @@ func checkRemoteExec(c shell.Command, depth int) Verdict {
 		if mods := optionValues(c.Args[1:], "-m", "--module-name"); len(mods) > 0 {
 			if cmd := ansibleModuleCommand(mods[0], script); cmd != "" {
 				script = cmd
+			} else if cmd := ansibleSwitchCommand(mods[0], script); cmd != "" && !disposableInventory(c) {
+				script = cmd // checks_config_mgmt.go
 			}
 		}
 	}
@@ -391,7 +393,7 @@ func checkDmesg(c shell.Command, _ int) Verdict {
 // tear down every resource of a stack.
 func checkStackTool(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "s").Operands)
-	if len(ops) == 0 || hasWord(c.Args, "--help") {
+	if len(ops) == 0 || hasWord(c.Args, "--help") || disposableStack(c) {
 		return Verdict{}
 	}
 	switch c.Name {

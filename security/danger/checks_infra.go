@@ -48,11 +48,16 @@ func checkTerraform(c shell.Command, _ int) Verdict {
 // aws_ebs_volume.data, azurerm_storage_account.x).
 var statefulResource = regexp.MustCompile(`(?:^|\.)[a-z0-9]+_(?:db_instance|rds_cluster\w*|docdb_cluster\w*|sql_database\w*|\w*database\w*|ebs_volume|volume|disk|\w*managed_disk|` +
 	`s3_bucket|storage_bucket|storage_account|dynamodb_table|bigtable\w*|bigquery_dataset|bigquery_table|elasticache\w*|redis\w*|efs_file_system|` +
-	`file_system|kms_key|secretsmanager_secret|spanner\w*|firestore\w*|opensearch_domain|elasticsearch_domain|msk_cluster)\.`)
+	`file_system|kms_key|secretsmanager_secret|spanner\w*|firestore\w*|opensearch_domain|elasticsearch_domain|msk_cluster|` +
+	// a public address: once released it cannot be had again, and DNS and allowlists point at it
+	`eip|compute_address|compute_global_address|public_ip)\.`)
 
 // disposableEnvironment: the run is pointed at a sandbox, preview or test
 // environment by its variables file or workspace (-var-file=env/sandbox.tfvars).
 func disposableEnvironment(c shell.Command) bool {
+	if disposableStack(c) {
+		return true
+	}
 	files := append(optionValues(c.Args[1:], "-var-file", "-var-file"), optionValues(c.Args[1:], "--var-file", "--var-file")...)
 	for _, kv := range c.Env {
 		if v, ok := strings.CutPrefix(kv, "TF_WORKSPACE="); ok {
@@ -110,7 +115,7 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 			break
 		}
 	}
-	if del < 0 {
+	if del < 0 || slices.ContainsFunc(optionValues(c.Args[1:], "", "--context"), localCluster) {
 		return Verdict{}
 	}
 	kind, names, fromFile := "", []string{}, false
@@ -156,7 +161,7 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 		switch {
 		case nsKinds[k]:
 			return hit("kubectl-delete-namespace")
-		case dataKinds[k]:
+		case dataKinds[k] || operatorDataKind(k):
 			return hit("kubectl-delete-data")
 		}
 	}
@@ -276,6 +281,9 @@ func checkCloud(c shell.Command, _ int) Verdict {
 	}
 	switch c.Name {
 	case "aws":
+		if disposableAccount(c) {
+			return Verdict{}
+		}
 		return checkAWS(o, ops)
 	case "gsutil":
 		// rsync -d deletes what the source lacks from the destination, its last operand
@@ -298,7 +306,7 @@ func checkCloud(c shell.Command, _ int) Verdict {
 			if allTemporaryStr(ops[i+1:]) {
 				return Verdict{} // every name after the verb is disposable
 			}
-			if i > 0 && cloudRecordNouns[ops[i-1]] {
+			if i > 0 && cloudRecordNouns[ops[i-1]] || scopedBatch(c) {
 				return Verdict{}
 			}
 			return hit("cloud-teardown")
@@ -343,7 +351,7 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 		return Verdict{}
 	}
 	if ops[0] == "s3" {
-		sync := ops[1] == "sync" && o.Has("", "delete") && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-1], "s3://")
+		sync := ops[1] == "sync" && o.Has("", "delete") && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-1], "s3://") && !nonProdTarget(ops[len(ops)-1])
 		return hitIf(sync || (ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]

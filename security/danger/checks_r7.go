@@ -286,14 +286,14 @@ func checkStoreWipe(c shell.Command, _ int) Verdict {
 		slices.ContainsFunc(args, func(a string) bool { return a == "--dry-run" || a == "-n" && c.Name == "s3cmd" }) {
 		return Verdict{}
 	}
-	if !w.rootOnly {
-		return hit(w.rule)
-	}
 	var keys []string
 	for i, a := range args {
 		if !strings.HasPrefix(a, "-") && !slices.Contains(w.verbs, a) && (i == 0 || !strings.HasPrefix(args[i-1], "--endpoints")) {
 			keys = append(keys, a)
 		}
+	}
+	if !w.rootOnly {
+		return hitIf(c.Name != "consul" || len(keys) < 2 || !allTemporaryStr(keys[1:]), w.rule) // consul kv delete -recurse scratch/jdoe/
 	}
 	fromKey := slices.Contains(args, "--from-key") // every key from the one named on
 	return hitIf(len(keys) == 0 || keys[0] == "" || keys[0] == "/" || fromKey, w.rule)

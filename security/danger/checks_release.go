@@ -13,7 +13,7 @@ import (
 
 // checkHelm: uninstall/delete of a release not named as temporary.
 func checkHelm(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "n")
+	o := shell.ParseOpts(withoutOptions(c.Args[1:], helmGlobalValues), "n")
 	ops := shell.Lits(o.Operands)
 	if len(ops) < 2 || o.Long["dry-run"] || o.Long["help"] {
 		return Verdict{}
@@ -81,6 +81,9 @@ func checkVault(c shell.Command, _ int) Verdict {
 	}
 	switch ops[0] + " " + ops[1] {
 	case "secrets disable", "auth disable", "kv destroy", "kv metadata":
+		if localVault(c) || len(ops) > 2 && ops[1] == "disable" && temporaryName(strings.Trim(ops[2], "/")) {
+			return Verdict{} // a dev server's, or a test mount (platform_target.go)
+		}
 		return hitIf(ops[1] != "metadata" || len(ops) > 2 && ops[2] == "delete", "cloud-teardown")
 	}
 	return Verdict{}

@@ -198,7 +198,7 @@ func leafClass(p string) pathClass {
 	switch {
 	case credFiles.MatchString(base) && !credSample.MatchString(base) && !publicCert(comps):
 		return pcCredential
-	case dbFiles.MatchString(base):
+	case dbFiles.MatchString(base) && !scratchState(comps):
 		return pcDatabase
 	}
 	return pcUnknown

@@ -346,6 +346,8 @@ func checkAfterCd(f *syntax.File, depth int) (Verdict, map[*syntax.CallExpr]bool
 		case cwd != "" && cwdDeleters[c.Name]:
 			judged[call] = true
 			return checkCommand(relativeTo(c, cwd), depth)
+		case cwd != "" && iacInDisposableDir(c, cwd):
+			judged[call] = true // a sandbox's own configuration (platform_target.go)
 		case cwd != "" && cwdExtractors[c.Name] != "":
 			return checkCommand(extractIn(c, cwd), depth)
 		}

@@ -242,6 +242,9 @@ func pyMongoCommand(code string, strs []string) bool {
 // say they are disposable (Filters=[{'Name': 'tag:Name', 'Values':
 // ['scratch-runner-tmp']}]): only those are terminated.
 func pyFiltersTemporary(code string, strs []string) bool {
+	if pyDisposableTarget(code, strs) {
+		return true
+	}
 	// Filters are ANDed: one on a tag whose key says disposable ('tag:ephemeral')
 	// limits every match to what was tagged so.
 	for _, m := range pyFilterName.FindAllStringSubmatch(code, -1) {

@@ -37,7 +37,9 @@ var (
 		`delete_namespace|delete_file_system|delete_repository|delete_hosted_zone|delete_collection_namespaced_\w+|delete_users|` +
 		`delete_namespaced_(?:stateful_set|persistent_volume_claim)|delete_persistent_volume|` +
 		// restore points: RDS and EC2 snapshots, AWS Backup's recovery points and vaults
-		`delete_db_snapshot|delete_db_cluster_snapshot|delete_snapshot|delete_recovery_point|delete_backup_vault|delete_backup)\s*\(|` +
+		`delete_db_snapshot|delete_db_cluster_snapshot|delete_snapshot|delete_recovery_point|delete_backup_vault|delete_backup|` +
+		// credentials, as aws iam delete-access-key: whatever signs in with them stops working
+		`delete_access_key|delete_login_profile|delete_service_specific_credential|delete_signing_certificate)\s*\(|` +
 		// BigQuery's dataset with the tables in it (without delete_contents only an empty one goes)
 		`\.\s*delete_dataset\s*\([^\n]*\bdelete_contents\s*=\s*True|` +
 		`\bget_repo\s*\([^()]*\)\s*\.\s*delete\s*\(|` +
@@ -147,9 +149,11 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 		return hit("repl-reverse-shell")
 	case pyKillInit.MatchString(code):
 		return hit("kill-all")
-	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(pyResourceNames(code, strs)), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
+	case pySDKDelete.MatchString(code) && !allTemporaryLiterals(pyResourceNames(code, strs)) && !pyDisposableTarget(code, strs), pySDKLoop.MatchString(code) && !pyListFiltered.MatchString(code),
 		pyS3Objects.MatchString(code) && (strings.Contains(code, "Bucket") || strings.Contains(code, "s3")):
 		return hit("sdk-bulk-delete")
+	case stackDestroyed(code, strs).Dangerous: // Pulumi's Automation API (console_plane.go)
+		return hit("terraform-destroy")
 	}
 	if v := checkORM(code); v.Dangerous {
 		return v

@@ -112,7 +112,7 @@ func vimEscape(line string) (string, bool) {
 		// previous command; only a bare "%" is harmless as tee's target.
 		return strings.TrimSpace(m[1]), true
 	}
-	if m := vimWrite.FindStringSubmatch(line); m != nil {
+	if m := vimWrite.FindStringSubmatch(line); m != nil && !vimCreatesOnly(line) {
 		return "cat > " + m[1], true
 	}
 	if strings.HasPrefix(line, ":") {

@@ -33,6 +33,9 @@ func nodeMore(code string, strs []string, depth int) Verdict {
 	if v := checkSchemaCode(code, strs, depth); v.Dangerous {
 		return v
 	}
+	if v := nodePlane(code, strs); v.Dangerous {
+		return v // console_plane.go
+	}
 	for _, m := range nodeShellTemplate.FindAllStringSubmatch(code, -1) {
 		if cmd, ok := strings.CutPrefix(pyLiteral(m[1], strs), "`"); ok {
 			if v := judgeCommand(cmd, depth, "a JavaScript shell template"); v.Dangerous {

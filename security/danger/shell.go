@@ -85,6 +85,9 @@ func checkTree(n syntax.Node, depth int) Verdict {
 		if v = checkArrays(f); v.Dangerous {
 			return v
 		}
+		if v = checkMintedSecrets(f); v.Dangerous {
+			return v
+		}
 	}
 	var v Verdict
 	fetched := downloads(n)

@@ -39,6 +39,9 @@ func classifySQL(input string, depth int) Verdict {
 	if v := checkSQLText(code); v.Dangerous {
 		return v
 	}
+	if v := checkStateBackendSQL(code); v.Dangerous {
+		return v // sql_state_backend.go
+	}
 	if v := checkSQLExposeAudit(code); v.Dangerous {
 		return v
 	}
