@@ -365,12 +365,15 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 var mongoDrop = regexp.MustCompile(`(?:\bdropDatabase\s*\(|\.\s*drop\s*\(\s*\)|\.\s*(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\))`)
 
 func checkMongo(c shell.Command, _ int) Verdict {
-	if testDatabases(c) {
+	if testDatabases(c) || mongoURIDisposable(mongoCommandTarget(c)) {
 		return Verdict{} // mongosh mongodb://localhost/test_app --eval …
 	}
 	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
 		if mongoDrops(code) {
 			return hit("mongo-drop")
+		}
+		if v := mongoEffects(scanLiterals(code, "//", "${")); v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}

@@ -25,6 +25,10 @@ func classify(ctx Context, input string, depth int) Verdict {
 		return classifySQL(input, depth)
 	case Python:
 		return classifyPython(input, depth)
+	case Redis:
+		return classifyRedis(input, depth)
+	case Mongo:
+		return classifyMongo(input, depth)
 	}
 	if isCodeContext(ctx) {
 		return classifyREPL(ctx, input, depth)
