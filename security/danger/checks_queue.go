@@ -54,12 +54,12 @@ var queueTools = map[string][]dbTask{
 
 func checkQueueTool(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
-	if slices.ContainsFunc(args, func(s string) bool { return dryRunFlags[s] }) {
+	if slices.ContainsFunc(args, func(s string) bool { return dryRunFlags[s] }) || rabbitDisposable(c) || kafkaDisposable(c) {
 		return Verdict{}
 	}
 	var plain []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") && (i == 0 || !brokerValueOpts[args[i-1]]) {
 			plain = append(plain, a)
 		}
 	}
@@ -76,14 +76,14 @@ func checkQueueTool(c shell.Command, _ int) Verdict {
 		}
 		for _, a := range operands {
 			a = strings.TrimPrefix(a, "name=")
-			if !temporaryName(a) {
+			if !disposableStore(a) {
 				return hit("queue-purge")
 			}
 			named = true
 		}
 		for _, o := range []string{"--topic", "--group", "-n", "--name"} {
 			for _, v := range optionValues(c.Args[1:], o, "") {
-				if !temporaryName(v) {
+				if !disposableStore(v) {
 					return hit("queue-purge")
 				}
 				named = true
@@ -132,10 +132,10 @@ func checkStoreAPIDelete(c shell.Command, _ int) Verdict {
 			continue
 		}
 		index := strings.Trim(u.Path, "/")
-		if index == "" || strings.Contains(index, "/_doc/") || strings.HasPrefix(index, "_search") {
-			continue // the server root is not an index; one document is one record
+		if index == "" || strings.Contains(index, "/_doc/") || strings.HasPrefix(index, "_search") || strings.HasPrefix(index, "_snapshot/") {
+			continue // the server root is not an index; one document is one record; snapshots are store_http.go's
 		}
-		if !temporaryName(index) {
+		if !allDisposable(strings.SplitN(index, "/", 2)[0]) {
 			return hit("queue-purge")
 		}
 	}
