@@ -107,4 +107,17 @@ func init() {
 		{"sql-superuser", mongoIn(`db.getSiblingDB("admin").createUser({ user: "ops2", pwd: "x", roles: [ "root" ] })`, `db.grantRolesToUser("app", ["clusterAdmin"])`),
 			mongoIn(`db.getSiblingDB("admin").createUser({ user: "ro", pwd: "x", roles: [ { role: "read", db: "shop" } ] })`)},
 	})
+	// MinIO's mc (checks_minio.go)
+	addExamples([]moreExamples{
+		{"cloud-teardown", sh("mc rm --recursive --force archive/ledgers", "mc rb --force archive/ledgers", "mc mirror --remove ./site/ archive/ledgers"),
+			sh("mc rm --recursive --force dev/ledgers", "mc rm archive/ledgers/2026/report.pdf", "mc rb --force minio-staging/ledgers",
+				"mc mirror --remove --dry-run ./site/ archive/ledgers", "mc mirror ./site/ archive/ledgers", "mc mirror --remove ./site/ archive/tmp-ledgers",
+				"mc rm --recursive --force --older-than 7d local/ci-artifacts/")},
+		{"storage-made-public", sh("mc anonymous set public archive/ledgers", "mc policy set upload archive/ledgers"),
+			sh("mc anonymous set download archive/assets", "mc anonymous set none archive/ledgers", "mc anonymous get archive/ledgers")},
+		{"data-expiry", sh("mc ilm rule add --expire-days 3 archive/ledgers"),
+			sh("mc ilm rule add --expire-days 365 archive/ledgers", "mc ilm rule add --expire-days 1 archive/tmp-uploads")},
+		{"account-change", sh("mc admin policy attach archive consoleAdmin --user bob"), sh("mc admin policy attach archive readonly --user bob", "mc admin user list archive")},
+		{"expose-secret", sh("mc cp ./report.csv play/mybucket/"), sh("mc cp ./report.csv archive/reports/", "mc ls play")},
+	})
 }
