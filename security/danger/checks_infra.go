@@ -176,7 +176,7 @@ func checkDocker(c shell.Command, _ int) Verdict {
 		case a == "system" && b == "prune" && o.Has("a", "all", "volumes"):
 			return hit("docker-prune-all")
 		case a == "volume" && b == "prune":
-			return hit("docker-prune-all")
+			return hitIf(!prunedByRunFilter(c.Args[1:]), "docker-prune-all")
 		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
 			return hitIf(!chosenVolumes(c.Args[1:]), "docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):

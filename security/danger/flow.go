@@ -30,6 +30,8 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		}
 	case c.Name == "mongo" || c.Name == "mongosh":
 		v = hitIf(mongoDrops(text), "mongo-drop")
+	case storePipeReceivers[c.Name]:
+		v = checkStorePipe(c, text, depth)
 	case c.Name == "at" || c.Name == "batch": // runs the lines later, through sh
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
 	case c.Name == "tee": // echo '…' | sudo tee -a /etc/profile.d/x.sh
