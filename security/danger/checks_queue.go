@@ -145,13 +145,13 @@ func checkStoreAPIDelete(c shell.Command, _ int) Verdict {
 // queueWipe: the same in code (Celery's control.purge, pika's queue_purge and
 // queue_delete, amqplib's purgeQueue, Kafka admins' delete_topics, SQS's
 // purge_queue, Sidekiq's queues and sets cleared).
-var queueWipe = regexp.MustCompile(`\.\s*control\s*\.\s*purge\s*\(|\.\s*(?:queue_purge|queue_delete|purgeQueue|deleteQueue|delete_topics|deleteTopics|purge_queue)\s*\(|` +
+var queueWipe = regexp.MustCompile(`\.\s*control\s*\.\s*purge\s*\(|\.\s*(?:queue_purge|queue_delete|purgeQueue|deleteQueue|delete_topics|deleteTopics|purge_queue|delete_consumer_groups|deleteGroups)\s*\(|` +
 	`\bSidekiq\s*::\s*(?:Queue|RetrySet|ScheduledSet|DeadSet)\b[^\n;]*?(?:\.\s*clear\b|&:\s*clear\b)`)
 
 // codeWipesQueue: code that empties a queue, unless every literal in it
 // names a test or scratch queue.
 func codeWipesQueue(code string, strs []string) bool {
-	return queueWipe.MatchString(code) && !scratchLiterals(code, strs)
+	return queueWipe.MatchString(code) && !storeScratchLiterals(code, strs)
 }
 
 // sequenceEnd: the index just after want's first appearance in words (as

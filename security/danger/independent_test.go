@@ -41,7 +41,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune15":  {0.982, 0.001},
 	"tune16":  {0.992, 0.000},
 	"tune17":  {0.738, 0.000},
-	"tune19":  {0.951, 0.013},
+	"tune19":  {0.979, 0.000},
 	"heldout": {0.968, 0.004},
 }
 

@@ -87,7 +87,7 @@ func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
 			return hit("sql-drop")
 		}
 	}
-	if redisFlush.MatchString(code) {
+	if redisFlush.MatchString(code) && !codeRedisDisposable(code, strs) {
 		return hit("redis-flush")
 	}
 	for _, m := range redisScanDelete.FindAllStringSubmatch(code, -1) {

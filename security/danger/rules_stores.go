@@ -139,4 +139,20 @@ func init() {
 		{"stop-system-service", sh("sudo mv /etc/kubernetes/manifests/kube-apiserver.yaml /tmp/"),
 			sh("sudo mv /tmp/kube-apiserver.yaml /etc/kubernetes/manifests/", "sudo cp /etc/kubernetes/manifests/etcd.yaml /root/etcd.yaml.bak")},
 	})
+	// the clients in code (python_stores.go)
+	addExamples([]moreExamples{
+		{"redis-flush", join(py(`t = redis.Redis(host="localhost"); t.flushall()`, `r = redis.Redis.from_url("redis://users-redis:6379/0"); r.flushdb()`)),
+			join(py(`t = redis.Redis(host="localhost", port=6391); t.flushall()`, `r = redis.Redis.from_url("redis://redis-qa.internal:6379/0"); r.flushdb()`),
+				node("const r = new Redis({ host: 'localhost', port: 6391 }); await r.flushall()"))},
+		{"queue-purge", join(py(`a = KafkaAdminClient(bootstrap_servers="localhost:9092"); a.delete_topics(["orders"])`, `admin.delete_consumer_groups(["payments"])`),
+			node("await admin.deleteGroups(['payments'])")),
+			py(`a = KafkaAdminClient(bootstrap_servers="localhost:19092"); a.delete_topics(["orders"])`, `admin.delete_consumer_groups(["ci-77-consumer"])`,
+				`admin.list_consumer_groups()`)},
+		{"backup-delete", py(`es.snapshot.delete(repository="backups", snapshot="nightly-*")`),
+			py(`es.snapshot.delete(repository="backups", snapshot="ci-check-77")`, `es.snapshot.get(repository="backups", snapshot="*")`)},
+		{"mongo-drop", py(`client["billing"]["invoices"].drop()`, `getattr(client["billing"]["invoices"], "drop")()`),
+			py(`client["billing"]["tmp_invoices"].drop()`, `client["billing"]["invoices"].find_one()`)},
+		{"py-send-secrets", py(`requests.post(url, json=r.hgetall("app:credentials"))`), py(`requests.post(url, json=r.hgetall("app:settings"))`)},
+		{"data-expiry", py(`db.events.create_index("ts", expireAfterSeconds=120)`), py(`db.sessions.create_index("ts", expireAfterSeconds=120)`)},
+	})
 }
