@@ -37,7 +37,7 @@ type storeToolCheck func(c shell.Command, ops []string) Verdict
 var storeTools = map[string]storeToolCheck{
 	"mongorestore": checkMongoRestore, "influx": checkInfluxCLI, "kafka-configs": checkKafkaConfigs, "kafka-configs.sh": checkKafkaConfigs,
 	"kafka-delete-records": checkKafkaDeleteRecords, "kafka-delete-records.sh": checkKafkaDeleteRecords,
-	"kafka-acls": checkKafkaACLs, "kafka-acls.sh": checkKafkaACLs, "nodetool": checkNodetool, "etcdctl": checkEtcdctl,
+	"kafka-topics": checkKafkaConfigs, "kafka-topics.sh": checkKafkaConfigs, "kafka-acls": checkKafkaACLs, "kafka-acls.sh": checkKafkaACLs, "nodetool": checkNodetool, "etcdctl": checkEtcdctl,
 	"rabbitmqadmin": checkRabbitAdmin, "rabbitmqctl": checkRabbitCtl, "nats": checkNATS, "redis-server": checkRedisServer,
 	"valkey-server": checkRedisServer, "keydb-server": checkRedisServer, "memcached": checkMemcached, "elasticdump": checkElasticdump,
 }
@@ -135,12 +135,13 @@ func checkKafkaConfigs(c shell.Command, _ []string) Verdict {
 	if kafkaDisposable(c) || !hasWord(c.Args, "--alter") {
 		return Verdict{}
 	}
-	for _, n := range optionValues(c.Args[1:], "", "--entity-name") {
+	for _, n := range append(optionValues(c.Args[1:], "", "--entity-name"), optionValues(c.Args[1:], "", "--topic")...) {
 		if disposableStore(n) {
 			return Verdict{}
 		}
 	}
-	for _, cfg := range optionValues(c.Args[1:], "", "--add-config") {
+	// kafka-configs --add-config, and kafka-topics --alter --config in older releases
+	for _, cfg := range append(optionValues(c.Args[1:], "", "--add-config"), optionValues(c.Args[1:], "", "--config")...) {
 		for _, kv := range strings.Split(strings.Trim(cfg, `'"[]`), ",") {
 			k, v, _ := strings.Cut(kv, "=")
 			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)

@@ -23,7 +23,9 @@ import (
 //   - a user created or granted a cluster-wide administrator role (root,
 //     __system, userAdminAnyDatabase, …);
 //   - a TTL index or collMod that expires documents within a day, on a
-//     collection that is not a cache, a session or lock store, or scratch.
+//     collection that is not a cache, a session or lock store, or scratch;
+//   - the server shut down, a replica-set member or shard removed, every
+//     user or role of a database dropped.
 
 var (
 	mongoCmdDrop   = regexp.MustCompile(`runCommand\s*\(\s*\{\s*["']?(drop|dropDatabase)["']?\s*:\s*(\x01\d+\x02|\w+)`)
@@ -32,6 +34,9 @@ var (
 	mongoDropIdx   = regexp.MustCompile(`(\w+|\])\s*\.\s*(?:dropIndexes|drop_indexes)\s*\(\s*(\)|\x01\d+\x02\s*\))`)
 	mongoRenameOn  = regexp.MustCompile(`\.\s*(?:renameCollection|rename)\s*\(\s*[^,()]+,\s*(?:true|\{\s*["']?dropTarget["']?\s*:\s*true)|\.\s*rename\s*\([^()]*dropTarget\s*=\s*True`)
 	mongoUserCall  = regexp.MustCompile(`\b(?:createUser|grantRolesToUser|updateUser)\s*\(|\bcommand\s*\(\s*\x01\d+\x02`)
+	mongoShutdown  = regexp.MustCompile(`\bshutdownServer\s*\(|\badminCommand\s*\(\s*\{\s*["']?shutdown["']?\s*:`)
+	mongoMember    = regexp.MustCompile(`\brs\s*\.\s*remove\s*\(|\bremoveShard\s*\(|\badminCommand\s*\(\s*\{\s*["']?removeShard["']?\s*:`)
+	mongoAllUsers  = regexp.MustCompile(`\bdropAllUsers\s*\(|\bdropAllRoles\s*\(`)
 	mongoTTL       = regexp.MustCompile(`(?:(?:db\s*\.\s*(\w+)|\[\s*\x01(\d+)\x02\s*\]|collection\s*\(\s*\x01(\d+)\x02\s*\))\s*\.\s*)?(?:createIndex|create_index|ensureIndex)\s*\([^\n]*?expireAfterSeconds["']?\s*[:=]\s*(\d+)`)
 )
 
@@ -65,6 +70,14 @@ func mongoEffects(code string, strs []string) Verdict {
 	}
 	if mongoUserCall.MatchString(code) && slices.ContainsFunc(strs, func(s string) bool { return mongoAdminRoles[s] }) {
 		return hit("sql-superuser")
+	}
+	switch {
+	case mongoShutdown.MatchString(code):
+		return hit("stop-service")
+	case mongoMember.MatchString(code):
+		return hit("store-replication")
+	case mongoAllUsers.MatchString(code):
+		return hit("account-change")
 	}
 	for _, m := range mongoTTL.FindAllStringSubmatch(code, -1) {
 		coll := m[1]

@@ -155,4 +155,15 @@ func init() {
 		{"py-send-secrets", py(`requests.post(url, json=r.hgetall("app:credentials"))`), py(`requests.post(url, json=r.hgetall("app:settings"))`)},
 		{"data-expiry", py(`db.events.create_index("ts", expireAfterSeconds=120)`), py(`db.sessions.create_index("ts", expireAfterSeconds=120)`)},
 	})
+	// siblings of the classes above
+	addExamples([]moreExamples{
+		{"stop-service", mongoIn("db.shutdownServer()", "db.adminCommand({ shutdown: 1 })"), mongoIn("db.adminCommand({ serverStatus: 1 })", "db.serverStatus()")},
+		{"store-replication", mongoIn(`rs.remove("mongo-3.internal:27017")`), mongoIn("rs.status()", "rs.conf()")},
+		{"account-change", mongoIn("db.dropAllUsers()"), mongoIn(`db.dropUser("intern")`, "db.getUsers()")},
+		{"data-expiry", join(sql(`ALTER RETENTION POLICY "autogen" ON "telegraf" DURATION 1h`),
+			sh("kafka-topics --bootstrap-server k1:9092 --alter --topic payments --config retention.ms=100")),
+			join(sql(`ALTER RETENTION POLICY "autogen" ON "telegraf" DURATION 30d`, `ALTER RETENTION POLICY "autogen" ON "telegraf" DURATION INF`),
+				sh("kafka-topics --bootstrap-server k1:9092 --alter --topic payments --config retention.ms=2592000000",
+					"kafka-topics --bootstrap-server k1:9092 --describe --topic payments"))},
+	})
 }

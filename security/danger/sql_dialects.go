@@ -15,7 +15,11 @@ import (
 //   - MODIFY TTL … INTERVAL of a day or less deletes the rows already stored;
 //   - INSERT INTO FUNCTION url(…)/s3(…)/remote(…) sends the rows elsewhere;
 //   - InfluxQL's DROP SERIES … WHERE names some series, as DELETE … WHERE;
-//   - CQL's ALTER KEYSPACE … replication down to one copy.
+//   - CQL's ALTER KEYSPACE … replication down to one copy;
+//   - InfluxQL's ALTER RETENTION POLICY … DURATION of a day or less.
+
+// durationUnits: InfluxQL's duration units, as sqlTokens upper-cases them.
+var durationUnits = map[string]bool{"NS": true, "U": true, "MS": true, "S": true, "M": true, "H": true, "D": true, "W": true}
 
 // tableFunctionsOut: ClickHouse table functions that write outside the server.
 var tableFunctionsOut = map[string]bool{"URL": true, "S3": true, "S3CLUSTER": true, "REMOTE": true, "REMOTESECURE": true, "HDFS": true,
@@ -41,6 +45,20 @@ func dialectRule(verb string, rest []string) (string, bool) {
 		}
 	case verb == "INSERT" && len(rest) > 3 && rest[0] == "INTO" && rest[1] == "FUNCTION" && tableFunctionsOut[rest[2]]:
 		return "sql-export", true
+	case verb == "ALTER" && len(rest) > 2 && rest[0] == "RETENTION" && rest[1] == "POLICY":
+		if i := indexDepth0(rest, "DURATION"); i >= 0 {
+			d := ""
+			for _, t := range rest[i+1:] {
+				if _, err := strconv.Atoi(t); err != nil && !durationUnits[t] {
+					break
+				}
+				d += strings.ToLower(t)
+			}
+			if shortDuration(d) {
+				return "data-expiry", true
+			}
+		}
+		return "", true
 	case verb == "DROP" && len(rest) > 0 && rest[0] == "SERIES":
 		if indexDepth0(rest, "WHERE") >= 0 && filtered(rest) {
 			return "", true
