@@ -34,9 +34,9 @@ func dialectRule(verb string, rest []string) (string, bool) {
 	case verb == "ALTER" && len(rest) > 1 && rest[0] == "KEYSPACE":
 		if i := indexDepth0(rest, "REPLICATION"); i >= 0 {
 			copies := 0
-			for _, t := range rest[i:] {
-				if n, err := strconv.Atoi(t); err == nil {
-					copies = max(copies, n)
+			for j := i; j < len(rest); j++ {
+				if n, next := numberAt(rest, j); next > j {
+					copies, j = max(copies, n), next
 				}
 			}
 			if copies == 1 {
@@ -124,16 +124,27 @@ func shortInterval(toks []string) bool {
 	units := map[string]int{"SECOND": 1, "MINUTE": 60, "HOUR": 3600, "DAY": 86400, "WEEK": 7 * 86400, "MONTH": 30 * 86400, "YEAR": 365 * 86400}
 	for i := 0; i+2 < len(toks); i++ {
 		if toks[i] == "INTERVAL" {
-			n, err := strconv.Atoi(toks[i+1])
-			if u, ok := units[strings.TrimSuffix(toks[i+2], "S")]; err == nil && ok {
-				return n*u <= 86400
+			n, next := numberAt(toks, i+1)
+			if next < len(toks) && next > i+1 {
+				if u, ok := units[strings.TrimSuffix(toks[next], "S")]; ok {
+					return n*u <= 86400
+				}
 			}
 		}
 		if u, ok := units[strings.TrimPrefix(toks[i], "TOINTERVAL")]; ok && strings.HasPrefix(toks[i], "TOINTERVAL") && toks[i+1] == "(" {
-			if n, err := strconv.Atoi(toks[i+2]); err == nil {
+			if n, next := numberAt(toks, i+2); next > i+2 {
 				return n*u <= 86400
 			}
 		}
 	}
 	return false
+}
+
+// numberAt reads the decimal number sqlTokens split into one token per
+// digit, from toks[i]; next is the index after it (i if there is none).
+func numberAt(toks []string, i int) (n, next int) {
+	for next = i; next < len(toks) && len(toks[next]) == 1 && toks[next][0] >= '0' && toks[next][0] <= '9'; next++ {
+		n = n*10 + int(toks[next][0]-'0')
+	}
+	return n, next
 }
