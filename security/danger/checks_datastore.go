@@ -266,6 +266,8 @@ func checkRabbitCtl(c shell.Command, ops []string) Verdict {
 		return hitIf(slices.Contains(ops[1:], "administrator"), "account-change")
 	case "set_policy":
 		return hitIf(slices.ContainsFunc(ops, rabbitDropPolicy.MatchString), "queue-purge")
+	case "forget_cluster_node":
+		return hit("store-replication")
 	}
 	return Verdict{}
 }

@@ -48,7 +48,7 @@ var queueTools = map[string][]dbTask{
 	"rabbitmqctl":   {{words: []string{"purge_queue"}}, {words: []string{"delete_queue"}}, {words: []string{"reset"}}, {words: []string{"force_reset"}}, {words: []string{"delete_vhost"}}},
 	"rabbitmqadmin": {{words: []string{"delete", "queue"}}, {words: []string{"purge", "queue"}}, {words: []string{"delete", "vhost"}}},
 	"kafka-topics":  {{flags: []string{"--delete"}}}, "kafka-topics.sh": {{flags: []string{"--delete"}}},
-	"kafka-consumer-groups": {{flags: []string{"--delete"}}, {flags: []string{"--execute"}}}, "kafka-consumer-groups.sh": {{flags: []string{"--delete"}}, {flags: []string{"--execute"}}},
+	"kafka-consumer-groups": {{flags: []string{"--delete", "--delete-offsets"}}, {flags: []string{"--execute"}}}, "kafka-consumer-groups.sh": {{flags: []string{"--delete", "--delete-offsets"}}, {flags: []string{"--execute"}}},
 	"influx": {{words: []string{"bucket", "delete"}}},
 }
 

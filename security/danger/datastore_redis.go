@@ -3,6 +3,7 @@ package danger
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -206,6 +207,10 @@ func checkRedisCLI(c shell.Command, _ int) Verdict {
 	args := c.Args[1:]
 	if redisDisposable(args) {
 		return Verdict{}
+	}
+	// redis-cli --cluster del-node HOST:PORT ID: a node leaves its cluster
+	if i := slices.IndexFunc(args, func(w shell.Word) bool { return w.S == "--cluster" }); i >= 0 && i+1 < len(args) && args[i+1].S == "del-node" {
+		return hit("store-replication")
 	}
 	var words []string
 	for i := 0; i < len(args); i++ {

@@ -16,7 +16,9 @@ import (
 //   - consumer groups deleted (their committed offsets go with them);
 //   - Elasticsearch snapshots deleted by a name that is not a test's;
 //   - a MongoDB collection reached as client["db"]["coll"] and dropped;
-//   - a value read from a Redis key naming secrets sent in an HTTP request.
+//   - a value read from a Redis key naming secrets sent in an HTTP request;
+//   - CONFIG SET through redis-py's config_set, judged as at redis-cli;
+//   - a memcached flush_all on servers that are not this machine's.
 
 var (
 	redisClientHost = regexp.MustCompile(`\b(?:Redis|StrictRedis|createClient|Redis\.from_url|from_url)\s*\(\s*(?:host\s*[=:]\s*)?(?:\{\s*host\s*:\s*)?\x01(\d+)\x02`)
@@ -24,6 +26,8 @@ var (
 	esSnapshotDel   = regexp.MustCompile(`\bsnapshot\s*\.\s*delete\s*\(([^()\n]*)\)`)
 	snapshotArg     = regexp.MustCompile(`\bsnapshot\s*=\s*\x01(\d+)\x02`)
 	subscriptDrop   = regexp.MustCompile(`\]\s*\[\s*\x01(\d+)\x02\s*\]\s*\.\s*drop\s*\(\s*\)`)
+	redisConfigSet  = regexp.MustCompile(`\.\s*config_set\s*\(\s*\x01(\d+)\x02\s*,\s*\x01(\d+)\x02`)
+	memcachedFlush  = regexp.MustCompile(`\.\s*flush_all\s*\(`)
 	secretKeyRead   = regexp.MustCompile(`\.\s*(?:hgetall|hget|get|mget|hvals)\s*\(\s*\x01(\d+)\x02`)
 )
 
@@ -77,6 +81,16 @@ func codeStoreEffects(code string, strs []string) Verdict {
 			return hit("backup-delete")
 		}
 	}
+	for _, m := range redisConfigSet.FindAllStringSubmatch(code, -1) {
+		if id := redisConfigRule(litAt(strs, m[1]), litAt(strs, m[2])); id != "" && !codeRedisDisposable(code, strs) {
+			return hit(id)
+		}
+	}
+	// pymemcache's and python-memcached's flush_all, unless every server the
+	// code names is this machine or a disposable one
+	if memcachedFlush.MatchString(code) && !storeScratchLiterals(code, strs) && !localLiterals(code, strs) {
+		return hit("memcached-flush")
+	}
 	for _, m := range subscriptDrop.FindAllStringSubmatch(code, -1) {
 		if name := litAt(strs, m[1]); !scratchTable(name) && !disposableStore(name) {
 			return hit("mongo-drop")
@@ -99,4 +113,17 @@ func codeStoreEffects(code string, strs []string) Verdict {
 		}
 	}
 	return Verdict{}
+}
+
+// localLiterals: the code names servers, all of them on this machine.
+func localLiterals(code string, strs []string) bool {
+	found := false
+	for _, m := range pyLit.FindAllStringSubmatch(code, -1) {
+		host, _ := splitEndpoint(pyLiteral(m[1], strs))
+		if !localHost(host) {
+			return false
+		}
+		found = true
+	}
+	return found
 }

@@ -157,6 +157,13 @@ func init() {
 	})
 	// siblings of the classes above
 	addExamples([]moreExamples{
+		{"store-replication", sh("redis-cli --cluster del-node 10.0.0.5:7000 07c37dfeb2352e", "rabbitmqctl forget_cluster_node rabbit@node3"),
+			sh("redis-cli --cluster check 10.0.0.5:7000", "rabbitmqctl cluster_status")},
+		{"queue-purge", sh("kafka-consumer-groups --bootstrap-server k1:9092 --delete-offsets --group billing --topic invoices", `curl -X DELETE "$ES/_data_stream/logs-app-prod"`),
+			sh(`curl -X DELETE "$ES/_data_stream/logs-app-tmp"`, `curl -X GET "$ES/_data_stream/logs-app-prod"`, "kafka-consumer-groups --bootstrap-server k1:9092 --describe --group billing")},
+		{"auth-disabled", py(`r.config_set("requirepass", "")`), py(`r.config_set("maxmemory", "2gb")`)},
+		{"memcached-flush", py(`from pymemcache.client.base import Client; Client(("sessions-mc.internal", 11211)).flush_all()`, "mc.flush_all()"),
+			py(`from pymemcache.client.base import Client; Client(("localhost", 11211)).flush_all()`, `mc.get("page:/home")`)},
 		{"stop-service", mongoIn("db.shutdownServer()", "db.adminCommand({ shutdown: 1 })"), mongoIn("db.adminCommand({ serverStatus: 1 })", "db.serverStatus()")},
 		{"store-replication", mongoIn(`rs.remove("mongo-3.internal:27017")`), mongoIn("rs.status()", "rs.conf()")},
 		{"account-change", mongoIn("db.dropAllUsers()"), mongoIn(`db.dropUser("intern")`, "db.getUsers()")},

@@ -16,6 +16,7 @@ import (
 //
 //   - DELETE of an index expression (customers, _all, *, .kibana*,a,b, a
 //     loop's $i) that is not all scratch, test or staging indices;
+//   - DELETE of a data stream (its backing indices) likewise;
 //   - DELETE of snapshots (backups) not named for a test or CI run;
 //   - _delete_by_query matching every document (match_all, no query);
 //   - _close of an index (it goes offline until opened);
@@ -125,6 +126,8 @@ func storeRequest(method string, segs []string, body string) Verdict {
 		return hitIf(!allDisposable(segs[2]), "backup-delete")
 	case method == "DELETE" && len(segs) == 1 && (!strings.HasPrefix(segs[0], "_") || segs[0] == "_all"):
 		return hitIf(!allDisposable(segs[0]), "queue-purge")
+	case method == "DELETE" && len(segs) == 2 && segs[0] == "_data_stream":
+		return hitIf(!allDisposable(segs[1]), "queue-purge") // the stream's backing indices go with it
 	case (method == "POST" || method == "") && last == "_delete_by_query":
 		return hitIf((body == "" || storeAllDocs.MatchString(body)) && !allDisposable(segs[0]), "queue-purge")
 	case (method == "POST" || method == "") && last == "_close" && len(segs) == 2:
