@@ -75,7 +75,7 @@ func checkMongoRestore(c shell.Command, _ []string) Verdict {
 		target = "localhost:27017"
 	}
 	for _, ns := range append(optionValues(c.Args[1:], "-d", "--db"), optionValues(c.Args[1:], "", "--nsInclude")...) {
-		if disposableStore(strings.SplitN(ns, ".", 2)[0]) {
+		if mongoDisposableDB(strings.SplitN(ns, ".", 2)[0]) {
 			return Verdict{}
 		}
 	}

@@ -111,7 +111,9 @@ func classifyMongo(input string, depth int) Verdict {
 	if mongoDrops(input) && mongoDrop.MatchString(code) && !mongoScratchOnly(code, strs) {
 		return hit("mongo-drop")
 	}
-	if v := classifyNode(input, depth); v.Dangerous {
+	// node's rules know no session: a drop after "use app_test" is the
+	// test database's, as mongoDrops has decided
+	if v := classifyNode(input, depth); v.Dangerous && (v.Rule != "mongo-drop" || mongoDrops(input)) {
 		return v
 	}
 	return Verdict{}
@@ -130,7 +132,7 @@ func mongoURIDisposable(uri string) bool {
 		rest := uri[i+3:]
 		if j := strings.Index(rest, "/"); j >= 0 {
 			db := strings.SplitN(rest[j+1:], "?", 2)[0]
-			return db != "" && disposableStore(db)
+			return db != "" && mongoDisposableDB(db)
 		}
 	}
 	return false
@@ -150,4 +152,15 @@ func mongoCommandTarget(c shell.Command) string {
 		}
 	}
 	return ""
+}
+
+// mongoDisposableDB: a MongoDB database named for tests, CI, staging or
+// scratch use; MongoDB's own databases (local holds the oplog and replica
+// set state, config a sharded cluster's, admin the users) never are.
+func mongoDisposableDB(name string) bool {
+	switch name {
+	case "local", "config", "admin":
+		return false
+	}
+	return disposableStore(name)
 }

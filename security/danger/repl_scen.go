@@ -157,7 +157,7 @@ func mongoScratchOnly(code string, strs []string) bool {
 		if n := m[2] + m[3] + m[4]; n != "" {
 			name = litAt(strs, n)
 		}
-		if !scratchTable(name) && !(strings.Contains(strings.ToLower(m[0]), "database") && disposableStore(name)) {
+		if !scratchTable(name) && !(strings.Contains(strings.ToLower(m[0]), "database") && mongoDisposableDB(name)) {
 			return false // a test suite's database (drop_database('app_test')) is its own to drop
 		}
 	}
