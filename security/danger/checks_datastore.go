@@ -257,8 +257,19 @@ func checkRabbitAdmin(c shell.Command, ops []string) Verdict {
 // nothing, a length of nothing).
 var rabbitDropPolicy = regexp.MustCompile(`"(?:message-ttl|max-length|max-length-bytes)"\s*:\s*0\b`)
 
+// rabbitNodeWide: a rabbitmqctl command that acts on the node or its users,
+// whatever virtual host -p names.
+func rabbitNodeWide(c shell.Command) bool {
+	for _, w := range []string{"reset", "force_reset", "delete_vhost", "set_user_tags", "forget_cluster_node", "stop_app"} {
+		if hasWord(c.Args, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func checkRabbitCtl(c shell.Command, ops []string) Verdict {
-	if rabbitDisposable(c) || len(ops) == 0 {
+	if rabbitDisposable(c) && !rabbitNodeWide(c) || len(ops) == 0 {
 		return Verdict{}
 	}
 	switch ops[0] {

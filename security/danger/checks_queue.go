@@ -54,7 +54,7 @@ var queueTools = map[string][]dbTask{
 
 func checkQueueTool(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
-	if slices.ContainsFunc(args, func(s string) bool { return dryRunFlags[s] }) || rabbitDisposable(c) || kafkaDisposable(c) {
+	if slices.ContainsFunc(args, func(s string) bool { return dryRunFlags[s] }) || rabbitDisposable(c) && !rabbitNodeWide(c) || kafkaDisposable(c) {
 		return Verdict{}
 	}
 	var plain []string

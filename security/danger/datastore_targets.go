@@ -16,7 +16,7 @@ import (
 // whose name says nothing stay dangerous.
 
 // stagingName: the names of non-production environments and CI runs.
-var stagingName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:staging|stage|stg|qa|ci|dev|local)(?:$|[-_./:@]|\d)`).MatchString
+var stagingName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:staging|stage|stg|qa|ci|dev)(?:$|[-_./:@]|\d)`).MatchString
 
 // disposableStore: a database, key space, topic, queue, index, bucket, host
 // or context named for tests, CI, staging or scratch use.
@@ -25,7 +25,9 @@ func disposableStore(name string) bool {
 	if name == "" {
 		return false
 	}
-	return temporaryName(name) || stagingName(name) || testDatabase(name) || strings.EqualFold(name, "test")
+	// "local" alone is a local alias or context (mc's local, nats --context
+	// local); as a domain (cache.corp.local) it says nothing
+	return temporaryName(name) || stagingName(name) || testDatabase(name) || strings.EqualFold(name, "test") || strings.EqualFold(name, "local")
 }
 
 // localHost: the agent's own machine.
@@ -67,3 +69,8 @@ func disposableEndpoint(s, defaultPort string) bool {
 	}
 	return disposableStore(host)
 }
+
+// ciRunName: a database or keyspace made for one CI run (ci_4812,
+// ci_run_4812, ci-run-7): a test suite's, as app_test is. A staging
+// database dropped whole stays a drop (tune15's DROP DATABASE orders_staging).
+var ciRunName = regexp.MustCompile(`(?i)^ci[-_]?(?:run[-_]?)?\d+$|[-_]ci[-_]?(?:run[-_]?)?\d+$`).MatchString

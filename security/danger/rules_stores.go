@@ -175,4 +175,16 @@ func init() {
 				sh("kafka-topics --bootstrap-server k1:9092 --alter --topic payments --config retention.ms=2592000000",
 					"kafka-topics --bootstrap-server k1:9092 --describe --topic payments"))},
 	})
+	// statements on a dialect client's command line, node-wide RabbitMQ
+	// commands whatever vhost -p names, and names that only look disposable
+	addExamples([]moreExamples{
+		{"sql-drop", join(sh(`clickhouse-client --host ch-prod-1 -q "DROP DATABASE analytics"`, `cqlsh cass-1.internal -e "DROP KEYSPACE billing"`,
+			"influx -host influx-1 -execute 'DROP DATABASE telegraf'"), sql("DROP DATABASE orders_staging;")),
+			join(sh(`clickhouse-client --host localhost --query "DROP DATABASE IF EXISTS ci_4812"`, `clickhouse-client --host ch-prod-1 -q "SELECT count() FROM analytics.events"`,
+				`cqlsh cass-qa.internal -e "DROP KEYSPACE billing"`, "influx -host influx-1 -execute 'SHOW DATABASES'",
+				"influx -host influx-1 -database telegraf_test -execute 'DROP MEASUREMENT cpu'"), sql("DROP DATABASE ci_run_4812;", "DROP DATABASE IF EXISTS shop_ci_77;"))},
+		{"queue-purge", sh("rabbitmqctl -p /ci reset"), sh("rabbitmqctl -p /ci purge_queue orders")},
+		{"account-change", sh("rabbitmqctl -p /ci set_user_tags bob administrator"), sh("rabbitmqctl -p /ci list_users")},
+		{"redis-flush", sh("redis-cli -h cache.corp.local FLUSHALL"), sh("redis-cli -h cache.stg.corp.local FLUSHALL")},
+	})
 }
