@@ -3,6 +3,7 @@ package danger
 import (
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // The datastore clients in Python and node code, judged by the target the
@@ -31,23 +32,27 @@ var (
 	secretKeyRead   = regexp.MustCompile(`\.\s*(?:hgetall|hget|get|mget|hvals)\s*\(\s*\x01(\d+)\x02`)
 )
 
-// codeRedisDisposable: the code builds its Redis client for a disposable server.
+// codeRedisDisposable: every Redis client the code builds is for a
+// disposable server (one it does not build is unknown, so not).
 func codeRedisDisposable(code string, strs []string) bool {
-	m := redisClientHost.FindStringSubmatch(code)
-	if m == nil {
-		return false
-	}
-	target := litAt(strs, m[1])
-	if p := redisClientPort.FindStringSubmatch(code); p != nil {
-		if _, port := splitEndpoint(target); port == "" {
-			target += ":" + p[1]
+	ms := redisClientHost.FindAllStringSubmatchIndex(code, -1)
+	for _, m := range ms {
+		target := litAt(strs, code[m[2]:m[3]])
+		call, _, _ := strings.Cut(code[m[1]:], ")")
+		if p := redisClientPort.FindStringSubmatch(call); p != nil {
+			if _, port := splitEndpoint(target); port == "" {
+				target += ":" + p[1]
+			}
+		}
+		host, port := splitEndpoint(target)
+		if port == "" {
+			port = "6379"
+		}
+		if !disposableStore(host) && !(localHost(host) && port != "6379") {
+			return false
 		}
 	}
-	host, port := splitEndpoint(target)
-	if port == "" {
-		port = "6379"
-	}
-	return disposableStore(host) || localHost(host) && port != "6379"
+	return len(ms) > 0
 }
 
 // storeScratchLiterals: the code's literals name only a disposable broker or

@@ -185,6 +185,8 @@ func init() {
 				"influx -host influx-1 -database telegraf_test -execute 'DROP MEASUREMENT cpu'"), sql("DROP DATABASE ci_run_4812;", "DROP DATABASE IF EXISTS shop_ci_77;"))},
 		{"queue-purge", sh("rabbitmqctl -p /ci reset"), sh("rabbitmqctl -p /ci purge_queue orders")},
 		{"account-change", sh("rabbitmqctl -p /ci set_user_tags bob administrator"), sh("rabbitmqctl -p /ci list_users")},
-		{"redis-flush", sh("redis-cli -h cache.corp.local FLUSHALL"), sh("redis-cli -h cache.stg.corp.local FLUSHALL")},
+		{"redis-flush", join(sh("redis-cli -h cache.corp.local FLUSHALL"),
+			py(`t = redis.Redis(host="localhost", port=6390); r = redis.Redis(host="users-redis"); r.flushall()`)),
+			join(sh("redis-cli -h cache.stg.corp.local FLUSHALL"), py(`r = redis.Redis(host="localhost", db=1, port=6390); r.flushdb()`))},
 	})
 }
