@@ -28,12 +28,12 @@ import (
 //     user or role of a database dropped.
 
 var (
-	mongoCmdDrop   = regexp.MustCompile(`runCommand\s*\(\s*\{\s*["']?(drop|dropDatabase)["']?\s*:\s*(\x01\d+\x02|\w+)`)
+	mongoCmdDrop   = regexp.MustCompile(`(?:runCommand|\bcommand)\s*\(\s*\{\s*["']?(drop|dropDatabase)["']?\s*:\s*(\x01\d+\x02|\w+)`)
 	mongoTautology = regexp.MustCompile(`\{\s*["']?_id["']?\s*:\s*\{\s*["']?\$(?:exists\s*:\s*(?:true|1)|ne\s*:\s*null|gte?\s*:\s*(?:MinKey|new\s+MinKey)\b)`)
 	mongoManyCall  = regexp.MustCompile(`\.\s*(?:deleteMany|delete_many|remove|updateMany|update_many)\s*\(`)
-	mongoDropIdx   = regexp.MustCompile(`(\w+|\])\s*\.\s*(?:dropIndexes|drop_indexes)\s*\(\s*(\)|\x01\d+\x02\s*\))`)
+	mongoDropIdx   = regexp.MustCompile(`(\w+|\]|\))\s*\.\s*(?:dropIndexes|drop_indexes)\s*\(\s*(\)|\x01\d+\x02\s*\))`)
 	mongoRenameOn  = regexp.MustCompile(`\.\s*(?:renameCollection|rename)\s*\(\s*[^,()]+,\s*(?:true|\{\s*["']?dropTarget["']?\s*:\s*true)|\.\s*rename\s*\([^()]*dropTarget\s*=\s*True`)
-	mongoUserCall  = regexp.MustCompile(`\b(?:createUser|grantRolesToUser|updateUser)\s*\(|\bcommand\s*\(\s*\x01\d+\x02`)
+	mongoUserCall  = regexp.MustCompile(`\b(?:createUser|grantRolesToUser|updateUser)\s*\(|\bcommand\s*\(\s*\x01\d+\x02|\b(?:command|runCommand|adminCommand)\s*\(\s*\{\s*["']?(?:createUser|grantRolesToUser|updateUser)\b`)
 	mongoShutdown  = regexp.MustCompile(`\bshutdownServer\s*\(|\badminCommand\s*\(\s*\{\s*["']?shutdown["']?\s*:`)
 	mongoMember    = regexp.MustCompile(`\brs\s*\.\s*remove\s*\(|\bremoveShard\s*\(|\badminCommand\s*\(\s*\{\s*["']?removeShard["']?\s*:`)
 	mongoAllUsers  = regexp.MustCompile(`\bdropAllUsers\s*\(|\bdropAllRoles\s*\(`)

@@ -25,7 +25,7 @@ var (
 	redisClientHost = regexp.MustCompile(`\b(?:Redis|StrictRedis|createClient|Redis\.from_url|from_url)\s*\(\s*(?:host\s*[=:]\s*)?(?:\{\s*host\s*:\s*)?\x01(\d+)\x02`)
 	redisClientPort = regexp.MustCompile(`\bport\s*[=:]\s*(\d+)`)
 	esSnapshotDel   = regexp.MustCompile(`\bsnapshot\s*\.\s*delete\s*\(([^()\n]*)\)`)
-	snapshotArg     = regexp.MustCompile(`\bsnapshot\s*=\s*\x01(\d+)\x02`)
+	snapshotArg     = regexp.MustCompile(`\bsnapshot["']?\s*[=:]\s*\x01(\d+)\x02`)
 	subscriptDrop   = regexp.MustCompile(`\]\s*\[\s*\x01(\d+)\x02\s*\]\s*\.\s*drop\s*\(\s*\)`)
 	redisConfigSet  = regexp.MustCompile(`\.\s*config_set\s*\(\s*\x01(\d+)\x02\s*,\s*\x01(\d+)\x02`)
 	memcachedFlush  = regexp.MustCompile(`\.\s*flush_all\s*\(`)

@@ -87,6 +87,12 @@ func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
 			return hit("sql-drop")
 		}
 	}
+	if v := codeStoreEffects(code, strs); v.Dangerous {
+		return v
+	}
+	if v := mongoEffects(code, strs); v.Dangerous {
+		return v // the MongoDB driver's calls, as mongosh's
+	}
 	if redisFlush.MatchString(code) && !codeRedisDisposable(code, strs) {
 		return hit("redis-flush")
 	}

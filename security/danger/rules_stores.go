@@ -189,4 +189,15 @@ func init() {
 			py(`t = redis.Redis(host="localhost", port=6390); r = redis.Redis(host="users-redis"); r.flushall()`)),
 			join(sh("redis-cli -h cache.stg.corp.local FLUSHALL"), py(`r = redis.Redis(host="localhost", db=1, port=6390); r.flushdb()`))},
 	})
+	// the MongoDB driver and search client in node, as in mongosh and Python
+	addExamples([]moreExamples{
+		{"mongo-drop", node("await c.db('shop').command({ dropDatabase: 1 })", "await c.db('shop').collection('orders').dropIndexes()"),
+			node("await c.db('shop').collection('orders').find({}).limit(5).toArray()", "await c.db('shop').collection('orders').indexes()")},
+		{"data-expiry", node("await c.db('shop').collection('events').createIndex({ ts: 1 }, { expireAfterSeconds: 60 })"),
+			node("await c.db('shop').collection('sessions').createIndex({ ts: 1 }, { expireAfterSeconds: 3600 })")},
+		{"sql-superuser", node("await c.db('admin').command({ createUser: 'x', pwd: 'y', roles: ['root'] })"),
+			node("await c.db('admin').command({ createUser: 'x', pwd: 'y', roles: [{ role: 'read', db: 'shop' }] })")},
+		{"backup-delete", node("await es.snapshot.delete({ repository: 'nightly', snapshot: '*' })"),
+			node("await es.snapshot.delete({ repository: 'nightly', snapshot: 'ci-check-7' })")},
+	})
 }
