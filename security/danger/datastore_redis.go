@@ -71,7 +71,7 @@ func redisCommandRule(words []string) string {
 			}
 		}
 	case "ACL":
-		if strings.EqualFold(arg(1), "SETUSER") {
+		if strings.EqualFold(arg(1), "SETUSER") && len(words) > 3 {
 			for _, w := range words[3:] {
 				if strings.EqualFold(strings.Trim(w, `"'`), "nopass") {
 					return "auth-disabled"
