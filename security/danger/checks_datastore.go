@@ -82,6 +82,9 @@ func checkMongoRestore(c shell.Command, _ []string) Verdict {
 	return hitIf(!mongoURIDisposable(target), "db-restore-clean")
 }
 
+// durationPart: one number and unit of a duration (1h30m, 86400s, 7d).
+var durationPart = regexp.MustCompile(`(\d+)(ns|us|ms|s|m|h|d|w)`)
+
 // shortDuration: a retention of at most a day (1h, 30m, 86400s, 1d).
 func shortDuration(s string) bool {
 	s = strings.Trim(strings.ToLower(s), `"'`)
@@ -90,7 +93,7 @@ func shortDuration(s string) bool {
 	}
 	units := map[string]float64{"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 	total := 0.0
-	for _, m := range regexp.MustCompile(`(\d+)(ns|us|ms|s|m|h|d|w)`).FindAllStringSubmatch(s, -1) {
+	for _, m := range durationPart.FindAllStringSubmatch(s, -1) {
 		n, _ := strconv.ParseFloat(m[1], 64)
 		total += n * units[m[2]]
 	}
