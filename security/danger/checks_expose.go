@@ -221,7 +221,7 @@ func checkCopyToRemote(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	for _, o := range ops[:len(ops)-1] {
-		if !remoteSpec(o) && secretPath(o) {
+		if !remoteSpec(o) && secretPath(o) && !ownBackupCopy(o, ops[len(ops)-1]) {
 			return hit("expose-secret")
 		}
 	}
@@ -355,7 +355,7 @@ func checkChmodSecret(c shell.Command, _ int) Verdict {
 	}
 	rec := strings.ContainsAny(o.Short, "R") || o.Long["recursive"]
 	for _, p := range ops[1:] {
-		if !secretPath(p) {
+		if !secretPath(p) && !serviceSecretConfig(p) {
 			continue
 		}
 		if credDirs[path.Base(path.Clean(p))] && !rec {

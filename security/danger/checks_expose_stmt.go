@@ -84,12 +84,12 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		if (reads || dumps) && sendsStdin(c) {
 			return hit("expose-secret") // an interpreter whose code sends its stdin: env | python3 -c '…urlopen(u, sys.stdin…)'
 		}
-		dumps = dumps || dbDumpers[c.Name]
+		dumps = dumps || dbDumpers[c.Name] || storeDump(c)
 		if v := checkAuthConfigWrite(st, c, said); v.Dangerous {
 			return v
 		}
 		exportsKeys := (c.Name == "gpg" || c.Name == "gpg2") && (hasWord(c.Args, "--export-secret-keys") || hasWord(c.Args, "--export-secret-subkeys"))
-		if (envDumpers[c.Name] && len(c.Args) == 1) || stdinSecret(st.Redirs) || readsSecretArg(c) || exportsKeys || readsSecretStore(c) {
+		if (envDumpers[c.Name] && len(c.Args) == 1) || stdinSecret(st.Redirs) || readsSecretArg(c) || exportsKeys || readsSecretStore(c) || storeSecretRead(c) {
 			reads = true
 		}
 		if c.Name == "echo" || c.Name == "printf" {

@@ -181,7 +181,7 @@ func checkDocker(c shell.Command, _ int) Verdict {
 		case a == "system" && b == "prune" && o.Has("a", "all", "volumes"):
 			return hit("docker-prune-all")
 		case a == "volume" && b == "prune":
-			return hit("docker-prune-all")
+			return hitIf(!prunedByRunFilter(c.Args[1:]), "docker-prune-all")
 		case a == "volume" && (b == "rm" || b == "remove") && (i+2 < len(ops) && strings.Contains(strings.Join(ops[i+2:], " "), shell.DynMark) || dynArg(c.Args)):
 			return hitIf(!chosenVolumes(c.Args[1:]), "docker-prune-all")
 		case a == "compose" && o.Has("v", "volumes") && contains(ops[i+1:], "down"):
@@ -373,12 +373,15 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 var mongoDrop = regexp.MustCompile(`(?:\bdropDatabase\s*\(|\.\s*drop\s*\(\s*\)|\.\s*(?:deleteMany|remove)\s*\(\s*\{\s*\}\s*\))`)
 
 func checkMongo(c shell.Command, _ int) Verdict {
-	if testDatabases(c) {
+	if testDatabases(c) || mongoURIDisposable(mongoCommandTarget(c)) {
 		return Verdict{} // mongosh mongodb://localhost/test_app --eval …
 	}
 	for _, code := range optionValues(c.Args[1:], "--eval", "--eval") {
 		if mongoDrops(code) {
 			return hit("mongo-drop")
+		}
+		if v := mongoEffects(scanLiterals(code, "//", "${")); v.Dangerous {
+			return v
 		}
 	}
 	return Verdict{}

@@ -47,7 +47,7 @@ func init() {
 		"pulumi": checkTerraform, "cdk": checkTerraform, "kubectl": checkKubectl, "oc": checkKubectl,
 		"docker": checkDocker, "podman": checkDocker, "docker-compose": checkDocker,
 		"aws": checkCloud, "gcloud": checkCloud, "az": checkCloud, "gsutil": checkCloud, "doctl": checkCloud,
-		"heroku": checkCloud, "redis-cli": checkRedis, "valkey-cli": checkRedis,
+		"heroku": checkCloud, "redis-cli": checkRedisCLI, "valkey-cli": checkRedisCLI, "keydb-cli": checkRedisCLI,
 		"dropdb": checkDropdb, "mysqladmin": checkDropdb, "mongo": checkMongo, "mongosh": checkMongo,
 		"pg_restore": checkPgRestore, "tar": checkTar, "bsdtar": checkTar, "unzip": checkUnzip, "cpio": checkCpio,
 		"alias": checkAlias, "trap": checkTrap,

@@ -48,18 +48,18 @@ var queueTools = map[string][]dbTask{
 	"rabbitmqctl":   {{words: []string{"purge_queue"}}, {words: []string{"delete_queue"}}, {words: []string{"reset"}}, {words: []string{"force_reset"}}, {words: []string{"delete_vhost"}}},
 	"rabbitmqadmin": {{words: []string{"delete", "queue"}}, {words: []string{"purge", "queue"}}, {words: []string{"delete", "vhost"}}},
 	"kafka-topics":  {{flags: []string{"--delete"}}}, "kafka-topics.sh": {{flags: []string{"--delete"}}},
-	"kafka-consumer-groups": {{flags: []string{"--delete"}}, {flags: []string{"--execute"}}}, "kafka-consumer-groups.sh": {{flags: []string{"--delete"}}, {flags: []string{"--execute"}}},
+	"kafka-consumer-groups": {{flags: []string{"--delete", "--delete-offsets"}}, {flags: []string{"--execute"}}}, "kafka-consumer-groups.sh": {{flags: []string{"--delete", "--delete-offsets"}}, {flags: []string{"--execute"}}},
 	"influx": {{words: []string{"bucket", "delete"}}},
 }
 
 func checkQueueTool(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
-	if slices.ContainsFunc(args, func(s string) bool { return dryRunFlags[s] }) {
+	if slices.ContainsFunc(args, func(s string) bool { return dryRunFlags[s] }) || rabbitDisposable(c) && !rabbitNodeWide(c) || kafkaDisposable(c) {
 		return Verdict{}
 	}
 	var plain []string
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") && (i == 0 || !brokerValueOpts[args[i-1]]) {
 			plain = append(plain, a)
 		}
 	}
@@ -76,14 +76,14 @@ func checkQueueTool(c shell.Command, _ int) Verdict {
 		}
 		for _, a := range operands {
 			a = strings.TrimPrefix(a, "name=")
-			if !temporaryName(a) {
+			if !disposableStore(a) {
 				return hit("queue-purge")
 			}
 			named = true
 		}
 		for _, o := range []string{"--topic", "--group", "-n", "--name"} {
 			for _, v := range optionValues(c.Args[1:], o, "") {
-				if !temporaryName(v) {
+				if !disposableStore(v) {
 					return hit("queue-purge")
 				}
 				named = true
@@ -132,10 +132,10 @@ func checkStoreAPIDelete(c shell.Command, _ int) Verdict {
 			continue
 		}
 		index := strings.Trim(u.Path, "/")
-		if index == "" || strings.Contains(index, "/_doc/") || strings.HasPrefix(index, "_search") {
-			continue // the server root is not an index; one document is one record
+		if index == "" || strings.Contains(index, "/_doc/") || strings.HasPrefix(index, "_search") || strings.HasPrefix(index, "_snapshot/") {
+			continue // the server root is not an index; one document is one record; snapshots are store_http.go's
 		}
-		if !temporaryName(index) {
+		if !allDisposable(strings.SplitN(index, "/", 2)[0]) {
 			return hit("queue-purge")
 		}
 	}
@@ -145,13 +145,13 @@ func checkStoreAPIDelete(c shell.Command, _ int) Verdict {
 // queueWipe: the same in code (Celery's control.purge, pika's queue_purge and
 // queue_delete, amqplib's purgeQueue, Kafka admins' delete_topics, SQS's
 // purge_queue, Sidekiq's queues and sets cleared).
-var queueWipe = regexp.MustCompile(`\.\s*control\s*\.\s*purge\s*\(|\.\s*(?:queue_purge|queue_delete|purgeQueue|deleteQueue|delete_topics|deleteTopics|purge_queue)\s*\(|` +
+var queueWipe = regexp.MustCompile(`\.\s*control\s*\.\s*purge\s*\(|\.\s*(?:queue_purge|queue_delete|purgeQueue|deleteQueue|delete_topics|deleteTopics|purge_queue|delete_consumer_groups|deleteGroups)\s*\(|` +
 	`\bSidekiq\s*::\s*(?:Queue|RetrySet|ScheduledSet|DeadSet)\b[^\n;]*?(?:\.\s*clear\b|&:\s*clear\b)`)
 
 // codeWipesQueue: code that empties a queue, unless every literal in it
 // names a test or scratch queue.
 func codeWipesQueue(code string, strs []string) bool {
-	return queueWipe.MatchString(code) && !scratchLiterals(code, strs)
+	return queueWipe.MatchString(code) && !storeScratchLiterals(code, strs)
 }
 
 // sequenceEnd: the index just after want's first appearance in words (as

@@ -269,7 +269,6 @@ var storeWipes = map[string]struct {
 	"etcdctl": {[]string{"del"}, []string{"--prefix", "--from-key"}, "kv-wipe", true},
 	"consul":  {[]string{"delete"}, []string{"-recurse", "--recurse"}, "kv-wipe", false},
 	"s3cmd":   {[]string{"del", "rm", "rb"}, []string{"--recursive", "-r", "--force", "-f"}, "cloud-teardown", false},
-	"mc":      {[]string{"rm", "rb"}, []string{"--recursive", "-r", "--force"}, "cloud-teardown", false},
 }
 
 func init() {

@@ -31,6 +31,10 @@ func classify(ctx Context, input string, depth int) Verdict {
 			return v
 		}
 		return checkLoopDeletes(input)
+	case Redis:
+		return classifyRedis(input, depth)
+	case Mongo:
+		return classifyMongo(input, depth)
 	}
 	if isCodeContext(ctx) {
 		if v := classifyREPL(ctx, input, depth); v.Dangerous || ctx != Node && ctx != Ruby {

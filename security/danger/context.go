@@ -17,6 +17,8 @@ const (
 	Debugger = shell.Debugger // gdb, lldb
 	Editor   = shell.Editor   // vim, vi, nvim
 	Pager    = shell.Pager    // less, more, man
+	Redis    = shell.Redis    // redis-cli, valkey-cli, keydb-cli
+	Mongo    = shell.Mongo    // mongosh, mongo
 )
 
 // ContextOf maps the basename of a foreground program to its Context. A login

@@ -18,7 +18,7 @@ const (
 	maxFPRate = 0.01
 )
 
-var corpusContexts = map[string]Context{"shell": Shell, "sql": SQL, "python": Python}
+var corpusContexts = map[string]Context{"shell": Shell, "sql": SQL, "python": Python, "redis": Redis, "mongo": Mongo}
 
 func readCorpus(t testing.TB, name string) []string {
 	t.Helper()
@@ -57,7 +57,7 @@ func ratio(a, b int) float64 {
 func TestCorpus(t *testing.T) {
 	t.Parallel()
 	var total tally
-	for _, name := range []string{"shell", "sql", "python"} {
+	for _, name := range []string{"shell", "sql", "python", "redis", "mongo"} {
 		ctx := corpusContexts[name]
 		var s tally
 		for _, in := range readCorpus(t, name+"-dangerous.txt") {

@@ -9,7 +9,14 @@
 //     Debugger, Editor, Pager): their shell escapes (gdb "shell", vim ":!",
 //     less "!", child_process, system, backticks) are judged with the shell
 //     rules, and their own code only for what it deletes or runs (and
-//     the SQL, MongoDB and ORM calls it makes: orm.go).
+//     the SQL, MongoDB and ORM calls it makes: orm.go). The datastores'
+//     own shells are contexts too: redis-cli (Redis) and mongosh (Mongo)
+//     have their commands judged (datastore_redis.go, datastore_mongo.go),
+//     cqlsh, clickhouse-client and influx speak SQL dialects (sql_dialects.go).
+//   - Datastores, brokers and their clients are judged by the target they
+//     name (datastore_targets.go): a staging, QA, CI, test or scratch name,
+//     or a local instance on another port than the service's own, may be
+//     flushed, dropped or purged; production and unnamed targets may not.
 //   - Python is judged after its indirections are undone (pyNormalize:
 //     decoded literals, __import__/getattr/aliases, path expressions), and
 //     deletes by what they destroy: anything but scratch space (tmp, build,

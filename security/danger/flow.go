@@ -24,10 +24,14 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		// a test suite's database, named on the client's command line
 	case shell.SQLPrograms[c.Name]:
 		v = classifySQL(shell.ForParser(text, SQL), depth+1)
-	case c.Name == "redis-cli" || c.Name == "valkey-cli":
-		v = checkRedis(shell.Command{Args: wordsOf(strings.Fields(text))}, depth)
+	case c.Name == "redis-cli" || c.Name == "valkey-cli" || c.Name == "keydb-cli":
+		if !redisDisposable(c.Args[1:]) {
+			v = classifyRedis(text, depth)
+		}
 	case c.Name == "mongo" || c.Name == "mongosh":
 		v = hitIf(mongoDrops(text), "mongo-drop")
+	case storePipeReceivers[c.Name]:
+		v = checkStorePipe(c, text, depth)
 	case c.Name == "at" || c.Name == "batch": // runs the lines later, through sh
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
 	case c.Name == "tee": // echo '…' | sudo tee -a /etc/profile.d/x.sh

@@ -42,7 +42,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune16":  {0.992, 0.000},
 	"tune17":  {0.902, 0.000},
 	"tune18":  {0.993, 0.014},
-	"tune19":  {0.489, 0.116},
+	"tune19":  {0.979, 0.000},
 	"tune20":  {0.531, 0.071},
 	"heldout": {0.968, 0.004},
 }

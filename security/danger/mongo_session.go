@@ -23,7 +23,7 @@ func mongoDrops(code string) bool {
 	if named := mongoNamedDB.FindAllStringSubmatch(code, -1); len(named) > 0 && len(named) == len(mongoDropCall.FindAllString(code, -1)) {
 		all := true
 		for _, m := range named {
-			all = all && testDatabase(m[1])
+			all = all && mongoDisposableDB(m[1])
 		}
 		if all {
 			return false
@@ -40,7 +40,7 @@ func mongoDrops(code string) bool {
 		} else {
 			name = code[m[4]:m[5]]
 		}
-		if !testDatabase(name) {
+		if !mongoDisposableDB(name) {
 			return true
 		}
 	}

@@ -85,10 +85,13 @@ func pyMisc(code string, strs []string, _ int) Verdict {
 		return hit("kill-all")
 	case pyForkLoop.MatchString(code):
 		return hit("fork-bomb")
-	case pyRedis.MatchString(code):
+	case pyRedis.MatchString(code) && !codeRedisDisposable(code, strs):
 		return hit("redis-flush")
 	case (pyMongo.MatchString(code) || strings.Contains(code, "Mongo") && pyMongoDrop.MatchString(code)) && !mongoScratchOnly(code, strs):
 		return hit("mongo-drop")
+	}
+	if v := codeStoreEffects(code, strs); v.Dangerous {
+		return v
 	}
 	if v := pyWrites(code, strs); v.Dangerous {
 		return v

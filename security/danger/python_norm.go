@@ -57,7 +57,7 @@ var (
 	pyJoin      = regexp.MustCompile(`\bos\s*\.\s*path\s*\.\s*join\s*\(\s*((?:` + pyL + `\s*,\s*)*` + pyL + `)\s*\)`)
 	pyWrapLit   = regexp.MustCompile(`\b(?:(?:pathlib\s*\.\s*)?(?:Pure)?(?:Posix)?Path|os\s*\.\s*path\s*\.\s*(?:expanduser|abspath|realpath|normpath|expandvars)|str)\s*\(\s*(` + pyL + `)\s*\)(?:\s*\.\s*(?:expanduser|resolve|absolute)\s*\(\s*\))?`)
 	pyImport    = regexp.MustCompile(`(?:\bglobals\s*\(\s*\)\s*\[\s*` + pyL + `\s*\]\s*\.\s*|\bbuiltins\s*\.\s*|\b)(?:__import__|importlib\s*\.\s*import_module)\s*\(\s*(` + pyL + `)\s*\)|\bsys\s*\.\s*modules\s*\[\s*(` + pyL + `)\s*\]`)
-	pyGetattr   = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+(?:\s*\(\s*(?:` + pyL + `\s*,?\s*)*\))?)\s*,\s*(` + pyL + `)\s*\)`) // getattr(boto3.client('iam'), 'x')
+	pyGetattr   = regexp.MustCompile(`\bgetattr\s*\(\s*([\w.]+(?:\s*\(\s*(?:` + pyL + `\s*,?\s*)*\)|\s*\[\s*` + pyL + `\s*\])*)\s*,\s*(` + pyL + `)\s*\)`) // getattr(boto3.client('iam'), 'x'), getattr(mods['os'], 'x')
 	pyHome      = regexp.MustCompile(`\b(?:pathlib\s*\.\s*)?Path\s*\.\s*home\s*\(\s*\)|\bos\s*\.\s*environ\s*\[\s*\x01(\d+)\x02\s*\]|\bos\s*\.\s*(?:environ\s*\.\s*get|getenv)\s*\(\s*\x01(\d+)\x02\s*\)`)
 	pyCwd       = regexp.MustCompile(`\bos\s*\.\s*getcwd\s*\(\s*\)|\b(?:pathlib\s*\.\s*)?Path\s*\.\s*cwd\s*\(\s*\)`)
 	pyTemp      = regexp.MustCompile(`\btempfile\s*\.\s*(?:gettempdir|mkdtemp)\s*\([^)]*\)`)

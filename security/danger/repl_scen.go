@@ -87,7 +87,13 @@ func checkFrameworkWipes(code string, strs []string, depth int) Verdict {
 			return hit("sql-drop")
 		}
 	}
-	if redisFlush.MatchString(code) {
+	if v := codeStoreEffects(code, strs); v.Dangerous {
+		return v
+	}
+	if v := mongoEffects(code, strs); v.Dangerous {
+		return v // the MongoDB driver's calls, as mongosh's
+	}
+	if redisFlush.MatchString(code) && !codeRedisDisposable(code, strs) {
 		return hit("redis-flush")
 	}
 	for _, m := range redisScanDelete.FindAllStringSubmatch(code, -1) {
@@ -157,7 +163,7 @@ func mongoScratchOnly(code string, strs []string) bool {
 		if n := m[2] + m[3] + m[4]; n != "" {
 			name = litAt(strs, n)
 		}
-		if !scratchTable(name) && !(strings.Contains(strings.ToLower(m[0]), "database") && testDatabase(name)) {
+		if !scratchTable(name) && !(strings.Contains(strings.ToLower(m[0]), "database") && mongoDisposableDB(name)) {
 			return false // a test suite's database (drop_database('app_test')) is its own to drop
 		}
 	}

@@ -192,6 +192,9 @@ func sqlStatementRule(toks []string) string {
 		return id
 	}
 	verb, rest := mainVerb(inlineCTEs(toks))
+	if id, ok := dialectRule(verb, rest); ok {
+		return id
+	}
 	switch {
 	case serverRoleGrant(verb, rest):
 		return "sql-superuser"

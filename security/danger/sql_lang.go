@@ -39,7 +39,7 @@ func scratchObjects(rest []string) bool {
 			// a cleanup written to run either way (IF EXISTS) drops it as scratch.
 			kept := keptCopy.MatchString(strings.ToLower(t)) && indexDepth0(rest, "EXISTS") < 0
 			fixture := fixtureTable.MatchString(strings.ToLower(t)) && indexDepth0(rest, "EXISTS") >= 0
-			if kept || !scratchTable(t) && !fixture && !(rest[0] == "DATABASE" && testDatabase(t)) {
+			if kept || !scratchTable(t) && !fixture && !((rest[0] == "DATABASE" || rest[0] == "KEYSPACE") && (testDatabase(t) || ciRunName(t))) {
 				return false
 			}
 			names++

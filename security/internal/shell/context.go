@@ -21,6 +21,9 @@ const (
 	Debugger // gdb, lldb
 	Editor   // vim, vi, nvim, view
 	Pager    // less, more, most, man
+	// The datastores' own shells, whose commands are neither shell nor SQL.
+	Redis // redis-cli, valkey-cli, keydb-cli: one Redis command per line
+	Mongo // mongosh, mongo: JavaScript with the shell's db, use and show
 )
 
 func (c Context) String() string {
@@ -41,6 +44,10 @@ func (c Context) String() string {
 		return "editor"
 	case Pager:
 		return "pager"
+	case Redis:
+		return "redis"
+	case Mongo:
+		return "mongo"
 	}
 	return "unknown"
 }
@@ -49,8 +56,14 @@ func (c Context) String() string {
 var (
 	ShellPrograms = Set("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "tcsh", "csh", "busybox")
 	SQLPrograms   = Set("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "snowsql")
-	PythonProgram = regexp.MustCompile(`^(?:i?python|pypy|bpython|i?pdb|pudb)[0-9.]*$`) // pdb(1): "!statement" and bare statements are Python
-	REPLPrograms  = map[string]Context{"node": Node, "nodejs": Node, "deno": Node, "bun": Node, "irb": Ruby, "pry": Ruby,
+	// SQLDialects: shells whose statements are SQL in all that matters here
+	// (DROP, TRUNCATE, DELETE, ALTER, GRANT, COPY): Cassandra's cqlsh, ClickHouse's
+	// client and InfluxDB 1.x's influx shell (InfluxQL) in front of the terminal.
+	SQLDialects = Set("cqlsh", "clickhouse-client", "clickhouse", "influx")
+	// DatastoreShells: the key-value and document stores' own shells.
+	DatastoreShells = map[string]Context{"redis-cli": Redis, "valkey-cli": Redis, "keydb-cli": Redis, "mongosh": Mongo, "mongo": Mongo}
+	PythonProgram   = regexp.MustCompile(`^(?:i?python|pypy|bpython|i?pdb|pudb)[0-9.]*$`) // pdb(1): "!statement" and bare statements are Python
+	REPLPrograms    = map[string]Context{"node": Node, "nodejs": Node, "deno": Node, "bun": Node, "irb": Ruby, "pry": Ruby,
 		"gdb": Debugger, "lldb": Debugger, "vim": Editor, "vi": Editor, "nvim": Editor, "view": Editor, "vimdiff": Editor,
 		"less": Pager, "more": Pager, "most": Pager, "man": Pager}
 )
@@ -62,8 +75,10 @@ func ContextOf(program string) Context {
 	switch {
 	case ShellPrograms[name]:
 		return Shell
-	case SQLPrograms[name]:
+	case SQLPrograms[name], SQLDialects[name]:
 		return SQL
+	case DatastoreShells[name] != Unknown:
+		return DatastoreShells[name]
 	case PythonProgram.MatchString(name):
 		return Python
 	case REPLPrograms[name] != Unknown:
