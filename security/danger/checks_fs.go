@@ -161,7 +161,7 @@ func checkShred(c shell.Command, _ int) Verdict {
 // checkMkfs: mkfs*, mke2fs, mkswap, wipefs -a on a device (an image file is fine).
 func checkMkfs(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "")
-	if c.Name == "wipefs" && !o.Has("a", "all") {
+	if c.Name == "wipefs" && (!o.Has("a", "all") || o.Has("n", "no-act")) {
 		return Verdict{}
 	}
 	for _, w := range o.Operands {

@@ -116,7 +116,12 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 	kind, names, fromFile := "", []string{}, false
 	for i, a := range args[del+1:] {
 		switch {
-		case a == "--all" || a == "-A" || a == "--all-namespaces" || a == "--all=true":
+		case a == "--all" || a == "--all=true":
+			// every object of a kind, inside one namespace named as disposable
+			if ns := optionValues(c.Args[1:], "-n", "--namespace"); len(ns) == 0 || !allTemporaryStr(ns) || hasWord(c.Args, "-A") || hasWord(c.Args, "--all-namespaces") {
+				return hit("kubectl-delete-namespace")
+			}
+		case a == "-A" || a == "--all-namespaces":
 			return hit("kubectl-delete-namespace")
 		case a == "-f" || a == "--filename" || a == "-k" || a == "--kustomize" || a == "-l" || a == "--selector" ||
 			strings.HasPrefix(a, "--filename=") || strings.HasPrefix(a, "--kustomize=") || strings.HasPrefix(a, "--selector="):
