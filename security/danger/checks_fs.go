@@ -207,7 +207,7 @@ func checkSed(c shell.Command, _ int) Verdict {
 		inPlace = inPlace || strings.HasPrefix(a, "--in-place") ||
 			(len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(strings.SplitN(a, "e", 2)[0], "i"))
 	}
-	if !inPlace {
+	if !inPlace || sedHardens(c) {
 		return Verdict{}
 	}
 	for _, w := range c.Args[1:] {
