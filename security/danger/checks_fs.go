@@ -250,7 +250,7 @@ func checkCopy(c shell.Command, _ int) Verdict {
 		}
 	}
 	for _, t := range targets {
-		if installsOwnFiles(c.Name, ops, t) {
+		if installsOwnFiles(c.Name, ops, t) || c.Name == "cp" && copiesToBackup(ops, t) {
 			continue
 		}
 		if v := checkWriteTarget(t); v.Dangerous {

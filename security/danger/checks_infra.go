@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -389,7 +390,21 @@ func awsTarget(ops []string) string {
 			return ops[i]
 		}
 	}
-	return ops[len(ops)-1]
+	// a trailing number or switch is an option's value (--recovery-window-in-days 7)
+	last := len(ops) - 1
+	for last > 2 && optionScalar(ops[last]) {
+		last--
+	}
+	return ops[last]
+}
+
+// optionScalar: a number or a boolean, which names no resource.
+func optionScalar(s string) bool {
+	if s == "true" || s == "false" {
+		return true
+	}
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // dynArg: some argument is computed at run time (a $(…) list), wherever the

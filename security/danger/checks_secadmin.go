@@ -279,3 +279,57 @@ func checkSecretDumpStmt(s *syntax.Stmt) Verdict {
 	}
 	return Verdict{}
 }
+
+// vaultAPIDelete: Vault's HTTP API, on whatever host serves it: a secrets
+// engine, an auth method, a policy or a namespace (sys/…), or every version
+// of a KV v2 secret (MOUNT/metadata/PATH); DELETE to it is the CLI's
+// vault secrets disable, auth disable, policy delete or kv metadata delete.
+var vaultAPIDelete = regexp.MustCompile(`^https?://[^/]+/v1/(?:sys/(?:mounts|auth|policy|policies/acl|namespaces)/|[^/]+/metadata/)([^?]+)`)
+
+func checkVaultAPIDelete(c shell.Command, _ int) Verdict {
+	if !curlDeletes(shell.Lits(c.Args[1:])) {
+		return Verdict{}
+	}
+	for _, a := range c.Args[1:] {
+		if m := vaultAPIDelete.FindStringSubmatch(a.S); m != nil && !nonProdTarget(m[1]) {
+			return hit("cloud-teardown")
+		}
+	}
+	return Verdict{}
+}
+
+func init() { addHostCheck("curl", checkVaultAPIDelete) }
+
+// replacesGroups: usermod -G LIST without -a sets the user's supplementary
+// groups to LIST, removing every other (usermod(8)).
+func replacesGroups(args []string) bool {
+	groups, appended := false, false
+	for _, a := range args {
+		switch {
+		case a == "--append":
+			appended = true
+		case a == "--groups" || strings.HasPrefix(a, "--groups="):
+			groups = true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			appended = appended || strings.ContainsRune(a, 'a')
+			groups = groups || strings.ContainsRune(a, 'G')
+		}
+	}
+	return groups && !appended
+}
+
+// backupSuffix: what a backup copy adds to a file's name (.bak, .orig,
+// .bak-20261127, .2026-11-27, ~).
+var backupSuffix = regexp.MustCompile(`^(?:[._-]?(?:bak|backup|orig|old|save|saved|pre[-_]?\w*)(?:[._-]?[0-9][0-9T:._-]*)?|[._-](?:19|20)[0-9]{2}[0-9T:._-]*|~)$`)
+
+// copiesToBackup: cp FILE FILE.bak beside it writes a new file and replaces
+// nothing (cp -a /etc/pam.d/common-auth /etc/pam.d/common-auth.bak-20261127).
+func copiesToBackup(ops []shell.Word, dst string) bool {
+	if len(ops) != 2 || ops[0].Dyn() || ops[1].Dyn() {
+		return false
+	}
+	src := path.Clean(ops[0].S)
+	dst = path.Clean(dst)
+	rest, ok := strings.CutPrefix(dst, src)
+	return ok && rest != "" && backupSuffix.MatchString(rest)
+}
