@@ -255,6 +255,9 @@ func publicDir(p string) bool {
 // a published directory (slapcat > /var/www/html/x.ldif, op read … >
 // /srv/share/public/x.txt); and LDIF fed to ldapmodify by a here-document.
 func checkSecretDumpStmt(s *syntax.Stmt) Verdict {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		return hitIf(dumpedThenStaged(b), "expose-secret")
+	}
 	call, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
 		return Verdict{}
@@ -332,4 +335,47 @@ func copiesToBackup(ops []shell.Word, dst string) bool {
 	dst = path.Clean(dst)
 	rest, ok := strings.CutPrefix(dst, src)
 	return ok && rest != "" && backupSuffix.MatchString(rest)
+}
+
+// dumpedThenStaged: a secret store's content written to a file (sops -d
+// x.enc.yaml > x.yaml) and that file staged by git add later in the same
+// list: the plain text goes into the history and every clone.
+func dumpedThenStaged(b *syntax.BinaryCmd) bool {
+	var dumped []string
+	found := false
+	syntax.Walk(b, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok || found {
+			return !found
+		}
+		call, ok := st.Cmd.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		c, ok := shell.BuildCommand(call)
+		if !ok {
+			return true
+		}
+		words := c.Name + " " + strings.Join(shell.Lits(c.Args[1:]), " ")
+		if secretDumps.MatchString(words) || readsSecretStore(c) {
+			for _, r := range st.Redirs {
+				if r != nil && shell.WriteOps[r.Op] {
+					dumped = append(dumped, path.Clean(shell.ResolveWord(r.Word).S))
+				}
+			}
+		}
+		if c.Name == "git" && len(dumped) > 0 {
+			ops := shell.Lits(shell.ParseOpts(c.Args[1:], "C").Operands)
+			if len(ops) > 0 && ops[0] == "add" && !hasWord(c.Args, "-n") && !hasWord(c.Args, "--dry-run") {
+				inTree := slices.ContainsFunc(dumped, func(d string) bool { return !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~") })
+				for _, p := range ops[1:] {
+					p = path.Clean(p)
+					found = found || p == "." && inTree || slices.ContainsFunc(dumped, func(d string) bool { return d == p || strings.HasPrefix(d, p+"/") })
+				}
+				found = found || inTree && (hasWord(c.Args, "-A") || hasWord(c.Args, "--all"))
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -106,4 +106,10 @@ var r20Examples = []moreExamples{
 		sh("sudo cat /etc/pki/corp-ca/index.txt", "sudo cp /etc/pki/corp-ca/index.txt /root/index.txt.bak")},
 	{"delete-credentials", sh("rm ~/.config/sops/age/keys.txt", "shred -u ~/.config/sops/age/keys.txt"),
 		sh("age-keygen -y ~/.config/sops/age/keys.txt", "rm ~/.config/sops/age/keys.txt.bak", "sudo rm /etc/pki/corp-ca/index.txt.old")},
+	{"expose-secret", sh("sops -d secrets/prod.enc.yaml > secrets/prod.yaml && git add secrets/prod.yaml && git commit -m wip",
+		"vault kv get -format=json kv/app > app.json && git add -A", "op read op://Infra/db/password > config/db.pass && git add config"),
+		sh("sops -d secrets/prod.enc.yaml > /tmp/prod.yaml && git add -A", "sops -e secrets/prod.yaml > secrets/prod.enc.yaml && git add secrets/prod.enc.yaml",
+			"sops -d secrets/prod.enc.yaml > secrets/prod.yaml && git add -n secrets")},
+	{"log-tamper", sh("sudo find /var/log -type f -mtime -2 -exec truncate -s 0 {} +", "find /var/log -mmin -60 -exec shred -u {} +"),
+		sh("sudo find /var/log -name '*.gz' -mtime -2 -exec rm {} +", "find /var/log -type f -mtime -2 -ls")},
 }
