@@ -35,6 +35,7 @@ var adminTools = map[string][]adminVerb{
 		{[]string{"group-del"}, "account-change", func(_ shell.Command, ops []string) bool { return !allTemporaryStr(ops[1:]) }},
 		{[]string{"group-add-member"}, "account-change", func(_ shell.Command, ops []string) bool { return len(ops) > 1 && adminGroup(ops[1]) }},
 		{[]string{"hbacrule-enable", "allow_all"}, "config-weakened", nil},
+		{[]string{"cert-revoke"}, "cert-revoke", ipaRevokes},
 		{[]string{"pwpolicy-mod"}, "config-weakened", func(c shell.Command, _ []string) bool { return zeroedOption(c, passwordPolicyOpts) }},
 	},
 	// realmd: the host leaves its domain (its users cannot log in), or every

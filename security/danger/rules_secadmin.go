@@ -5,7 +5,20 @@ package danger
 // management verbs of checks_secadmin.go, LDIF judged by its change
 // (ldif.go), and secret dumps redirected into a published directory.
 
-func init() { addExamples(r20Examples) }
+func init() {
+	rules = append(rules, r20Rules...)
+	addExamples(r20Examples)
+}
+
+var r20Rules = []rule{
+	{"cert-revoke", catSecurity,
+		"This revokes a certificate: every client that checks revocation stops trusting it at once, and a revocation cannot be taken back (only a hold can).",
+		sh("sudo openssl ca -config ca/openssl.cnf -revoke ca/newcerts/1A.pem -crl_reason keyCompromise", "openssl ca -revoke web.crt", "certbot revoke --cert-name shop.example.com",
+			"step ca revoke 0x1a2b --reason 'key compromise'", "ipa cert-revoke 14 --revocation-reason=1", "./easyrsa revoke web01"),
+		sh("openssl ca -config ca/openssl.cnf -gencrl -out ca/crl/ca.crl", "openssl ca -config ca/openssl.cnf -in web.csr -out web.crt", "openssl ca -revoke web.crt -crl_reason certificateHold",
+			"certbot revoke --cert-name shop.example.com --staging", "certbot certificates", "step ca certificate web web.crt web.key", "ipa cert-revoke 14 --revocation-reason=6",
+			"ipa cert-show 14", "./easyrsa gen-crl")},
+}
 
 var r20Examples = []moreExamples{
 	{"account-change", sh("ipa user-del alice bob", "ipa host-del db7.corp.example", "ipa group-add-member admins --users=intern",
