@@ -36,8 +36,46 @@ var adminTools = map[string][]adminVerb{
 		{[]string{"group-add-member"}, "account-change", func(_ shell.Command, ops []string) bool { return len(ops) > 1 && adminGroup(ops[1]) }},
 		{[]string{"hbacrule-enable", "allow_all"}, "config-weakened", nil},
 		{[]string{"cert-revoke"}, "cert-revoke", ipaRevokes},
+		// a sudo rule for every user, host and command; an HBAC rule for every user, host and service
+		{[]string{"sudorule-add"}, "account-change", func(c shell.Command, _ []string) bool { return allCategories(c, "usercat", "cmdcat") }},
+		{[]string{"sudorule-mod"}, "account-change", func(c shell.Command, _ []string) bool { return allCategories(c, "usercat", "cmdcat") }},
+		{[]string{"hbacrule-add"}, "config-weakened", func(c shell.Command, _ []string) bool { return allCategories(c, "usercat", "hostcat", "servicecat") }},
 		{[]string{"pwpolicy-mod"}, "config-weakened", func(c shell.Command, _ []string) bool { return zeroedOption(c, passwordPolicyOpts) }},
 	},
+	// Samba AD: users and groups deleted, Domain Admins granted, the domain's
+	// password rules switched off.
+	"samba-tool": {
+		{[]string{"user", "delete"}, "account-change", func(_ shell.Command, ops []string) bool { return !allTemporaryStr(ops[2:]) }},
+		{[]string{"group", "delete"}, "account-change", func(_ shell.Command, ops []string) bool { return !allTemporaryStr(ops[2:]) }},
+		{[]string{"group", "addmembers"}, "account-change", func(_ shell.Command, ops []string) bool { return len(ops) > 2 && adminGroup(ops[2]) }},
+		{[]string{"domain", "passwordsettings", "set"}, "config-weakened", func(c shell.Command, _ []string) bool {
+			return zeroedOption(c, []string{"--min-pwd-length", "--history-length", "--account-lockout-threshold"}) ||
+				contains(optionValues(c.Args[1:], "--complexity", "--complexity"), "off")
+		}},
+	},
+	// Kerberos: the KDC's database destroyed, a principal deleted.
+	"kdb5_util":    {{[]string{"destroy"}, "account-change", nil}},
+	"kadmin":       {{[]string{"*"}, "account-change", kadminDeletes}},
+	"kadmin.local": {{[]string{"*"}, "account-change", kadminDeletes}},
+	// p11-kit: a certificate made a trust anchor for every program
+	"trust": {{[]string{"anchor"}, "config-weakened", func(c shell.Command, _ []string) bool {
+		return !hasWord(c.Args, "--remove") && !hasWord(c.Args, "-r")
+	}}},
+	// Azure Key Vault: a purge ends the soft-delete grace period, for good
+	"az": {
+		{[]string{"keyvault", "purge"}, "cloud-teardown", nil},
+		{[]string{"keyvault", "*", "purge"}, "cloud-teardown", func(_ shell.Command, ops []string) bool {
+			return ops[1] == "secret" || ops[1] == "key" || ops[1] == "certificate"
+		}},
+	},
+	// a Java keystore's private key entry deleted
+	"keytool": {{[]string{"*"}, "secret-key-delete", func(c shell.Command, _ []string) bool {
+		stores := optionValues(c.Args[1:], "-keystore", "-keystore")
+		return hasWord(c.Args, "-delete") && !slices.ContainsFunc(stores, nonProdTarget)
+	}}},
+	// macOS: every local snapshot of a volume; security preferences set open
+	"tmutil":   {{[]string{"deletelocalsnapshots"}, "backup-delete", func(_ shell.Command, ops []string) bool { return len(ops) > 1 && strings.HasPrefix(ops[1], "/") }}},
+	"defaults": {{[]string{"write"}, "config-weakened", func(_ shell.Command, ops []string) bool { return macOpenDefault(ops) }}},
 	// realmd: the host leaves its domain (its users cannot log in), or every
 	// domain user is let in.
 	"realm": {
@@ -122,7 +160,7 @@ func checkAdminTool(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	if c.Name == "pwpolicy" || c.Name == "systemsetup" || c.Name == "sysadminctl" || c.Name == "profiles" {
+	if c.Name == "pwpolicy" || c.Name == "systemsetup" || c.Name == "sysadminctl" || c.Name == "profiles" || c.Name == "keytool" || strings.HasPrefix(c.Name, "kadmin") {
 		ops = append([]string{""}, ops...) // their options are single-dash words
 	}
 	for _, v := range adminTools[c.Name] {
@@ -379,4 +417,44 @@ func dumpedThenStaged(b *syntax.BinaryCmd) bool {
 		return !found
 	})
 	return found
+}
+
+// allCategories: every named --X=all category is given (ipa's usercat,
+// hostcat, cmdcat, servicecat).
+func allCategories(c shell.Command, names ...string) bool {
+	for _, n := range names {
+		if !contains(optionValues(c.Args[1:], "--"+n, "--"+n), "all") {
+			return false
+		}
+	}
+	return true
+}
+
+// kadminDeletes: kadmin -q "delprinc [-force] NAME" of a principal not
+// named as a test's.
+func kadminDeletes(c shell.Command, _ []string) bool {
+	for _, q := range optionValues(c.Args[1:], "-q", "-q") {
+		f := strings.Fields(q)
+		if len(f) > 1 && (f[0] == "delprinc" || f[0] == "delete_principal") && !temporaryName(f[len(f)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// macOpenDefaults: macOS preference keys whose value opens the machine
+// (the guest account, no password after the screensaver, the application
+// firewall off, automatic login).
+var macOpenDefaults = map[string]string{"GuestEnabled": "true", "askForPassword": "0", "globalstate": "0", "autoLoginUser": "*", "DisableFDEAutoLogin": "false"}
+
+func macOpenDefault(ops []string) bool {
+	if len(ops) < 4 {
+		return false
+	}
+	want, ok := macOpenDefaults[ops[2]]
+	if !ok {
+		return false
+	}
+	v := strings.ToLower(ops[len(ops)-1])
+	return want == "*" || v == want || want == "true" && (v == "yes" || v == "1") || want == "0" && v == "false"
 }
