@@ -53,6 +53,13 @@ var adminTools = map[string][]adminVerb{
 				contains(optionValues(c.Args[1:], "--complexity", "--complexity"), "off")
 		}},
 	},
+	// the IdM server or client uninstalled: the identities it served, or the
+	// host's membership of the domain, are gone
+	"ipa-server-install":  {{[]string{"*"}, "account-change", func(c shell.Command, _ []string) bool { return hasWord(c.Args, "--uninstall") }}},
+	"ipa-replica-install": {{[]string{"*"}, "account-change", func(c shell.Command, _ []string) bool { return hasWord(c.Args, "--uninstall") }}},
+	"ipa-client-install":  {{[]string{"*"}, "account-change", func(c shell.Command, _ []string) bool { return hasWord(c.Args, "--uninstall") }}},
+	// disk encryption taken off (LUKS decrypted in place, BitLocker off)
+	"manage-bde": {{[]string{"*"}, "security-off", func(c shell.Command, _ []string) bool { return hasWord(c.Args, "-off") }}},
 	// Kerberos: the KDC's database destroyed, a principal deleted.
 	"kdb5_util":    {{[]string{"destroy"}, "account-change", nil}},
 	"kadmin":       {{[]string{"*"}, "account-change", kadminDeletes}},
@@ -120,6 +127,7 @@ var adminTools = map[string][]adminVerb{
 			return slices.Contains(append(optionValues(c.Args[1:], "-policy", "-policy"), optionValues(c.Args[1:], "--policy", "--policy")...), "root")
 		}},
 		{[]string{"operator", "seal"}, "stop-service", nil},
+		{[]string{"audit", "disable"}, "security-off", nil}, // the record of every request stops
 	},
 	// macOS over ssh: the guest account on, FileVault off, every management
 	// profile removed, the system or login keychain deleted, a root CA
@@ -148,7 +156,7 @@ func init() {
 	for name := range adminTools {
 		addHostCheck(name, checkAdminTool)
 	}
-	for _, n := range []string{"ldapdelete", "ssh-keygen", "clamscan", "clamdscan", "sops", "pam-auth-update"} {
+	for _, n := range []string{"ldapdelete", "ssh-keygen", "clamscan", "clamdscan", "sops", "pam-auth-update", "cryptsetup"} {
 		addHostCheck(n, checkAdminFlags)
 	}
 	addHostCheck("pass", checkPassGit)
@@ -160,7 +168,8 @@ func checkAdminTool(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
-	if c.Name == "pwpolicy" || c.Name == "systemsetup" || c.Name == "sysadminctl" || c.Name == "profiles" || c.Name == "keytool" || strings.HasPrefix(c.Name, "kadmin") {
+	if c.Name == "pwpolicy" || c.Name == "systemsetup" || c.Name == "sysadminctl" || c.Name == "profiles" || c.Name == "keytool" || strings.HasPrefix(c.Name, "kadmin") ||
+		strings.HasPrefix(c.Name, "ipa-") || c.Name == "manage-bde" {
 		ops = append([]string{""}, ops...) // their options are single-dash words
 	}
 	for _, v := range adminTools[c.Name] {
@@ -196,6 +205,8 @@ func checkAdminFlags(c shell.Command, _ int) Verdict {
 				return hitIf(!slices.ContainsFunc(ops, func(p string) bool { return scratchPath(p) }), "delete-protected-tree")
 			}
 		}
+	case "cryptsetup": // reencrypt --decrypt: the device's encryption taken off
+		return hitIf(hasWord(c.Args, "reencrypt") && hasWord(c.Args, "--decrypt"), "security-off")
 	case "sops": // the encrypted file rewritten as plain text where it lives
 		o := shell.ParseOpts(c.Args[1:], "")
 		return hitIf(o.Has("d", "decrypt") && o.Has("i", "in-place"), "expose-secret")

@@ -17,6 +17,7 @@ var (
 	hvacSecretDelete = regexp.MustCompile(`\.\s*kv\s*\.\s*(?:v[12]\s*\.\s*)?(?:delete_metadata_and_all_versions|destroy_secret_versions|delete_secret|delete_latest_version_of_secret)\s*\(([^)]*)`)
 	hvacDisable      = regexp.MustCompile(`\.\s*sys\s*\.\s*(?:disable_secrets_engine|disable_auth_method)\s*\(([^)]*)`)
 	hvacSeal         = regexp.MustCompile(`\.\s*sys\s*\.\s*seal\s*\(\s*\)`)
+	hvacAuditOff     = regexp.MustCompile(`\.\s*sys\s*\.\s*disable_audit_device\s*\(`)
 	hvacPolicy       = regexp.MustCompile(`\.\s*sys\s*\.\s*create_or_update_policy\s*\(([^)]*)`)
 	// a policy stanza on every path with sudo or every capability
 	vaultRootPolicy = regexp.MustCompile(`(?s)path\s+"\*"\s*\{[^}]*capabilities\s*=\s*\[[^\]]*"(?:sudo|\*)"`)
@@ -41,6 +42,9 @@ func pySecretAdmin(code string, strs []string) Verdict {
 	}
 	if hvacSeal.MatchString(code) {
 		return hit("stop-service")
+	}
+	if hvacAuditOff.MatchString(code) {
+		return hit("security-off")
 	}
 	for _, m := range hvacPolicy.FindAllStringSubmatch(code, -1) {
 		for _, l := range pyLit.FindAllStringSubmatch(m[1], -1) {

@@ -139,4 +139,8 @@ var r20Examples = []moreExamples{
 	{"secret-key-delete", sh("keytool -delete -alias server -keystore /etc/pki/java/server.jks"),
 		sh("keytool -list -keystore /etc/pki/java/server.jks", "keytool -delete -alias old -keystore build/test-keystore.jks")},
 	{"backup-delete", sh("sudo tmutil deletelocalsnapshots /"), sh("tmutil listlocalsnapshots /", "sudo tmutil deletelocalsnapshots 2026-11-01-120000")},
+	{"security-off", join(sh("vault audit disable file/", "sudo cryptsetup reencrypt --decrypt /dev/sda3", "manage-bde -off C:"), py("client.sys.disable_audit_device(path='file')")),
+		join(sh("vault audit list", "vault audit enable file file_path=/var/log/vault_audit.log", "sudo cryptsetup reencrypt /dev/sda3", "manage-bde -status"), py("client.sys.list_enabled_audit_devices()"))},
+	{"account-change", sh("sudo ipa-server-install --uninstall -U", "sudo ipa-client-install --uninstall"),
+		sh("sudo ipa-client-install --domain corp.example --mkhomedir", "ipa-server-install --help")},
 }
