@@ -16,10 +16,10 @@ func nftScratchTable(ops []string) bool {
 	return temporaryName(name) || isScratchName(name)
 }
 
-// nftAcceptPolicy: a base chain of the input or forward hook given the
-// policy accept (nft chain inet filter input '{ policy accept; }', add
-// chain … { type filter hook input priority 0; policy accept; }): what the
-// chain's rules do not drop is let in, as iptables -P INPUT ACCEPT does.
+// nftAcceptPolicy: the input or forward chain's policy changed to accept
+// (nft chain inet filter input '{ policy accept; }'): what the chain's rules
+// do not drop is let in, as iptables -P INPUT ACCEPT does. A chain being
+// created (its type and hook given) starts from nothing and opens nothing.
 func nftAcceptPolicy(ops []string) bool {
 	i := slices.Index(ops, "chain")
 	if i < 0 || i > 1 || i == 1 && ops[0] != "add" && ops[0] != "create" && ops[0] != "chain" {
@@ -29,6 +29,6 @@ func nftAcceptPolicy(ops []string) bool {
 	if !strings.Contains(strings.ReplaceAll(text, ";", " "), "policy accept") {
 		return false
 	}
-	hooked := slices.ContainsFunc(ops[i+1:], func(s string) bool { return s == "input" || s == "forward" || s == "INPUT" || s == "FORWARD" })
-	return hooked && (strings.Contains(text, "hook input") || strings.Contains(text, "hook forward") || !strings.Contains(text, "hook "))
+	named := slices.ContainsFunc(ops[i+1:], func(s string) bool { return s == "input" || s == "forward" || s == "INPUT" || s == "FORWARD" })
+	return named && !strings.Contains(text, "hook ")
 }
