@@ -190,14 +190,16 @@ func checkAdminFlags(c shell.Command, _ int) Verdict {
 		}
 		targets := append(shell.Lits(o.Operands), optionValues(c.Args[1:], "-H", "-H")...)
 		return hitIf(!slices.ContainsFunc(targets, nonProdTarget), "remote-delete")
-	case "ssh-keygen": // a user certificate signed for root, valid forever
+	case "ssh-keygen": // a user certificate signed for root (or, with no -n, for anyone), valid forever
 		if len(optionValues(c.Args[1:], "-s", "-s")) == 0 || hasWord(c.Args, "-h") {
 			return Verdict{}
 		}
 		validity := optionValues(c.Args[1:], "-V", "-V")
 		forever := len(validity) == 0 || strings.HasSuffix(validity[0], "forever")
-		principals := strings.Split(strings.Join(optionValues(c.Args[1:], "-n", "-n"), ","), ",")
-		return hitIf(forever && slices.ContainsFunc(principals, func(p string) bool { return p == "root" || adminGroup(p) }), "account-change")
+		named := optionValues(c.Args[1:], "-n", "-n")
+		principals := strings.Split(strings.Join(named, ","), ",")
+		anyone := len(named) == 0 // ssh-keygen(1): no principals, valid for any
+		return hitIf(forever && (anyone || slices.ContainsFunc(principals, func(p string) bool { return p == "root" || adminGroup(p) })), "account-change")
 	case "clamscan", "clamdscan": // every file it suspects deleted, unseen
 		for _, w := range c.Args[1:] {
 			if w.S == "--remove" || w.S == "--remove=yes" {

@@ -23,10 +23,11 @@ var r20Rules = []rule{
 var r20Examples = []moreExamples{
 	{"account-change", sh("ipa user-del alice bob", "ipa host-del db7.corp.example", "ipa group-add-member admins --users=intern",
 		"realm leave ad.corp.example", "realm deny --all", "step ca provisioner remove admin-jwk", "vault token create -policy=root",
-		"ssh-keygen -s ca_key -I emergency -n root ops.pub", "ssh-keygen -s ca_key -I x -n deploy,root -V always:forever k.pub"),
+		"ssh-keygen -s ca_key -I emergency -n root ops.pub", "ssh-keygen -s ca_key -I x -n deploy,root -V always:forever k.pub", "ssh-keygen -s /etc/ssh/ca/user_ca -I vendor vendor.pub"),
 		sh("ipa user-del --preserve alice", "ipa user-del test-user-03", "ipa group-add-member developers --users=alice", "ipa user-show alice",
 			"realm permit -g ops@ad.corp.example", "realm list", "vault token create -policy=readonly -ttl=1h",
-			"ssh-keygen -s ca_key -I alice -n alice -V +8h alice.pub", "ssh-keygen -s ca_key -I root-short -n root -V +1h k.pub", "ssh-keygen -l -f k.pub")},
+			"ssh-keygen -s ca_key -I alice -n alice -V +8h alice.pub", "ssh-keygen -s ca_key -I root-short -n root -V +1h k.pub", "ssh-keygen -l -f k.pub",
+			"ssh-keygen -s host_ca -I web1 -h -n web1.corp.example web1.pub")},
 	{"config-weakened", sh("ipa hbacrule-enable allow_all", "ipa pwpolicy-mod --maxfail=0", "ipa pwpolicy-mod global_policy --minlength=0",
 		"realm permit --all", "sudo sysadminctl -guestAccount on", "sudo pwpolicy -clearaccountpolicies",
 		"sudo security add-trusted-cert -d -r trustRoot -k /Library/Keychains/System.keychain proxy-ca.pem"),
