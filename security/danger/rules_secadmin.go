@@ -144,4 +144,7 @@ var r20Examples = []moreExamples{
 		join(sh("vault audit list", "vault audit enable file file_path=/var/log/vault_audit.log", "sudo cryptsetup reencrypt /dev/sda3", "manage-bde -status"), py("client.sys.list_enabled_audit_devices()"))},
 	{"account-change", sh("sudo ipa-server-install --uninstall -U", "sudo ipa-client-install --uninstall"),
 		sh("sudo ipa-client-install --domain corp.example --mkhomedir", "ipa-server-install --help")},
+	{"config-weakened", vim(":%s/pam_unix.so/pam_unix.so nullok/|w", ":%s/^#Storage=auto/Storage=none/|x", `:%s/^GRUB_CMDLINE_LINUX="/GRUB_CMDLINE_LINUX="audit=0 /|wq`,
+		":%s/quiet splash/quiet splash apparmor=0/|w"),
+		vim(":%s/ nullok//|w", ":%s/^#Storage=auto/Storage=persistent/|x", ":%s/audit=0/audit=1/|wq", `:%s/^GRUB_CMDLINE_LINUX="/GRUB_CMDLINE_LINUX="audit=1 /|wq`)},
 }
