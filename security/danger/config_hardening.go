@@ -102,3 +102,34 @@ func teesHardeningDropIn(stages []*syntax.Stmt) *syntax.CallExpr {
 	}
 	return last
 }
+
+func init() { addHostCheck("sed", checkSedWeakens) }
+
+// checkSedWeakens: sed -i whose substitution weakens a setting of a system
+// configuration file (under /etc), judged as the same substitution in vim is.
+func checkSedWeakens(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "ef")
+	if !o.Has("i", "in-place") {
+		return Verdict{}
+	}
+	scripts := optionValues(c.Args[1:], "-e", "--expression")
+	files := o.Operands
+	if len(scripts) == 0 && len(files) > 0 {
+		scripts, files = []string{files[0].S}, files[1:]
+	}
+	etc := false
+	for _, f := range files {
+		etc = etc || strings.HasPrefix(path.Clean(f.S), "/etc/")
+	}
+	if !etc {
+		return Verdict{}
+	}
+	for _, s := range scripts {
+		for _, cmd := range append([]string{s}, strings.Split(s, ";")...) { // whole, then each command
+			if weakensSetting(strings.TrimSpace(cmd), "") {
+				return hit("config-weakened")
+			}
+		}
+	}
+	return Verdict{}
+}

@@ -76,7 +76,7 @@ var r20Examples = []moreExamples{
 		sh("sudo cryptsetup luksHeaderBackup /dev/nvme0n1 --header-backup-file /root/hdr.img", "cryptsetup luksFormat --batch-mode /dev/loop3 --key-file /tmp/k", "cryptsetup luksDump /dev/sdb")},
 	{"mkfs", sh("sudo wipefs --all /dev/sdb", "wipefs -a /dev/nvme1n1"), sh("sudo wipefs --no-act --all /dev/sdb", "wipefs -n -a /dev/sdc", "wipefs /dev/sdb")},
 	{"account-change", sh("sudo sysadminctl -deleteUser olduser"), sh("sudo sysadminctl -deleteUser tempsupport -keepHome")},
-	{"write-system-file", sh("sudo sed -i 's/^#\\?PasswordAuthentication.*/PasswordAuthentication yes/' /etc/ssh/sshd_config",
+	{"write-system-file", sh("sudo sed -i 's/^#\\?Banner.*/Banner none/' /etc/ssh/sshd_config",
 		"sed -i 's/^PermitRootLogin.*/PermitRootLogin no/; s/^UsePAM yes/UsePAM no/' /etc/ssh/sshd_config", "sed -i -e 's/^PermitRootLogin.*/PermitRootLogin no/' -e '/^AllowUsers/d' /etc/ssh/sshd_config",
 		"echo 'PasswordAuthentication yes' | sudo tee /etc/ssh/sshd_config.d/10-pw.conf", "echo 'kernel.randomize_va_space = 0' | sudo tee /etc/sysctl.d/50-aslr.conf",
 		"sudo tee /etc/sysctl.d/60-net.conf < tuned.conf"),
@@ -147,4 +147,7 @@ var r20Examples = []moreExamples{
 	{"config-weakened", vim(":%s/pam_unix.so/pam_unix.so nullok/|w", ":%s/^#Storage=auto/Storage=none/|x", `:%s/^GRUB_CMDLINE_LINUX="/GRUB_CMDLINE_LINUX="audit=0 /|wq`,
 		":%s/quiet splash/quiet splash apparmor=0/|w"),
 		vim(":%s/ nullok//|w", ":%s/^#Storage=auto/Storage=persistent/|x", ":%s/audit=0/audit=1/|wq", `:%s/^GRUB_CMDLINE_LINUX="/GRUB_CMDLINE_LINUX="audit=1 /|wq`)},
+	{"config-weakened", sh(`sudo sed -i "s/rotate 52/rotate 0/" /etc/logrotate.d/nginx`, "sudo sed -i 's/^#\\?PasswordAuthentication.*/PasswordAuthentication yes/' /etc/ssh/sshd_config", `sudo sed -i "s/deny all;/allow all;/" /etc/nginx/conf.d/admin.conf`,
+		`sed -i -e 's/x/y/' -e 's/^bind 127.0.0.1/bind 0.0.0.0/' /etc/redis/sentinel.conf`),
+		sh(`sed -i "s/rotate 4/rotate 0/" ./test/fixtures/logrotate.conf`, `sudo sed -i "s/allow all;/deny all;/" /etc/nginx/conf.d/admin.conf`, `sudo sed -i "s/rotate 7/rotate 30/" /etc/logrotate.d/nginx`)},
 }
