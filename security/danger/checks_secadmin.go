@@ -311,7 +311,14 @@ func checkSecretDumpStmt(s *syntax.Stmt) Verdict {
 		return hitIf(dumpedThenStaged(b), "expose-secret")
 	}
 	call, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok {
+	if !ok || len(s.Redirs) == 0 { // both need a redirection: an output file or a here-document
+		return Verdict{}
+	}
+	_, here := shell.HereText(s.Redirs)
+	published := slices.ContainsFunc(s.Redirs, func(r *syntax.Redirect) bool {
+		return r != nil && shell.WriteOps[r.Op] && publicDir(shell.ResolveWord(r.Word).S)
+	})
+	if !here && !published {
 		return Verdict{}
 	}
 	c, ok := shell.BuildCommand(call)
@@ -393,6 +400,21 @@ func copiesToBackup(ops []shell.Word, dst string) bool {
 // x.enc.yaml > x.yaml) and that file staged by git add later in the same
 // list: the plain text goes into the history and every clone.
 func dumpedThenStaged(b *syntax.BinaryCmd) bool {
+	redirected, git := false, false
+	syntax.Walk(b, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			redirected = redirected || len(n.Redirs) > 0
+		case *syntax.CallExpr:
+			for _, a := range n.Args {
+				git = git || shell.ShallowLit(a.Parts) == "git"
+			}
+		}
+		return !redirected || !git
+	})
+	if !redirected || !git {
+		return false // nothing is written to a file, or nothing staged
+	}
 	var dumped []string
 	found := false
 	syntax.Walk(b, func(n syntax.Node) bool {
