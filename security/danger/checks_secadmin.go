@@ -136,7 +136,14 @@ var adminTools = map[string][]adminVerb{
 	"fdesetup":    {{[]string{"disable"}, "security-off", nil}},
 	"pwpolicy":    {{[]string{"*"}, "config-weakened", func(c shell.Command, _ []string) bool { return hasWord(c.Args, "-clearaccountpolicies") }}},
 	"systemsetup": {{[]string{"*"}, "stop-service", func(c shell.Command, _ []string) bool { return macSetting(c, "-setremotelogin", "off") }}},
-	"sysadminctl": {{[]string{"*"}, "config-weakened", func(c shell.Command, _ []string) bool { return macSetting(c, "-guestAccount", "on") }}},
+	"sysadminctl": {{[]string{"*"}, "config-weakened", func(c shell.Command, _ []string) bool {
+		return macSetting(c, "-guestAccount", "on") || macSetting(c, "-screenLock", "off")
+	}}},
+	// a user added to or taken out of the admin group (as gpasswd on sudo)
+	"dseditgroup": {{[]string{"*"}, "account-change", func(c shell.Command, ops []string) bool {
+		return (hasWord(c.Args, "-a") || hasWord(c.Args, "-d")) && len(ops) > 1 && adminGroup(ops[len(ops)-1])
+	}}},
+	"socketfilterfw": {{[]string{"*"}, "firewall-off", func(c shell.Command, _ []string) bool { return macSetting(c, "--setglobalstate", "off") }}},
 	"profiles": {{[]string{"*"}, "security-off", func(c shell.Command, _ []string) bool {
 		return (hasWord(c.Args, "remove") || hasWord(c.Args, "-R")) && (hasWord(c.Args, "-all") || hasWord(c.Args, "-D"))
 	}}},
@@ -169,7 +176,7 @@ func checkAdminTool(c shell.Command, _ int) Verdict {
 	}
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
 	if c.Name == "pwpolicy" || c.Name == "systemsetup" || c.Name == "sysadminctl" || c.Name == "profiles" || c.Name == "keytool" || strings.HasPrefix(c.Name, "kadmin") ||
-		strings.HasPrefix(c.Name, "ipa-") || c.Name == "manage-bde" {
+		strings.HasPrefix(c.Name, "ipa-") || c.Name == "manage-bde" || c.Name == "dseditgroup" || c.Name == "socketfilterfw" {
 		ops = append([]string{""}, ops...) // their options are single-dash words
 	}
 	for _, v := range adminTools[c.Name] {

@@ -150,4 +150,9 @@ var r20Examples = []moreExamples{
 	{"config-weakened", sh(`sudo sed -i "s/rotate 52/rotate 0/" /etc/logrotate.d/nginx`, "sudo sed -i 's/^#\\?PasswordAuthentication.*/PasswordAuthentication yes/' /etc/ssh/sshd_config", `sudo sed -i "s/deny all;/allow all;/" /etc/nginx/conf.d/admin.conf`,
 		`sed -i -e 's/x/y/' -e 's/^bind 127.0.0.1/bind 0.0.0.0/' /etc/redis/sentinel.conf`),
 		sh(`sed -i "s/rotate 4/rotate 0/" ./test/fixtures/logrotate.conf`, `sudo sed -i "s/allow all;/deny all;/" /etc/nginx/conf.d/admin.conf`, `sudo sed -i "s/rotate 7/rotate 30/" /etc/logrotate.d/nginx`)},
+	{"account-change", sh("sudo dseditgroup -o edit -a vendor -t user admin", "dseditgroup -o edit -d alice -t user admin"),
+		sh("dseditgroup -o edit -a alice -t user developers", "dseditgroup -o checkmember -m alice admin", "dseditgroup -o read admin")},
+	{"config-weakened", sh("sudo sysadminctl -screenLock off"), sh("sudo sysadminctl -screenLock immediate", "sysadminctl -screenLock status")},
+	{"firewall-off", sh("sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off"),
+		sh("sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate on", "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate")},
 }
