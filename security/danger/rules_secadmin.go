@@ -155,4 +155,10 @@ var r20Examples = []moreExamples{
 	{"config-weakened", sh("sudo sysadminctl -screenLock off"), sh("sudo sysadminctl -screenLock immediate", "sysadminctl -screenLock status")},
 	{"firewall-off", sh("sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off"),
 		sh("sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate on", "/usr/libexec/ApplicationFirewall/socketfilterfw --getglobalstate")},
+	{"account-change", sh("aws iam attach-user-policy --user-name vendor --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+		"gcloud projects add-iam-policy-binding shop-prod --member=user:vendor@gmail.com --role=roles/owner", "gcloud projects add-iam-policy-binding shop-prod --member=allUsers --role=roles/viewer",
+		"az role assignment create --assignee vendor@partner.example --role Owner --scope /subscriptions/abc"),
+		sh("aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess", "gcloud projects add-iam-policy-binding shop-prod --member=user:alice@corp.example --role=roles/viewer",
+			"gcloud projects add-iam-policy-binding shop-sandbox --member=user:alice@corp.example --role=roles/owner", "az role assignment create --assignee alice@corp.example --role Reader --scope /subscriptions/abc",
+			"aws iam list-attached-user-policies --user-name vendor")},
 }
