@@ -103,8 +103,21 @@ var adminTools = map[string][]adminVerb{
 	}}},
 	// password stores: a folder of entries removed, a recipient added (who
 	// can then decrypt every secret of the store), pass's own git.
-	"pass":   {{[]string{"rm"}, "remote-delete", recursiveStoreRemove}},
-	"gopass": {{[]string{"rm"}, "remote-delete", recursiveStoreRemove}, {[]string{"recipients", "add"}, "expose-secret", nil}},
+	"pass": {{[]string{"rm"}, "remote-delete", recursiveStoreRemove}, {[]string{"remove"}, "remote-delete", recursiveStoreRemove},
+		{[]string{"delete"}, "remote-delete", recursiveStoreRemove}},
+	"gopass": {{[]string{"rm"}, "remote-delete", recursiveStoreRemove}, {[]string{"remove"}, "remote-delete", recursiveStoreRemove},
+		{[]string{"delete"}, "remote-delete", recursiveStoreRemove}, {[]string{"recipients", "add"}, "expose-secret", nil}},
+	// secret managers' items deleted for good: a GCP secret version
+	// destroyed, an SSM parameter, a Doppler secret outside dev and staging,
+	// a Bitwarden item deleted --permanent (not to the trash)
+	"gcloud": {{[]string{"secrets", "versions", "destroy"}, "remote-delete", nil}},
+	"aws": {{[]string{"ssm", "*"}, "remote-delete", func(_ shell.Command, ops []string) bool {
+		return (ops[1] == "delete-parameter" || ops[1] == "delete-parameters") && !allTemporaryStr(ops[2:])
+	}}},
+	"doppler": {{[]string{"secrets", "delete"}, "remote-delete", func(c shell.Command, _ []string) bool {
+		return !slices.ContainsFunc(optionValuesAny(c.Args[1:], []string{"-c", "--config"}), func(s string) bool { return nonProdTarget(s) || s == "dev" || s == "stg" })
+	}}},
+	"bw": {{[]string{"delete"}, "remote-delete", func(c shell.Command, _ []string) bool { return hasWord(c.Args, "--permanent") }}},
 	// 1Password: an item or vault deleted outright (not --archive'd), a
 	// vault opened to a user, an item shared by link.
 	"op": {
@@ -112,6 +125,9 @@ var adminTools = map[string][]adminVerb{
 			return !hasWord(c.Args, "--archive") && !opDisposable(c, ops[2:])
 		}},
 		{[]string{"vault", "delete"}, "remote-delete", func(c shell.Command, ops []string) bool { return !opDisposable(c, ops[2:]) }},
+		{[]string{"document", "delete"}, "remote-delete", func(c shell.Command, ops []string) bool {
+			return !hasWord(c.Args, "--archive") && !opDisposable(c, ops[2:])
+		}},
 		{[]string{"vault", "user", "grant"}, "expose-secret", func(c shell.Command, _ []string) bool { return !opDisposable(c, nil) }},
 		{[]string{"vault", "group", "grant"}, "expose-secret", func(c shell.Command, _ []string) bool { return !opDisposable(c, nil) }},
 		{[]string{"item", "share"}, "expose-secret", func(c shell.Command, ops []string) bool { return !opDisposable(c, ops[2:]) }},

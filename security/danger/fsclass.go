@@ -69,7 +69,8 @@ var (
 	// dataRoots: top-level directories holding mounts and served or
 	// service data, protected at any depth.
 	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "nfs", "net", "exports", "storage", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups",
-		"checkpoints", "models", "datasets", "warehouse", "lake") // the volumes an ML or data host mounts at the root
+		"checkpoints", "models", "datasets", "warehouse", "lake", // the volumes an ML or data host mounts at the root
+		"evidence", "forensics") // an incident's evidence (evidence.go)
 	// dataNames are directories that hold a service's data or served files
 	// wherever a package put them (/opt/gitlab/data, /usr/share/nginx/html).
 	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")

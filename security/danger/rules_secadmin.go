@@ -161,4 +161,9 @@ var r20Examples = []moreExamples{
 		sh("aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess", "gcloud projects add-iam-policy-binding shop-prod --member=user:alice@corp.example --role=roles/viewer",
 			"gcloud projects add-iam-policy-binding shop-sandbox --member=user:alice@corp.example --role=roles/owner", "az role assignment create --assignee alice@corp.example --role Reader --scope /subscriptions/abc",
 			"aws iam list-attached-user-policies --user-name vendor")},
+	{"remote-delete", sh("aws ssm delete-parameter --name /prod/db/password", "gcloud secrets versions destroy 3 --secret=db-password", "gopass delete -r ops/prod",
+		"pass remove -r infra", "doppler secrets delete STRIPE_KEY -p shop -c prd", "bw delete item 9c1f --permanent", `op document delete "prod-tls.key" --vault Infra`),
+		sh("aws ssm delete-parameter --name /tmp-test/db-password", "gcloud secrets versions disable 3 --secret=db-password", "gopass delete ops/old-token",
+			"doppler secrets delete STRIPE_KEY -p shop -c dev", "bw delete item 9c1f", `op document delete "prod-tls.key" --vault Infra --archive`, "aws ssm get-parameter --name /prod/db/password")},
+	{"delete-protected-tree", sh("find /evidence/IR-7 -type f -delete", "find /forensics/case-3 -mindepth 1 -delete"), sh("find /evidence/IR-7 -type f -ls", "sudo mkdir -p /forensics/case-3")},
 }
