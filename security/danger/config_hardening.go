@@ -133,3 +133,19 @@ func checkSedWeakens(c shell.Command, _ int) Verdict {
 	}
 	return Verdict{}
 }
+
+// backupSuffix: what a backup copy adds to a file's name (.bak, .orig,
+// .bak-20261127, .2026-11-27, ~).
+var backupSuffix = regexp.MustCompile(`^(?:[._-]?(?:bak|backup|orig|old|save|saved|pre[-_]?\w*)(?:[._-]?[0-9][0-9T:._-]*)?|[._-](?:19|20)[0-9]{2}[0-9T:._-]*|~)$`)
+
+// copiesToBackup: cp FILE FILE.bak beside it writes a new file and replaces
+// nothing (cp -a /etc/pam.d/common-auth /etc/pam.d/common-auth.bak-20261127).
+func copiesToBackup(ops []shell.Word, dst string) bool {
+	if len(ops) != 2 || ops[0].Dyn() || ops[1].Dyn() {
+		return false
+	}
+	src := path.Clean(ops[0].S)
+	dst = path.Clean(dst)
+	rest, ok := strings.CutPrefix(dst, src)
+	return ok && rest != "" && backupSuffix.MatchString(rest)
+}
