@@ -47,6 +47,9 @@ func grantsPrivilege(groups string) bool {
 
 func checkUsermod(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
+	if c.Name == "usermod" && replacesGroups(args) {
+		return hit("account-change") // -G without -a: every group not listed is taken away (sudo, docker…)
+	}
 	for i, a := range args {
 		val := ""
 		if i+1 < len(args) {

@@ -676,6 +676,11 @@ func checkBucketPublic(c shell.Command, _ int) Verdict {
 			export := dataExport.MatchString(ops[2]) || ops[2] == "-" && len(ops) > 3 && dataExport.MatchString(ops[3])
 			return hitIf(anyPublic(optValues(c.Args[1:], "", "acl")) && export, "storage-made-public")
 		}
+		if len(ops) > 1 && (ops[1] == "put-resource-policy" || ops[1] == "set-repository-policy") {
+			// a secret's, a registry's or a key's resource policy that lets anyone in
+			pol := optValues(c.Args[1:], "", "resource-policy", "policy-text", "policy")
+			return hitIf(slices.ContainsFunc(pol, func(w shell.Word) bool { return publicPolicy(w.S) }), "storage-made-public")
+		}
 		if len(ops) < 2 || ops[0] != "s3api" {
 			return Verdict{}
 		}

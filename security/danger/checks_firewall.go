@@ -112,7 +112,11 @@ func iptablesOpensStore(args []string) bool {
 		switch a {
 		case "-A", "-I", "--append", "--insert":
 			adds = true
-		case "-s", "--source", "--src-range", "-i", "--in-interface":
+		case "-s", "--source":
+			if !everyNetwork(next) {
+				return false
+			}
+		case "--src-range", "-i", "--in-interface":
 			return false
 		case "-j", "--jump":
 			accept = next == "ACCEPT"
@@ -132,6 +136,8 @@ func nftOpensStore(ops []string) bool {
 	opens := false
 	for i, a := range ops {
 		switch {
+		case a == "saddr" && i+1 < len(ops) && everyNetwork(ops[i+1]):
+			// saddr 0.0.0.0/0 narrows nothing
 		case a == "saddr" || a == "iif" || a == "iifname":
 			return false
 		case a == "dport":

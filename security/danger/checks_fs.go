@@ -161,7 +161,7 @@ func checkShred(c shell.Command, _ int) Verdict {
 // checkMkfs: mkfs*, mke2fs, mkswap, wipefs -a on a device (an image file is fine).
 func checkMkfs(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "")
-	if c.Name == "wipefs" && !o.Has("a", "all") {
+	if c.Name == "wipefs" && (!o.Has("a", "all") || o.Has("n", "no-act")) {
 		return Verdict{}
 	}
 	for _, w := range o.Operands {
@@ -207,7 +207,7 @@ func checkSed(c shell.Command, _ int) Verdict {
 		inPlace = inPlace || strings.HasPrefix(a, "--in-place") ||
 			(len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(strings.SplitN(a, "e", 2)[0], "i"))
 	}
-	if !inPlace {
+	if !inPlace || sedHardens(c) {
 		return Verdict{}
 	}
 	for _, w := range c.Args[1:] {
@@ -250,7 +250,7 @@ func checkCopy(c shell.Command, _ int) Verdict {
 		}
 	}
 	for _, t := range targets {
-		if installsOwnFiles(c.Name, ops, t) {
+		if installsOwnFiles(c.Name, ops, t) || c.Name == "cp" && copiesToBackup(ops, t) {
 			continue
 		}
 		if v := checkWriteTarget(t); v.Dangerous {

@@ -129,7 +129,7 @@ func checkIptables(c shell.Command, _ int) Verdict {
 			return hit("firewall-off")
 		case (a == "-A" || a == "-I" || a == "--append" || a == "--insert") && !matches:
 			for j := i + 1; j+1 < len(args); j++ {
-				if args[j] == "-j" && (args[j+1] == "DROP" || args[j+1] == "REJECT") {
+				if args[j] == "-j" && (args[j+1] == "DROP" || args[j+1] == "REJECT" || args[j+1] == "ACCEPT" && (args[i+1] == "INPUT" || args[i+1] == "FORWARD")) {
 					return hit("firewall-off")
 				}
 			}
@@ -147,6 +147,9 @@ func checkNft(c shell.Command, _ int) Verdict {
 		ops = append(ops, strings.Fields(strings.Trim(op, ";"))...)
 	}
 	if len(ops) >= 2 && (ops[0] == "flush" || ops[0] == "delete") && (ops[1] == "ruleset" || ops[1] == "table" || ops[1] == "chain") {
+		return hitIf(!nftScratchTable(ops), "firewall-off")
+	}
+	if nftAcceptPolicy(ops) {
 		return hit("firewall-off")
 	}
 	if nftOpensStore(ops) {

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -121,7 +122,12 @@ func checkKubectl(c shell.Command, _ int) Verdict {
 	kind, names, fromFile := "", []string{}, false
 	for i, a := range args[del+1:] {
 		switch {
-		case a == "--all" || a == "-A" || a == "--all-namespaces" || a == "--all=true":
+		case a == "--all" || a == "--all=true":
+			// every object of a kind, inside one namespace named as disposable
+			if ns := optionValues(c.Args[1:], "-n", "--namespace"); len(ns) == 0 || !allTemporaryStr(ns) || hasWord(c.Args, "-A") || hasWord(c.Args, "--all-namespaces") {
+				return hit("kubectl-delete-namespace")
+			}
+		case a == "-A" || a == "--all-namespaces":
 			return hit("kubectl-delete-namespace")
 		case a == "-f" || a == "--filename" || a == "-k" || a == "--kustomize" || a == "-l" || a == "--selector" ||
 			strings.HasPrefix(a, "--filename=") || strings.HasPrefix(a, "--kustomize=") || strings.HasPrefix(a, "--selector="):
@@ -395,7 +401,21 @@ func awsTarget(ops []string) string {
 			return ops[i]
 		}
 	}
-	return ops[len(ops)-1]
+	// a trailing number or switch is an option's value (--recovery-window-in-days 7)
+	last := len(ops) - 1
+	for last > 2 && optionScalar(ops[last]) {
+		last--
+	}
+	return ops[last]
+}
+
+// optionScalar: a number or a boolean, which names no resource.
+func optionScalar(s string) bool {
+	if s == "true" || s == "false" {
+		return true
+	}
+	_, err := strconv.Atoi(s)
+	return err == nil
 }
 
 // dynArg: some argument is computed at run time (a $(…) list), wherever the

@@ -165,6 +165,9 @@ func checkAccountTool(c shell.Command, _ int) Verdict {
 		return hitIf(strings.Contains(strings.Join(args, " "), "/Groups/admin"), "account-change")
 	}
 	for _, w := range accountTools[c.Name] {
+		if w == "-deleteUser" && contains(args, "-keepHome") {
+			continue // the account goes, its home is kept (as ipa user-del --preserve)
+		}
 		for _, a := range args {
 			if w == "" || strings.EqualFold(a, w) {
 				return hit("account-change")

@@ -245,7 +245,8 @@ func checkEditorAssign(call *syntax.CallExpr) Verdict {
 var logArchiveSuffixes = []string{".gz", ".xz", ".bz2", ".zst", ".1", ".old"}
 
 // checkFindLogs: find /var/log … -delete or -exec truncate/shred/rm {} empties
-// the live system logs, unless it is narrowed by age or to rotated archives.
+// the live system logs, unless it is narrowed to old files or to rotated
+// archives (-mtime -2, -newer X select the most recent: the live ones).
 func checkFindLogs(c shell.Command, _ int) Verdict {
 	args := shell.Lits(c.Args[1:])
 	if len(args) == 0 || !strings.HasPrefix(args[0], "/var/log") {
@@ -254,8 +255,11 @@ func checkFindLogs(c shell.Command, _ int) Verdict {
 	destroys := false
 	for i, a := range args {
 		switch {
-		case a == "-mtime" || a == "-mmin" || a == "-ctime" || a == "-cmin" || a == "-atime" || a == "-newer":
-			return Verdict{}
+		case a == "-mtime" || a == "-mmin" || a == "-ctime" || a == "-cmin" || a == "-atime":
+			// older than N: retention; -N is what was written lately, the live logs
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				return Verdict{}
+			}
 		case (a == "-name" || a == "-iname") && i+1 < len(args):
 			for _, s := range logArchiveSuffixes {
 				if strings.HasSuffix(strings.TrimSuffix(args[i+1], "*"), s) {

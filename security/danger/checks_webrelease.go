@@ -41,7 +41,7 @@ var releaseTools = map[string][]releaseVerb{
 	// a site's certificate and private key deleted (or revoked): the
 	// server that names them fails to start or reload, and HTTPS stops
 	"flarectl": {{[]string{"dns", "delete"}, "cloud-teardown", false}, {[]string{"zone", "delete"}, "cloud-teardown", false}},
-	"certbot":  {{[]string{"delete"}, "secret-key-delete", false}, {[]string{"revoke"}, "secret-key-delete", false}},
+	"certbot":  {{[]string{"delete"}, "secret-key-delete", false}}, // revoke: cert_revoke.go
 }
 
 var npmVerbs = []releaseVerb{

@@ -419,7 +419,7 @@ var (
 )
 
 func pyRemoteExec(code string, strs []string, depth int) Verdict {
-	if pyRemoteLib.MatchString(code) {
+	if pyRemoteLib.MatchString(code) || strings.Contains(code, "exec_command") {
 		for _, m := range pyRemoteRun.FindAllStringSubmatch(code, -1) {
 			if v := judgeCommand(litValue(m[1], strs), depth, "a remote command"); v.Dangerous {
 				return v

@@ -34,6 +34,8 @@ func checkPipedText(c shell.Command, text string, depth int) Verdict {
 		v = checkStorePipe(c, text, depth)
 	case c.Name == "at" || c.Name == "batch": // runs the lines later, through sh
 		v = classifyShell(shell.ForParser(text, Shell), depth+1)
+	case ldifTools[c.Name]: // printf 'dn: …\ndelete: member\n' | ldapmodify
+		v = judgeLDIF(text)
 	case c.Name == "tee": // echo '…' | sudo tee -a /etc/profile.d/x.sh
 		v = teeStartup(c, text, depth)
 	case !readsCodeFromStdin(c):

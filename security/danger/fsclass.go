@@ -59,7 +59,7 @@ var (
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
 		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg",
-		".dbt/profiles.yml", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg"}
+		".dbt/profiles.yml", ".config/sops/age/keys.txt", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
@@ -69,7 +69,8 @@ var (
 	// dataRoots: top-level directories holding mounts and served or
 	// service data, protected at any depth.
 	dataRoots = shell.Set("mnt", "media", "srv", "data", "backup", "backups", "Volumes", "nfs", "net", "exports", "storage", "var/lib", "var/opt", "var/www", "var/mail", "var/spool", "var/backups",
-		"checkpoints", "models", "datasets", "warehouse", "lake") // the volumes an ML or data host mounts at the root
+		"checkpoints", "models", "datasets", "warehouse", "lake", // the volumes an ML or data host mounts at the root
+		"evidence", "forensics") // an incident's evidence (evidence.go)
 	// dataNames are directories that hold a service's data or served files
 	// wherever a package put them (/opt/gitlab/data, /usr/share/nginx/html).
 	dataNames = shell.Set("data", "pgdata", "mysql-data", "db-data", "uploads", "backups", "volumes", "htdocs", "public_html", "wwwroot", "mnesia")
@@ -194,6 +195,9 @@ func leafClass(p string) pathClass {
 	}
 	if homeCredential(strings.Join(comps, "/")) {
 		return pcCredential
+	}
+	if c := caFileClass(comps); c != pcUnknown {
+		return c
 	}
 	switch {
 	case credFiles.MatchString(base) && !credSample.MatchString(base) && !publicCert(comps):

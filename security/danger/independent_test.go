@@ -43,9 +43,9 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune17":  {0.902, 0.000},
 	"tune18":  {0.993, 0.014},
 	"tune19":  {0.979, 0.000},
-	"tune20":  {0.531, 0.071},
+	"tune20":  {0.992, 0.007},
 	"tune21":  {0.904, 0.027},
-	"heldout": {0.968, 0.004},
+	"heldout": {0.970, 0.004},
 }
 
 type corpusTally struct{ dangerous, caught, ordinary, flagged int }

@@ -135,6 +135,9 @@ func pyLangChecks(code string, strs []string, depth int) Verdict {
 	if v := pyDestroyFiles(code, strs); v.Dangerous {
 		return v
 	}
+	if v := pySecretAdmin(code, strs); v.Dangerous {
+		return v
+	}
 	if v := pyArgv(code, strs, depth); v.Dangerous {
 		return v
 	}

@@ -147,3 +147,15 @@ var platformStateExamples = []moreExamples{
 }
 
 func init() { addExamples(platformStateExamples) }
+
+// tune20's administrator grants (rules_secadmin.go's round), judged by the same rule.
+var adminGrantExamples = []moreExamples{
+	{"iam-widened", sh("aws iam attach-user-policy --user-name vendor --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+		"gcloud projects add-iam-policy-binding shop-prod --member=user:vendor@gmail.com --role=roles/owner", "gcloud projects add-iam-policy-binding shop-prod --member=allUsers --role=roles/viewer",
+		"az role assignment create --assignee vendor@partner.example --role Owner --scope /subscriptions/abc"),
+		sh("aws iam attach-role-policy --role-name app --policy-arn arn:aws:iam::aws:policy/ReadOnlyAccess", "gcloud projects add-iam-policy-binding shop-prod --member=user:alice@corp.example --role=roles/viewer",
+			"gcloud projects add-iam-policy-binding shop-sandbox --member=user:alice@corp.example --role=roles/owner", "az role assignment create --assignee alice@corp.example --role Reader --scope /subscriptions/abc",
+			"aws iam list-attached-user-policies --user-name vendor")},
+}
+
+func init() { addExamples(adminGrantExamples) }

@@ -40,6 +40,9 @@ func settledCalls(f *syntax.File, depth int) map[*syntax.CallExpr]bool {
 				if call := teesPrivateHosts(shell.Pipeline(n)); call != nil {
 					out[call] = true
 				}
+				if call := teesHardeningDropIn(shell.Pipeline(n)); call != nil {
+					out[call] = true
+				}
 				if call := filteredContainersFed(shell.Pipeline(n)); call != nil {
 					out[call] = true
 				}

@@ -129,6 +129,9 @@ func checkStmt(s *syntax.Stmt, depth int) Verdict {
 	if v := checkExposeStmt(s); v.Dangerous {
 		return v
 	}
+	if v := checkSecretDumpStmt(s); v.Dangerous {
+		return v
+	}
 	if v := checkRedirects(s.Redirs); v.Dangerous {
 		return v
 	}

@@ -32,7 +32,12 @@ var (
 		`authorization\s*[=:]\s*["']?disabled|noauth\s*=\s*true|auth\s*=\s*false|xpack\.security\.enabled\s*[=:]\s*false|` +
 		`skip[-_]grant[-_]tables|ssl\s*=\s*off|auth_basic\s+off|allow\s+all\s*;|` +
 		`(?:local|host\w*)\s.*\strust\s*$|^\s*trust\s*$|selinux\s*=\s*(?:disabled|permissive)|` +
-		`(?:anonymous_enable|anon_upload_enable)\s*=\s*yes|allow_anonymous\s+true)` +
+		`(?:anonymous_enable|anon_upload_enable)\s*=\s*yes|allow_anonymous\s+true|` +
+		// PAM's pam_permit lets every login through and nullok an empty
+		// password; logrotate's rotate 0 and journald's Storage=none keep no
+		// log; audit=, selinux=, apparmor= or enforcing=0 on the kernel's
+		// command line switch those off at boot
+		`.*\bpam_permit\.so|.*\bpam_unix\.so.*\bnullok\b|rotate\s+0\s*$|storage\s*=\s*none\s*$|.*\b(?:audit|selinux|apparmor|enforcing)=0\b)` +
 		`|tcp://0\.0\.0\.0:237[56]|NOPASSWD\s*:`)
 
 	// guardSetting: a setting that guards a service, so the line commented
