@@ -98,7 +98,7 @@ func checkMintedSecrets(f *syntax.File) Verdict {
 		piped = mints && len(st.Redirs) == 0
 		if mints {
 			for _, r := range st.Redirs {
-				if r.Op == syntax.RdrOut || r.Op == syntax.AppOut || r.Op == syntax.RdrAll || r.Op == syntax.ClbOut {
+				if truncates(r.Op) || r.Op == syntax.AppOut || r.Op == syntax.AppAll {
 					files = append(files, lit(r.Word))
 				}
 			}
