@@ -81,26 +81,9 @@ func sedHardens(c shell.Command) bool {
 
 // teesHardeningDropIn: echo '<hardening lines>' | tee /etc/sysctl.d/x.conf.
 func teesHardeningDropIn(stages []*syntax.Stmt) *syntax.CallExpr {
-	if len(stages) != 2 {
-		return nil
-	}
-	last, ok := stages[1].Cmd.(*syntax.CallExpr)
-	if !ok {
-		return nil
-	}
-	c, ok := shell.BuildCommand(last)
-	if !ok || c.Name != "tee" {
-		return nil
-	}
-	o := shell.ParseOpts(c.Args[1:], "")
-	if len(o.Operands) != 1 || !hardeningDropIn.MatchString(path.Clean(o.Operands[0].S)) {
-		return nil
-	}
-	text, ok := shell.EchoValue(stages[:1])
-	if !ok || !hardeningLines(text) {
-		return nil
-	}
-	return last
+	return echoedIntoTee(stages, func(o shell.Opts, text string) bool {
+		return len(o.Operands) == 1 && hardeningDropIn.MatchString(path.Clean(o.Operands[0].S)) && hardeningLines(text)
+	})
 }
 
 func init() { addHostCheck("sed", checkSedWeakens) }

@@ -154,18 +154,6 @@ func testClient(recv string) bool {
 	return false
 }
 
-// callArgs: the text of a call's arguments, up to its closing parenthesis.
-func callArgs(s string) string {
-	depth := 1
-	for i, r := range s {
-		switch r {
-		case '(':
-			depth++
-		case ')':
-			if depth--; depth == 0 {
-				return s[:i]
-			}
-		}
-	}
-	return s
-}
+// callArgs: the text of a call's arguments after its opening parenthesis, up
+// to the closing one.
+func callArgs(s string) string { return callArgsText("(" + s) }

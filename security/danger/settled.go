@@ -185,23 +185,27 @@ func appendsPrivateHosts(s *syntax.Stmt) *syntax.CallExpr {
 
 // teesPrivateHosts: echo 'IP NAME' | [sudo] tee -a /etc/hosts, NAME private.
 func teesPrivateHosts(stages []*syntax.Stmt) *syntax.CallExpr {
+	return echoedIntoTee(stages, func(o shell.Opts, text string) bool {
+		return o.Has("a", "append") && len(o.Operands) == 1 && o.Operands[0].S == "/etc/hosts" && privateHostsLines(text)
+	})
+}
+
+// echoedIntoTee returns the tee of a two-stage pipeline `echo TEXT | tee …`
+// whose options and echoed text ok accepts, else nil.
+func echoedIntoTee(stages []*syntax.Stmt, ok func(o shell.Opts, text string) bool) *syntax.CallExpr {
 	if len(stages) != 2 {
 		return nil
 	}
-	last, ok := stages[1].Cmd.(*syntax.CallExpr)
-	if !ok {
+	last, isCall := stages[1].Cmd.(*syntax.CallExpr)
+	if !isCall {
 		return nil
 	}
-	c, ok := shell.BuildCommand(last)
-	if !ok || c.Name != "tee" {
+	c, built := shell.BuildCommand(last)
+	if !built || c.Name != "tee" {
 		return nil
 	}
-	o := shell.ParseOpts(c.Args[1:], "")
-	if !o.Has("a", "append") || len(o.Operands) != 1 || o.Operands[0].S != "/etc/hosts" {
-		return nil
-	}
-	text, ok := shell.EchoValue(stages[:1])
-	if !ok || !privateHostsLines(text) {
+	text, echoed := shell.EchoValue(stages[:1])
+	if !echoed || !ok(shell.ParseOpts(c.Args[1:], ""), text) {
 		return nil
 	}
 	return last
