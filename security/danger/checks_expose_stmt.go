@@ -84,7 +84,7 @@ func checkPipeExpose(stages []*syntax.Stmt) Verdict {
 		if (reads || dumps) && sendsStdin(c) {
 			return hit("expose-secret") // an interpreter whose code sends its stdin: env | python3 -c '…urlopen(u, sys.stdin…)'
 		}
-		dumps = dumps || dbDumpers[c.Name] || storeDump(c) || archivesEvidence(c)
+		dumps = dumps || dbDumpers[c.Name] || storeDump(c) || archivesEvidence(c) || archivesPrivate(c)
 		if v := checkAuthConfigWrite(st, c, said); v.Dangerous {
 			return v
 		}

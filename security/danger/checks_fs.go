@@ -102,6 +102,9 @@ func checkFind(c shell.Command, depth int) Verdict {
 			if v := checkCommand(sc, depth); v.Dangerous {
 				return v
 			}
+			if v := checkFindExecSelected(sc, starts, args[i:], depth); v.Dangerous {
+				return v
+			}
 			shDel, _ := shellDeletesArgs(sc)
 			deletes = deletes || deleters[sc.Name] || shDel || interpDeletesArgs(sc)
 		}

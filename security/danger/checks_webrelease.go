@@ -154,37 +154,6 @@ var hostingAPIDelete = regexp.MustCompile(`^https?://api\.(?:cloudflare\.com/cli
 
 func init() {
 	addHostCheck("curl", checkHostingAPIDelete)
-	addHostCheck("curl", checkSoftDelete)
-}
-
-// softDeleteBody: a JSON body that marks the resource it is sent to deleted,
-// the way APIs with soft deletes (PostHog's flags and insights, many admin
-// APIs) take a delete: {"deleted": true}.
-var softDeleteBody = regexp.MustCompile(`"deleted"\s*:\s*true\b`)
-
-// checkSoftDelete: curl -X PATCH -d '{"deleted": true}' https://…/feature_flags/42/
-// deletes the flag as a DELETE would; an address named as a preview or test
-// resource passes.
-func checkSoftDelete(c shell.Command, _ int) Verdict {
-	args := shell.Lits(c.Args[1:])
-	body, url := false, ""
-	for _, a := range args {
-		if softDeleteBody.MatchString(a) {
-			body = true
-		}
-		if strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "http://") {
-			url = a
-		}
-	}
-	if !body || url == "" || strings.Contains(url, "localhost") || strings.Contains(url, "127.0.0.1") {
-		return Verdict{}
-	}
-	for _, part := range strings.FieldsFunc(url, func(r rune) bool { return r == '/' || r == '.' || r == '?' }) {
-		if nonProdTarget(part) {
-			return Verdict{}
-		}
-	}
-	return hit("remote-delete")
 }
 
 func checkHostingAPIDelete(c shell.Command, _ int) Verdict {

@@ -25,7 +25,7 @@ func classify(ctx Context, input string, depth int) Verdict {
 		return classifySQL(input, depth)
 	case Python:
 		if v := classifyPython(input, depth); v.Dangerous {
-			return v
+			return loopOr(v, input)
 		}
 		if v := checkCodePastesSecret(input); v.Dangerous {
 			return v
@@ -38,7 +38,7 @@ func classify(ctx Context, input string, depth int) Verdict {
 	}
 	if isCodeContext(ctx) {
 		if v := classifyREPL(ctx, input, depth); v.Dangerous || ctx != Node && ctx != Ruby {
-			return v
+			return loopOr(v, input)
 		}
 		if v := checkCodePastesSecret(input); v.Dangerous {
 			return v
@@ -79,6 +79,17 @@ func hit(id string) Verdict {
 func via(v Verdict, how string) Verdict {
 	if v.Dangerous && !strings.Contains(v.Why, how) {
 		v.Why = strings.TrimSuffix(v.Why, ".") + " (run via " + how + ")."
+	}
+	return v
+}
+
+// loopOr names a remote delete repeated over a collection's items (for c in
+// certs: requests.delete(…)) as the bulk delete it is.
+func loopOr(v Verdict, input string) Verdict {
+	if v.Rule == "remote-delete" {
+		if lv := checkLoopDeletes(input); lv.Dangerous {
+			return lv
+		}
 	}
 	return v
 }

@@ -75,7 +75,7 @@ func consoleDispatch(code string, strs []string, ruby bool) string {
 
 var (
 	consoleCopy   = regexp.MustCompile(`\b(?:copyFileSync|copyFile|cpSync|copySync|FileUtils\s*\.\s*(?:cp_r|cp|copy_file|copy_entry|copy))\s*[( ]\s*`)
-	jsServeJoined = regexp.MustCompile(`\b(?:createReadStream|readFileSync|readFile|sendFile)\s*\(\s*(?:path\s*\.\s*join\s*\(\s*)?(` + pyL + `)\s*[+,]\s*\w+\s*\.\s*(?:url|path)\b|\bexpress\s*\.\s*static\s*\(\s*(` + pyL + `)`)
+	jsServeJoined = regexp.MustCompile(`\b(?:createReadStream|readFileSync|readFile|sendFile)\s*\(\s*(?:(?:path|require\s*\(\s*` + pyL + `\s*\))\s*\.\s*(?:join|resolve)\s*\(\s*)?(` + pyL + `)\s*[+,]\s*(?:(?:decodeURI(?:Component)?|unescape|String)\s*\(\s*)?\w+\s*\.\s*(?:url|path)\b|\bexpress\s*\.\s*static\s*\(\s*(` + pyL + `)`)
 	jsListenHost  = regexp.MustCompile(`\.\s*listen\s*\(\s*\w+\s*,\s*(` + pyL + `)`)
 )
 

@@ -65,6 +65,8 @@ var (
 	listingCall = regexp.MustCompile(`\b(?:readdirSync|readdir|Dir\s*\.\s*(?:children|entries|each_child))\s*\(\s*(` + pyL + `)\s*\)|` +
 		`\bPathname\s*(?:\.\s*new\s*)?\(\s*(` + pyL + `)\s*\)\s*\.\s*children\b`)
 	listDelete = regexp.MustCompile(`\b(?:rmSync|rm|unlinkSync|unlink|rmdirSync|File\s*\.\s*(?:delete|unlink)|FileUtils\s*\.\s*rm\w*)\s*[( ]|&:\s*(?:rmtree|delete|unlink)\b`)
+	// rubyGlobArg: an argument that is a glob's matches, Dir.glob('p') or Dir['p'].
+	rubyGlobArg = regexp.MustCompile(`^\*?\s*Dir\s*(?:\.\s*glob\s*\(\s*(` + pyL + `)|\[\s*(` + pyL + `))`)
 	// Ruby's Kernel#open and IO.read/readlines/write/foreach of "|cmd" run cmd.
 	rubyPipeOpen = regexp.MustCompile(`(?:^|[^\w.])(?:(?:Kernel|IO|URI)\s*\.\s*)?(?:open|read|readlines|foreach|write|binread)\s*[( ]\s*(` + pyL + `)`)
 )
@@ -84,6 +86,15 @@ func consoleFileEffects(code string, strs []string, ruby bool, depth int) Verdic
 			name = code[m[4]:m[5]]
 		}
 		rest := code[m[1]:]
+		if g := rubyGlobArg.FindStringSubmatch(rest); ruby && g != nil {
+			// FileUtils.rm_f(Dir.glob('src/*.rb')) deletes what rm -f src/*.rb does
+			if glob := litValue(g[1]+g[2], strs); glob != "" && !strings.ContainsAny(glob, " \t'\"$`;&|") {
+				if v := via(classify(Shell, "rm -f -- "+glob, depth+1), how); v.Dangerous {
+					return v
+				}
+			}
+			continue
+		}
 		p, ok := pyStringArg(rest, strs)
 		if !ok {
 			continue

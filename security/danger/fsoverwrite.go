@@ -505,6 +505,11 @@ func checkTar(c shell.Command, depth int) Verdict {
 		if v := extractVerdict(dir); v.Dangerous {
 			return v
 		}
+		// a database's storage: its files replaced under the server (tar
+		// replaces existing files unless told to keep them)
+		if intoDatabase(dir) && !keepsOld(args) {
+			return hit("overwrite-protected")
+		}
 		return hitIf(overwrite && (restoresOver(file, dir) || intoKeys(dir)), "overwrite-protected")
 	}
 	return Verdict{}
@@ -569,4 +574,27 @@ var oldArchive = regexp.MustCompile(`(?i)backup|snapshot|(?:^|[-_.])(?:old|bak|p
 // refreshing fixtures or vendored files in a subdirectory does not.
 func restoresOver(archive, dir string) bool {
 	return treeProtected[classifyPath(dir)] && oldArchive.MatchString(path.Base(archive))
+}
+
+// intoDatabase: dir is a database server's storage (/var/lib/postgresql/15/main,
+// /var/lib/mysql) or named as one (pgdata, mysql-data).
+func intoDatabase(dir string) bool {
+	p := fsPath(shell.Word{S: dir})
+	if classifyPath(p) == pcScratch {
+		return false
+	}
+	return dbServiceFile(path.Join(p, "x")) || dbDataDir.MatchString(path.Base(path.Clean(p)))
+}
+
+// keepsOld: tar told not to replace files that exist (-k, --keep-old-files,
+// --skip-old-files, --keep-newer-files), or only to list (-t).
+func keepsOld(args []shell.Word) bool {
+	for _, w := range args {
+		a := w.S
+		if a == "--keep-old-files" || a == "--skip-old-files" || a == "--keep-newer-files" || a == "--list" ||
+			strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "kt") {
+			return true
+		}
+	}
+	return false
 }

@@ -44,7 +44,7 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune18":  {0.993, 0.014},
 	"tune19":  {0.979, 0.000},
 	"tune20":  {0.992, 0.007},
-	"tune21":  {0.904, 0.027},
+	"tune21":  {0.952, 0.0},
 	"heldout": {0.970, 0.004},
 }
 

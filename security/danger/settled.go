@@ -46,6 +46,9 @@ func settledCalls(f *syntax.File, depth int) map[*syntax.CallExpr]bool {
 				if call := filteredContainersFed(shell.Pipeline(n)); call != nil {
 					out[call] = true
 				}
+				if call := prefixFilteredFed(shell.Pipeline(n), depth); call != nil {
+					out[call] = true
+				}
 			}
 		case *syntax.CallExpr:
 			if len(n.Args) == 0 || !serviceWords[shell.ProgName(shell.ShallowLit(n.Args[0].Parts))] {

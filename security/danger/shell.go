@@ -258,6 +258,9 @@ func checkPipeline(stages []*syntax.Stmt, depth int) Verdict {
 				return v
 			}
 		}
+		if i == len(stages)-1 && prefixFilteredFed(stages, depth) == call {
+			break // xargs given only names with a prefix its command may act on
+		}
 		if v := checkXargsFed(c, stages[:i], prev, depth); v.Dangerous {
 			return v
 		}

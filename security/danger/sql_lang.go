@@ -282,14 +282,102 @@ func checkPsqlMeta(input string, depth int) Verdict {
 // checkGeneratedSQL judges the statements a query's string literals build
 // when its rows are run (\gexec, or its output piped into a client).
 func checkGeneratedSQL(query string, depth int) Verdict {
-	_, strs := scanLiterals(query, "--", "\x00")
+	code, strs := scanLiterals(query, "--", "\x00")
+	names := constrainedNames(query, code)
+	done := map[string]bool{}
+	for _, m := range sqlFormatCall.FindAllStringSubmatch(query, -1) {
+		// format('DROP TABLE %I', tablename) … WHERE tablename LIKE 'tmp_%':
+		// each placeholder stands for the column the query selects it from.
+		tmpl := strings.ReplaceAll(m[1], "''", "'")
+		done[tmpl] = true
+		args := splitTopLevel(m[2])
+		i := 0
+		gen := sqlFormatArg.ReplaceAllStringFunc(tmpl, func(string) string {
+			rep := "__dyn__"
+			if i < len(args) {
+				if n, ok := names[argColumn(args[i])]; ok {
+					rep = n
+				}
+			}
+			i++
+			return rep
+		})
+		if v := classifySQL(gen, depth+1); v.Dangerous {
+			return v
+		}
+	}
 	for _, s := range strs {
+		if done[s] {
+			continue
+		}
 		gen := sqlFormatArg.ReplaceAllString(s, "__dyn__") + " __dyn__"
 		if v := classifySQL(gen, depth+1); v.Dangerous {
 			return v
 		}
 	}
 	return Verdict{}
+}
+
+var (
+	sqlFormatCall = regexp.MustCompile(`(?is)\bformat\s*\(\s*'((?:[^']|'')*)'\s*,((?:[^()]|\([^()]*\))*)\)`)
+	// col [NOT] LIKE 'pattern' or col = 'name' in a query's filter.
+	sqlNameFilter = regexp.MustCompile(`(?i)(?:\w+\.)?(\w+)\s+(NOT\s+)?I?LIKE\s+'([^']*)'|(?:\w+\.)?(\w+)\s*=\s*'([^']*)'`)
+	sqlOr         = regexp.MustCompile(`(?i)\bOR\b`)
+)
+
+// constrainedNames: the columns a query's filter holds to one name or a
+// name's prefix (tablename LIKE 'tmp_import_%'), each with a name it
+// stands for; none when the filter has an OR (code is the query without
+// its literals).
+func constrainedNames(query, code string) map[string]string {
+	names := map[string]string{}
+	if sqlOr.MatchString(code) {
+		return names
+	}
+	for _, m := range sqlNameFilter.FindAllStringSubmatch(query, -1) {
+		col, pat := m[1]+m[4], m[3]+m[5]
+		if m[2] != "" || pat == "" || strings.ContainsAny(pat[:1], "%_") {
+			continue
+		}
+		names[strings.ToLower(col)] = strings.ReplaceAll(pat, "%", "x")
+	}
+	return names
+}
+
+// argColumn: the column a format() argument reads (quote_ident(t.relname) → relname).
+func argColumn(arg string) string {
+	arg = strings.TrimSpace(arg)
+	for strings.HasSuffix(arg, ")") {
+		_, inner, ok := strings.Cut(arg, "(")
+		if !ok {
+			break
+		}
+		arg = strings.TrimSpace(strings.TrimSuffix(inner, ")"))
+	}
+	if i := strings.LastIndex(arg, "."); i >= 0 {
+		arg = arg[i+1:]
+	}
+	return strings.ToLower(strings.Trim(arg, `"`))
+}
+
+// splitTopLevel splits s at the commas outside parentheses.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i, c := range s {
+		switch c {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 // loadTable: a table an import loads into and empties before every load

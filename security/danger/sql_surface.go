@@ -16,7 +16,9 @@ import (
 
 var (
 	// .restore ?DB? FILE replaces a database's content with FILE's.
-	sqliteRestore = regexp.MustCompile(`(?m)^\s*\.restore\s+\S`)
+	sqliteRestore = regexp.MustCompile(`(?m)^\s*\.restore\s+(?:(\S+)\s+)?\S`)
+	// ATTACH 'file' AS name: the file a schema name stands for.
+	sqliteAttach = regexp.MustCompile(`(?i)\bATTACH\s+(?:DATABASE\s+)?'([^']*)'\s+AS\s+["'\x60]?(\w+)`)
 	// .read and .import read a command's output when the name starts with |.
 	sqliteReadCmd = regexp.MustCompile(`(?m)^\s*\.(read|import)\s+(?:--?\w+\s+)*(?:'\|([^']*)'|"\|([^"]*)"|\|(\S.*))`)
 	sqlWriteFile  = regexp.MustCompile(`(?i)\bwritefile\s*\(\s*'([^']*)'`)
@@ -30,10 +32,31 @@ var (
 		"[`\"]?" + `(?:mysql[` + "`\"" + `]?\s*\.\s*[` + "`\"" + `]?(?:user|db|global_grants|tables_priv)|(?:pg_catalog\s*\.\s*)?pg_(?:authid|shadow|auth_members))\b`)
 )
 
+// sqliteScratchSchema: the schema .restore writes into holds nothing kept —
+// temp, or one the input attached from memory, a temporary file or scratch
+// space (ATTACH ':memory:' AS scratch).
+func sqliteScratchSchema(input, schema string) bool {
+	if strings.EqualFold(schema, "temp") {
+		return true
+	}
+	if schema == "" || strings.EqualFold(schema, "main") {
+		return false
+	}
+	for _, m := range sqliteAttach.FindAllStringSubmatch(input, -1) {
+		if strings.EqualFold(m[2], schema) {
+			f := m[1]
+			return f == "" || f == ":memory:" || strings.HasPrefix(f, "file::memory:") || classifyPath(f) == pcScratch
+		}
+	}
+	return false
+}
+
 // checkSQLSurface judges the client commands and statements above.
 func checkSQLSurface(input string, depth int) Verdict {
-	if sqliteRestore.MatchString(input) {
-		return hit("sqlite-restore")
+	for _, m := range sqliteRestore.FindAllStringSubmatch(input, -1) {
+		if !sqliteScratchSchema(input, m[1]) {
+			return hit("sqlite-restore")
+		}
 	}
 	for _, m := range sqliteReadCmd.FindAllStringSubmatch(input, -1) {
 		cmd := strings.TrimSpace(m[2] + m[3] + m[4])
@@ -114,8 +137,10 @@ var surfaceRules = []rule{
 		sql("ALTER TABLE documents ENABLE ROW LEVEL SECURITY;", "ALTER TABLE documents FORCE ROW LEVEL SECURITY;", "SET row_security = on;")},
 	{"sqlite-restore", catData,
 		"sqlite3's .restore replaces the whole content of the open database with another file's; what it held is gone.",
-		sql(".restore prod.db", ".restore main /tmp/empty.db", "  .restore backup-old.sqlite"),
-		sql(".backup /tmp/app-backup.db", ".save /tmp/copy.db", "SELECT 'restore';")},
+		sql(".restore prod.db", ".restore main /tmp/empty.db", "  .restore backup-old.sqlite", "ATTACH 'ledger.db' AS ledger;\n.restore ledger /tmp/old.db",
+			".restore ledger /tmp/old.db"),
+		sql(".backup /tmp/app-backup.db", ".save /tmp/copy.db", "SELECT 'restore';", "ATTACH ':memory:' AS side;\n.restore side ./app-backup.db",
+			".restore temp /tmp/snapshot.db", "ATTACH '/tmp/probe.db' AS probe;\n.restore probe backups/app.db")},
 	{"sql-schema-edit", catData,
 		"This edits SQLite's schema table directly (writable_schema, or a write to sqlite_master), which can leave the database unreadable.",
 		sql("PRAGMA writable_schema = ON;", "UPDATE sqlite_master SET sql = '' WHERE name = 'notes';", "DELETE FROM sqlite_schema WHERE type = 'index';"),

@@ -90,7 +90,9 @@ func artifactPathspecs(args []shell.Word) bool {
 		if w.S == "--" {
 			continue
 		}
-		if !artifactPattern(w.S) && !strings.HasSuffix(w.S, ".orig") && !strings.HasSuffix(w.S, ".rej") {
+		// a directory pathspec names what lies below it (git ls-files -- build/)
+		spec := strings.TrimSuffix(w.S, "/")
+		if !artifactPattern(spec) && !strings.HasSuffix(spec, ".orig") && !strings.HasSuffix(spec, ".rej") {
 			return false
 		}
 		n++
