@@ -20,13 +20,8 @@ import (
 // as disposable pass. The verbs join adminTools (checks_secadmin.go).
 
 var secretStoreTools = map[string][]adminVerb{
-	// Azure Key Vault: a purge ends the soft-delete grace period, for good
-	"az": {
-		{[]string{"keyvault", "purge"}, "cloud-teardown", nil},
-		{[]string{"keyvault", "*", "purge"}, "cloud-teardown", func(_ shell.Command, ops []string) bool {
-			return ops[1] == "secret" || ops[1] == "key" || ops[1] == "certificate"
-		}},
-	},
+	// Azure Key Vault's purges are checks_plane.go's (checkAzPlane), judged by
+	// the vault's, group's or scope's name.
 	// a Java keystore's private key entry deleted
 	"keytool": {{[]string{"*"}, "secret-key-delete", func(c shell.Command, _ []string) bool {
 		stores := optionValues(c.Args[1:], "-keystore", "-keystore")
