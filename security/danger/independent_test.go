@@ -15,7 +15,7 @@ import (
 // held-out part, used for tuning since its final figure was recorded) may guide
 // changes to them; heldout/ never does: this test reports its figures but never
 // prints its inputs. MCP_TERMINAL_CORPUS_MISSES=1 prints the tuning parts' misses
-// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune21) scores that part
+// and false positives; MCP_TERMINAL_CORPUS_PART=tune (or retired, tune2 … tune23) scores that part
 // alone, for whoever changes rules (even the held-out totals are feedback they
 // should not tune against).
 
@@ -44,7 +44,9 @@ var independentFloor = map[string]struct{ recall, maxFP float64 }{
 	"tune18":  {0.993, 0.014},
 	"tune19":  {0.979, 0.000},
 	"tune20":  {0.992, 0.007},
-	"tune21":  {0.952, 0.0},
+	"tune21":  {0.952, 0.000},
+	"tune22":  {0.666, 0.056},
+	"tune23":  {0.514, 0.085},
 	"heldout": {0.970, 0.004},
 }
 
@@ -144,7 +146,7 @@ func scoreIndependent(t *testing.T, part string, show bool) corpusTally {
 func TestIndependentCorpus(t *testing.T) {
 	t.Parallel()
 	show := os.Getenv("MCP_TERMINAL_CORPUS_MISSES") == "1"
-	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune20", "tune21", "heldout"} {
+	for _, part := range []string{"tune", "retired", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "tune10", "tune11", "tune12", "tune13", "tune14", "tune15", "tune16", "tune17", "tune18", "tune19", "tune20", "tune21", "tune22", "tune23", "heldout"} {
 		if _, err := os.Stat(filepath.Join("testdata", "independent", part)); err != nil {
 			continue
 		}
