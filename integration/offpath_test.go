@@ -512,14 +512,15 @@ func TestOffPathNodePromptName(t *testing.T) {
 // loop typed over several lines) draws no mark: the shell shows its continuation
 // prompt and reads again. That is the next line's turn at once; it used to wait a
 // second per line for the marks to be taken for lost (a four-line heredoc took 3 s)
-// and then answered a lone open quote as a "prompt".
+// and then answered a lone open quote as a "prompt". zsh's right prompt stands
+// between the line and its break, which the echo check must allow.
 func TestOffPathContinuedCommandLines(t *testing.T) {
 	t.Parallel()
 	s := startServer(t)
 	shells := map[string]string{"bash --norc": s.bash(nil),
 		"bash -i": s.create("bash", map[string]any{"args": []any{"-i"}, "env": map[string]any{"HISTFILE": "/dev/null", "HOME": t.TempDir()}})}
 	if _, err := exec.LookPath("zsh"); err == nil {
-		shells["zsh"] = s.create("zsh", map[string]any{"env": map[string]any{"HOME": t.TempDir(), "PS1": "%# "}})
+		shells["zsh"] = s.create("zsh", map[string]any{"env": map[string]any{"HOME": t.TempDir(), "PS1": "%# ", "RPROMPT": "[%?]"}}) // a right prompt stands between a line and its break
 	} else {
 		t.Log("zsh is not installed: bash only")
 	}

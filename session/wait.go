@@ -345,14 +345,18 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 	if r := []rune(typed); len(r) > 32 {
 		typed = string(r[len(r)-32:])
 	}
-	if enter {
-		typed += "\n" // the Enter moved the cursor to the next line
-	}
-	if typed == "" {
+	if typed == "" && !enter {
 		return true
 	}
 	text, _ := s.scr.TextSince(from.pos)
-	return strings.Contains(text, typed)
+	i := strings.Index(text, typed)
+	if i < 0 {
+		return false
+	}
+	// The Enter moved the cursor to the next line. What the line editor shows
+	// right of the line may stand before that line break: zsh's RPROMPT ("[0]"),
+	// an autosuggestion.
+	return !enter || strings.Contains(text[i+len(typed):], "\n")
 }
 
 // shortWait: a reader whose wait times out sooner than this is about to wake by
