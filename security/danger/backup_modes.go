@@ -1,0 +1,245 @@
+package danger
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+)
+
+// The backup tools' destructive modes, judged by what source and target are:
+// a mirror (rsync --delete, rclone sync, aws s3 sync --delete) or a restore
+// (restic restore, borg extract, duplicity restore --force) whose target is
+// live data replaces and deletes whatever changed there since the copy was
+// made; a mirror of an empty source empties its target wherever it is; a
+// move (rsync --remove-source-files, rclone move) deletes its source. A
+// target that is scratch, a restore check's own directory or a disposable
+// host is left alone.
+
+// liveTree reports whether p (a local path, or the path part of host:path)
+// is a tree of live service or user data: /srv/…, /var/www, /home/…, a NAS
+// volume's homes, or the root itself — unless a component names scratch
+// space or a disposable copy (tmp, test, restore-check).
+func liveTree(p string) bool {
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	c := components(path.Clean(p))
+	if len(c) == 0 {
+		return true // the root
+	}
+	for _, comp := range c {
+		if isScratchName(comp) || temporaryName(comp) || restoreDir(comp) {
+			return false
+		}
+	}
+	switch {
+	case c[0] == "srv" || c[0] == "home":
+		return true
+	case c[0] == "var" && len(c) > 1 && c[1] == "www":
+		return true
+	case nasVolume.MatchString(c[0]) && len(c) > 1 && c[1] == "homes":
+		return true
+	}
+	return false
+}
+
+var nasVolume = regexp.MustCompile(`^volume\d+$`)
+
+// restoreDir: a directory a restore is unpacked into to be looked at, not
+// the live copy (restore, www-restore, restored-2026-11-01).
+func restoreDir(comp string) bool {
+	return strings.Contains(strings.ToLower(comp), "restore")
+}
+
+// splitRemote splits host:path, user@host:path and rsync://host/path into
+// host and path; a local path has no host.
+func splitRemote(s string) (host, p string) {
+	if rest, ok := strings.CutPrefix(s, "rsync://"); ok {
+		h, p, _ := strings.Cut(rest, "/")
+		return h, "/" + p
+	}
+	if m := shell.RemoteLike.FindString(s); m != "" && !strings.Contains(m, "/") {
+		return strings.TrimSuffix(m, ":"), strings.TrimPrefix(s, m)
+	}
+	return "", s
+}
+
+// scratchTarget: a target whose path or host says it is disposable.
+func scratchTarget(s string) bool {
+	host, p := splitRemote(s)
+	if host != "" && nonProdTarget(host) {
+		return true
+	}
+	for _, comp := range components(p) {
+		if isScratchName(comp) || temporaryName(comp) {
+			return true
+		}
+	}
+	return false
+}
+
+// mirrorVerdict judges a mirror (a copy that deletes at the target what the
+// source lacks) from srcs onto dest.
+func mirrorVerdict(id string, srcs []string, dest string) Verdict {
+	if scratchTarget(dest) {
+		return Verdict{}
+	}
+	for _, s := range srcs {
+		if _, p := splitRemote(s); emptySource.MatchString(p) {
+			return hit(id) // an empty tree mirrored empties the target
+		}
+	}
+	host, p := splitRemote(dest)
+	if !liveTree(p) {
+		return Verdict{}
+	}
+	// A live tree is replaced by an older copy (a restore from a backup, a
+	// mount or another host), or a production host's by a deploy.
+	return hitIf(productionName(host) || slices.ContainsFunc(srcs, backupSource), id)
+}
+
+// backupSource: a copy kept elsewhere — on another host or remote, on a
+// mounted volume, or in a directory named for backups or archives.
+func backupSource(s string) bool {
+	host, p := splitRemote(s)
+	if host != "" {
+		return true
+	}
+	c := components(p)
+	if strings.HasPrefix(p, "/") && len(c) > 0 && (c[0] == "mnt" || c[0] == "media" || c[0] == "Volumes") {
+		return true
+	}
+	return slices.ContainsFunc(c, func(comp string) bool { return backupName.MatchString(comp) })
+}
+
+var backupName = regexp.MustCompile(`(?i)backup|archive|snapshot|\.snap|offsite|vault`)
+
+// rsyncModes: --remove-source-files deletes a live source once copied;
+// the deleting modes are judged by rsyncMirror after checkRsync's own.
+func rsyncModes(o shell.Opts) Verdict {
+	if !o.Long["remove-source-files"] || len(o.Operands) < 2 {
+		return Verdict{}
+	}
+	for _, w := range o.Operands[:len(o.Operands)-1] {
+		if h, p := splitRemote(fsPath(w)); (h == "" || !nonProdTarget(h)) && liveTree(p) {
+			return hit("rsync-delete")
+		}
+	}
+	return Verdict{}
+}
+
+// rsyncMirror: rsync --delete judged by source and target (mirrorVerdict).
+func rsyncMirror(o shell.Opts) Verdict {
+	var srcs []string
+	for _, w := range o.Operands[:len(o.Operands)-1] {
+		srcs = append(srcs, fsPath(w))
+	}
+	return mirrorVerdict("rsync-delete", srcs, fsPath(o.Operands[len(o.Operands)-1]))
+}
+
+// rcloneModes: rclone sync onto a live local tree, move from a remote (its
+// source is deleted), dedupe in a mode that deletes, link (a public link to
+// the file or folder). sync --backup-dir keeps what it would delete.
+func rcloneModes(c shell.Command, ops []string) Verdict {
+	switch ops[0] {
+	case "sync", "bisync":
+		if len(ops) < 3 || len(optionValues(c.Args[1:], "", "--backup-dir")) > 0 {
+			return Verdict{}
+		}
+		return mirrorVerdict("backup-delete", ops[1:len(ops)-1], ops[len(ops)-1])
+	case "move":
+		if len(ops) < 3 {
+			return Verdict{}
+		}
+		h, _ := splitRemote(ops[1])
+		return hitIf(h != "" && !temporaryName(ops[1]), "backup-delete")
+	case "dedupe":
+		mode := "interactive"
+		if v := optionValues(c.Args[1:], "", "--dedupe-mode"); len(v) > 0 {
+			mode = v[len(v)-1]
+		} else if len(ops) > 2 {
+			mode = ops[1]
+		}
+		return hitIf(!shell.Set("interactive", "list", "rename", "skip")[mode] && !temporaryName(ops[len(ops)-1]), "backup-delete")
+	case "link":
+		return hitIf(len(ops) > 1 && !slices.Contains(c.Args[1:], shell.Word{S: "--unlink"}) && !temporaryName(ops[1]), "storage-made-public")
+	}
+	return Verdict{}
+}
+
+// shortWithin: restic forget --keep-within (or borg prune --keep-within) of
+// at most a day keeps only today's snapshots.
+func shortWithin(args []shell.Word) bool {
+	for _, v := range optionValues(args, "", "--keep-within") {
+		m := withinDur.FindStringSubmatch(strings.ToLower(v))
+		if m == nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		if m[2] == "h" || m[2] == "d" && n <= 1 {
+			return true
+		}
+	}
+	return false
+}
+
+var withinDur = regexp.MustCompile(`^(\d+)([hdwmy])$`)
+
+// resticRestore: restic restore onto a live tree, or with --delete (which
+// removes what the snapshot lacks) anywhere but scratch.
+func resticRestore(c shell.Command) Verdict {
+	for _, t := range optionValues(c.Args[1:], "-t", "--target") {
+		if scratchTarget(t) || restoreDir(t) {
+			continue
+		}
+		if liveTree(t) || slices.Contains(c.Args, shell.Word{S: "--delete"}) {
+			return hit("restore-over-live")
+		}
+	}
+	return Verdict{}
+}
+
+// checkDuplicity: remove-older-than and remove-all-* only list what they
+// would delete unless --force; restore --force replaces the target's files;
+// --no-encryption sends a plain copy off the host.
+func checkDuplicity(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "t")
+	ops := shell.Lits(o.Operands)
+	if len(ops) == 0 || o.Long["dry-run"] {
+		return Verdict{}
+	}
+	switch {
+	case strings.HasPrefix(ops[0], "remove-"):
+		return hitIf(o.Long["force"] && !temporaryName(ops[len(ops)-1]), "backup-delete")
+	case ops[0] == "restore":
+		t := ops[len(ops)-1]
+		return hitIf(o.Long["force"] && !scratchTarget(t) && !restoreDir(t), "restore-over-live")
+	}
+	if o.Long["no-encryption"] && len(ops) >= 2 && strings.Contains(ops[len(ops)-1], "://") && !strings.HasPrefix(ops[len(ops)-1], "file://") {
+		return hit("backup-plain")
+	}
+	return Verdict{}
+}
+
+// borgExtract: borg extract writes into the directory it runs in; an
+// earlier cd names it (fsextract_cwd.go passes it as --into).
+func borgExtract(c shell.Command) Verdict {
+	for _, d := range optionValues(c.Args[1:], "", cwdMark) {
+		if !scratchTarget(d) && !restoreDir(d) && (liveTree(d) || isSystemFile(d) || isImportant(d)) {
+			return hit("restore-over-live")
+		}
+	}
+	return Verdict{}
+}
+
+// cwdMark is the option extractIn gives borg, which has none of its own.
+const cwdMark = "--x-cwd"
+
+func init() {
+	addHostCheck("duplicity", checkDuplicity)
+	cwdExtractors["borg"] = cwdMark
+}
