@@ -243,3 +243,59 @@ func init() {
 	addHostCheck("duplicity", checkDuplicity)
 	cwdExtractors["borg"] = cwdMark
 }
+
+// etcPasswordFile: a password or credentials file a service keeps under /etc
+// for its unattended runs — a backup repository's password (/etc/restic/pass,
+// /etc/borg/passphrase), a mount's credentials (/etc/samba/creds-backup,
+// /etc/cifs-credentials).
+func etcPasswordFile(comps []string) bool {
+	return len(comps) >= 2 && comps[0] == "etc" && serviceSecretName.MatchString(comps[len(comps)-1]) &&
+		!secretCopyName.MatchString(comps[len(comps)-1])
+}
+
+var serviceSecretName = regexp.MustCompile(`(?i)^(?:[a-z0-9]+[-_.])?(?:pass(?:word|phrase)?|creds?|credentials)(?:[-_.][a-z0-9_.-]*)?$`)
+
+// secretCopyName: a sample or a stale copy of such a file, not the one in use.
+var secretCopyName = regexp.MustCompile(`(?i)[-_.](?:example|sample|template|dist|bak|old|orig)$`)
+
+// entryTable: a table of mounts or exports, one entry a line, that an
+// administrator appends to (tee -a) as the way to add a share or a mount;
+// what an export grants is judged by exportOpen.
+func entryTable(p string) bool {
+	switch path.Clean(p) {
+	case "/etc/fstab", "/etc/exports", "/etc/auto.master":
+		return true
+	}
+	return strings.HasPrefix(path.Clean(p), "/etc/exports.d/")
+}
+
+// exportOpen: NFS export options that give every host write access or keep
+// a client's root as root (rw=*, no_root_squash, sharenfs=on).
+func exportOpen(opts string) bool {
+	o := strings.ToLower(strings.Trim(opts, `"'`))
+	return o == "on" || strings.Contains(o, "no_root_squash") || strings.Contains(o, "rw=*") || strings.Contains(o, "rw=@0.0.0.0/0")
+}
+
+// zfsModes: zfs receive -F (rolls the target back and destroys its
+// snapshots the stream lacks) and a dataset shared over NFS to everyone.
+func zfsModes(ops []string, o shell.Opts) Verdict {
+	switch ops[0] {
+	case "receive", "recv":
+		return hitIf(o.Has("F", ""), "storage-teardown")
+	case "set":
+		for _, kv := range ops[1:] {
+			if k, v, ok := strings.Cut(kv, "="); ok && (k == "sharenfs" || k == "sharesmb") && exportOpen(v) {
+				return hit("nfs-export-open")
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// lvmSnapshot: an LVM snapshot volume (pgdata-snap, root_snapshot), made to
+// take a consistent copy and removed once the copy is taken.
+func lvmSnapshot(ops []shell.Word) bool {
+	return len(ops) > 0 && !slices.ContainsFunc(ops, func(w shell.Word) bool { return !lvmSnapName.MatchString(path.Base(w.S)) })
+}
+
+var lvmSnapName = regexp.MustCompile(`(?i)[-_.]snap(?:shot)?(?:[-_.]?\d+)?$`)

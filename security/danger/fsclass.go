@@ -59,7 +59,8 @@ var (
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
 		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg",
-		".dbt/profiles.yml", ".config/sops/age/keys.txt", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg"}
+		".dbt/profiles.yml", ".config/sops/age/keys.txt", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg",
+		".config/borg/keys", ".config/borg/security"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
@@ -193,7 +194,7 @@ func leafClass(p string) pathClass {
 			return pcCredential
 		}
 	}
-	if homeCredential(strings.Join(comps, "/")) {
+	if homeCredential(strings.Join(comps, "/")) || etcPasswordFile(comps) {
 		return pcCredential
 	}
 	if c := caFileClass(comps); c != pcUnknown {

@@ -18,4 +18,8 @@ var backupRules = []rule{
 		"This sends an unencrypted backup to another host: whoever can read the remote store reads the data.",
 		sh("duplicity --no-encryption /home sftp://u@h//dup/homes", "duplicity full --no-encryption /srv b2://k@bucket/srv"),
 		sh("duplicity /home sftp://u@h//dup/homes", "duplicity --no-encryption /home file:///mnt/usb/dup")},
+	{"nfs-export-open", catExpose,
+		"This shares a filesystem over NFS with every host, writable or with their root kept as root: anyone on the network can read and change it.",
+		sh("sudo zfs set sharenfs='rw=*,no_root_squash' tank/shares", "zfs set sharenfs=on tank/home"),
+		sh("zfs set sharenfs='ro=@10.20.0.0/24' tank/shares", "zfs set sharenfs=off tank/home", "zfs get sharenfs tank/home")},
 }
