@@ -98,8 +98,12 @@ func mirrorVerdict(id string, srcs []string, dest string) Verdict {
 		return Verdict{}
 	}
 	// A live tree is replaced by an older copy (a restore from a backup, a
-	// mount or another host), or a production host's by a deploy.
-	return hitIf(productionName(host) || slices.ContainsFunc(srcs, backupSource), id)
+	// mount, another host or a copy kept elsewhere on this one), or a
+	// production host's by a deploy; a checkout's build output (a relative
+	// source) deployed onto a host not named production is the near miss.
+	return hitIf(productionName(host) || slices.ContainsFunc(srcs, func(s string) bool {
+		return backupSource(s) || host == "" && strings.HasPrefix(s, "/")
+	}), id)
 }
 
 // backupSource: a copy kept elsewhere — on another host or remote, on a
@@ -150,6 +154,9 @@ func rcloneModes(c shell.Command, ops []string) Verdict {
 		if len(ops) < 3 || len(optionValues(c.Args[1:], "", "--backup-dir")) > 0 {
 			return Verdict{}
 		}
+		if h, _ := splitRemote(ops[len(ops)-1]); h == "" {
+			return mirrorVerdict("restore-over-live", ops[1:len(ops)-1], ops[len(ops)-1])
+		}
 		return mirrorVerdict("backup-delete", ops[1:len(ops)-1], ops[len(ops)-1])
 	case "move":
 		if len(ops) < 3 {
@@ -166,7 +173,8 @@ func rcloneModes(c shell.Command, ops []string) Verdict {
 		}
 		return hitIf(!shell.Set("interactive", "list", "rename", "skip")[mode] && !temporaryName(ops[len(ops)-1]), "backup-delete")
 	case "link":
-		return hitIf(len(ops) > 1 && !slices.Contains(c.Args[1:], shell.Word{S: "--unlink"}) && !temporaryName(ops[1]), "storage-made-public")
+		unlink := slices.ContainsFunc(c.Args[1:], func(w shell.Word) bool { return w.S == "--unlink" })
+		return hitIf(len(ops) > 1 && !unlink && !temporaryName(ops[1]), "storage-made-public")
 	}
 	return Verdict{}
 }

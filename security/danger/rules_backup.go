@@ -22,4 +22,10 @@ var backupRules = []rule{
 		"This shares a filesystem over NFS with every host, writable or with their root kept as root: anyone on the network can read and change it.",
 		sh("sudo zfs set sharenfs='rw=*,no_root_squash' tank/shares", "zfs set sharenfs=on tank/home"),
 		sh("zfs set sharenfs='ro=@10.20.0.0/24' tank/shares", "zfs set sharenfs=off tank/home", "zfs get sharenfs tank/home")},
+	{"transfer-delete", catData,
+		"This deletes files on the far side of a transfer (recursively, by wildcard, or by mirroring with --delete), or mirrors a remote tree over live data: what it removes cannot be fetched back.",
+		append(unk("rm -r /archive/2025", "glob rm /archive/*.zip", "mirror -R --delete /srv/empty /archive", "put /dev/null /backups/www.tar.zst", "mirror --delete /outgoing /srv/inbox"),
+			sh("smbclient //fs/finance -A creds -c 'recurse; prompt; mdel *'", "lftp -c 'open sftp://h; mirror -R --delete ./empty /backups'")...),
+		append(unk("rm /incoming/.upload-lock", "rmdir /backups/2023", "mirror --dry-run --delete /outgoing /srv/inbox", "mirror -R --only-newer /srv/out /incoming", "rm /backups/upload-test.tmp"),
+			sh("smbclient //fs/finance -A creds -c 'ls'", "lftp -c 'open sftp://h; mirror -R ./site /www'")...)},
 }
