@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // The backup tools' destructive modes, judged by what source and target are:
@@ -266,22 +267,44 @@ var serviceSecretName = regexp.MustCompile(`(?i)^(?:[a-z0-9]+[-_.])?(?:pass(?:wo
 // secretCopyName: a sample or a stale copy of such a file, not the one in use.
 var secretCopyName = regexp.MustCompile(`(?i)[-_.](?:example|sample|template|dist|bak|old|orig)$`)
 
-// entryTable: a table of mounts or exports, one entry a line, that an
-// administrator appends to (tee -a) as the way to add a share or a mount;
-// what an export grants is judged by exportOpen.
-func entryTable(p string) bool {
-	switch path.Clean(p) {
-	case "/etc/fstab", "/etc/exports", "/etc/auto.master":
-		return true
-	}
-	return strings.HasPrefix(path.Clean(p), "/etc/exports.d/")
+// teesTableEntry: echo 'ENTRY' | [sudo] tee -a /etc/fstab (or /etc/exports)
+// — one more mount or share, the way an administrator adds one — unless an
+// export it adds is open to every host (exportOpen).
+func teesTableEntry(stages []*syntax.Stmt) *syntax.CallExpr {
+	return echoedIntoTee(stages, func(o shell.Opts, text string) bool {
+		if !o.Has("a", "append") || len(o.Operands) != 1 {
+			return false
+		}
+		switch p := path.Clean(o.Operands[0].S); {
+		case p == "/etc/fstab":
+			return strings.TrimSpace(text) != ""
+		case p == "/etc/exports" || strings.HasPrefix(p, "/etc/exports.d/"):
+			return strings.TrimSpace(text) != "" && !exportLineOpen(text)
+		}
+		return false
+	})
 }
 
-// exportOpen: NFS export options that give every host write access or keep
-// a client's root as root (rw=*, no_root_squash, sharenfs=on).
-func exportOpen(opts string) bool {
-	o := strings.ToLower(strings.Trim(opts, `"'`))
-	return o == "on" || strings.Contains(o, "no_root_squash") || strings.Contains(o, "rw=*") || strings.Contains(o, "rw=@0.0.0.0/0")
+// exportLineOpen: an /etc/exports entry that keeps clients' root as root,
+// or lets every host (*, or no host named) write.
+func exportLineOpen(text string) bool {
+	if exportOpen(text) {
+		return true
+	}
+	f := strings.Fields(text)
+	if len(f) < 2 {
+		return true // a path alone is exported to everyone
+	}
+	for _, client := range f[1:] {
+		host, opts, _ := strings.Cut(client, "(")
+		if (host == "" || host == "*" || host == "0.0.0.0/0") && !strings.Contains(opts, "ro") {
+			return true
+		}
+		if (host == "" || host == "*") && strings.Contains(opts, "rw") {
+			return true
+		}
+	}
+	return false
 }
 
 // zfsModes: zfs receive -F (rolls the target back and destroys its
@@ -307,3 +330,10 @@ func lvmSnapshot(ops []shell.Word) bool {
 }
 
 var lvmSnapName = regexp.MustCompile(`(?i)[-_.]snap(?:shot)?(?:[-_.]?\d+)?$`)
+
+// exportOpen: NFS export options that give every host write access or keep
+// a client's root as root (rw=*, no_root_squash, sharenfs=on).
+func exportOpen(opts string) bool {
+	o := strings.ToLower(strings.Trim(opts, `"'`))
+	return o == "on" || strings.Contains(o, "no_root_squash") || strings.Contains(o, "rw=*") || strings.Contains(o, "rw=@0.0.0.0/0")
+}

@@ -195,11 +195,7 @@ func checkDd(c shell.Command, _ int) Verdict {
 }
 
 func checkTee(c shell.Command, _ int) Verdict {
-	o := shell.ParseOpts(c.Args[1:], "")
-	for _, w := range o.Operands {
-		if o.Has("a", "append") && entryTable(w.S) {
-			continue // one more entry in a mount or export table (backup_modes.go)
-		}
+	for _, w := range shell.ParseOpts(c.Args[1:], "").Operands {
 		if v := checkWriteTarget(w.S); v.Dangerous {
 			return v
 		}

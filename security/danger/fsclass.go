@@ -54,7 +54,7 @@ var (
 	// stampedBackup: a backup copy named with a date or time after its suffix
 	// (config.bak.2024-06-01, config.bak.$(date +%s)): a new file.
 	stampedBackup = regexp.MustCompile(`(?i)\.(?:bak|backup|orig|old)[-_.]`)
-	scratchWord   = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info)$`)
+	scratchWord   = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info|partial|part|crdownload)$`)
 	// homeCredFiles are credentials kept in directories that also hold
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
