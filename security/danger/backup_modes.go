@@ -337,3 +337,26 @@ func exportOpen(opts string) bool {
 	o := strings.ToLower(strings.Trim(opts, `"'`))
 	return o == "on" || strings.Contains(o, "no_root_squash") || strings.Contains(o, "rw=*") || strings.Contains(o, "rw=@0.0.0.0/0")
 }
+
+// checkPartclone: partclone restoring an image (-r) or cloning a device (-b)
+// onto a device (-o /dev/…) overwrites the filesystem there; -c writes an
+// image, -l logs, and a file target is a copy.
+func checkPartclone(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "soLTzW")
+	if !o.Has("rbD", "restore", "dev-to-dev", "domain") || o.Has("", "dry-run") {
+		return Verdict{}
+	}
+	for _, out := range append(optionValues(c.Args[1:], "-o", "--output"), optionValues(c.Args[1:], "-O", "--overwrite")...) {
+		if strings.HasPrefix(out, "/dev/") && out != "/dev/null" {
+			return hit("dd-device")
+		}
+	}
+	return Verdict{}
+}
+
+func init() {
+	for _, fs := range []string{"ext2", "ext3", "ext4", "extfs", "xfs", "btrfs", "ntfs", "fat", "fat12", "fat16", "fat32", "vfat", "exfat",
+		"f2fs", "hfsp", "hfs+", "reiserfs", "nilfs2", "minix", "dd", "imager", "restore"} {
+		addHostCheck("partclone."+fs, checkPartclone)
+	}
+}
