@@ -360,3 +360,32 @@ func init() {
 		addHostCheck("partclone."+fs, checkPartclone)
 	}
 }
+
+// backupArchivesGlob: a wildcard naming every archive of a kind in a backup
+// location (/mnt/backup1/*.tar.zst, /backups/db-*.dump) — the backups, not a
+// partial file or one dated archive.
+func backupArchivesGlob(p string) bool {
+	base := path.Base(p)
+	return strings.ContainsAny(base, "*?[") && archiveName.MatchString(base) && !scratchWord.MatchString(base) &&
+		backupSource(path.Dir(p)) && !scratchTarget(path.Dir(p))
+}
+
+// checkS3cmd: s3cmd setacl --acl-public (-P) of a bucket or recursively, and
+// sync or put -r with it, make every object public; one file put public (a
+// site's asset) is the near miss.
+func checkS3cmd(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "c")
+	ops := shell.Lits(o.Operands)
+	if len(ops) < 2 || !o.Has("P", "acl-public") || o.Has("n", "dry-run") {
+		return Verdict{}
+	}
+	target := ops[len(ops)-1]
+	bucketRoot := strings.Count(strings.TrimSuffix(strings.TrimPrefix(target, "s3://"), "/"), "/") == 0
+	switch ops[0] {
+	case "setacl", "sync", "put", "cp", "modify":
+		return hitIf((o.Has("r", "recursive") || ops[0] == "sync" || ops[0] == "setacl" && bucketRoot) && !nonProdTarget(target), "storage-made-public")
+	}
+	return Verdict{}
+}
+
+func init() { addHostCheck("s3cmd", checkS3cmd) }

@@ -475,6 +475,8 @@ func fileVerdict(p string) Verdict {
 		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
 	case c == pcHome && isDotfile(p) && coreDotfiles[path.Base(p)]:
 		return hit("overwrite-protected") // ~/.bashrc, ~/.gitconfig deleted: as lost as emptied
+	case c == pcData && backupArchivesGlob(p):
+		return hit("backup-delete") // every archive of a backup location (backup_modes.go)
 	}
 	if !fileProtected[c] {
 		return Verdict{}
