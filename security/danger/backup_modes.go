@@ -389,3 +389,54 @@ func checkS3cmd(c shell.Command, _ int) Verdict {
 }
 
 func init() { addHostCheck("s3cmd", checkS3cmd) }
+
+// checkScpModes: scp -r of a backup kept on another host over a live local
+// tree (a restore over live data), and a key or a data export put into a
+// public drop (an anonymous login, a /pub directory) where anyone fetches it.
+func checkScpModes(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "cFiJlmoPSX")
+	if len(o.Operands) < 2 {
+		return Verdict{}
+	}
+	var srcs []string
+	for _, w := range o.Operands[:len(o.Operands)-1] {
+		srcs = append(srcs, fsPath(w))
+	}
+	dest := fsPath(o.Operands[len(o.Operands)-1])
+	host, p := splitRemote(dest)
+	if host == "" {
+		restore := o.Has("r", "") && liveTree(p) && !scratchTarget(dest) && slices.ContainsFunc(srcs, func(s string) bool {
+			h, sp := splitRemote(s)
+			return h != "" && slices.ContainsFunc(components(sp), backupName.MatchString)
+		})
+		return hitIf(restore, "restore-over-live")
+	}
+	user, _, _ := strings.Cut(host, "@")
+	if !strings.Contains(host, "@") {
+		user = ""
+	}
+	if !publicDrop(user, p) {
+		return Verdict{}
+	}
+	for _, s := range srcs {
+		if secretPath(s) {
+			return hit("expose-secret")
+		}
+		if dataExport.MatchString(path.Base(s)) {
+			return hit("storage-made-public")
+		}
+	}
+	return Verdict{}
+}
+
+// publicDrop: an anonymous FTP/SFTP login, or a public directory of a
+// mirror (/pub, /public), where what is put is anyone's to fetch.
+func publicDrop(user, p string) bool {
+	if shell.Set("anon", "anonymous", "ftp")[strings.ToLower(user)] {
+		return true
+	}
+	c := components(p)
+	return len(c) > 0 && (c[0] == "pub" || c[0] == "public")
+}
+
+func init() { addHostCheck("scp", checkScpModes) }
