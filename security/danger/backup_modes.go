@@ -419,7 +419,7 @@ func checkScpModes(c shell.Command, _ int) Verdict {
 		return Verdict{}
 	}
 	for _, s := range srcs {
-		if secretPath(s) {
+		if secretPath(s) || classifyPath(s) == pcCredential {
 			return hit("expose-secret")
 		}
 		if dataExport.MatchString(path.Base(s)) {
