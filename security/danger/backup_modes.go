@@ -440,3 +440,27 @@ func publicDrop(user, p string) bool {
 }
 
 func init() { addHostCheck("scp", checkScpModes) }
+
+// checkCpRestore: cp -r (-a) of a backup — a directory named for backups or
+// archives, or on a mounted volume — over a live tree puts the old files
+// over the newer ones (shutil.copytree(..., dirs_exist_ok=True) is routed
+// here). Called by checkCpHost.
+func checkCpRestore(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "tS")
+	if !o.Has("rRa", "recursive", "archive") || o.Has("nu", "no-clobber", "update") || len(o.Operands) < 2 {
+		return Verdict{}
+	}
+	dest := fsPath(o.Operands[len(o.Operands)-1])
+	if !liveTree(dest) || scratchTarget(dest) {
+		return Verdict{}
+	}
+	for _, w := range o.Operands[:len(o.Operands)-1] {
+		s := fsPath(w)
+		c := components(s)
+		mounted := strings.HasPrefix(s, "/") && len(c) > 1 && (c[0] == "mnt" || c[0] == "media")
+		if mounted || slices.ContainsFunc(c, backupName.MatchString) {
+			return hit("restore-over-live")
+		}
+	}
+	return Verdict{}
+}
