@@ -6,8 +6,8 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
 )
 
-// archivesPrivate: an archiver writing to stdout an archive of a home, a
-// credential directory, /etc or the root (tar -czf - ~, zip -r - ~/.ssh):
+// archivesPrivate: an archiver writing to stdout an archive of a home (or
+// of every home: tar -C /home -cz .), a credential directory, /etc or the root (tar -czf - ~, zip -r - ~/.ssh):
 // piped to a raw sender (nc, curl, socat), listening or not, it hands the
 // person's keys and files to whoever connects.
 func archivesPrivate(c shell.Command) bool {
@@ -39,7 +39,7 @@ func archivesPrivate(c shell.Command) bool {
 	for _, o := range ops {
 		p := fsPath(shell.Word{S: o})
 		clean := strings.TrimSuffix(p, "/")
-		home := clean == "~" || clean == "/root" || strings.Count(clean, "/") == 2 && (strings.HasPrefix(clean, "/home/") || strings.HasPrefix(clean, "/Users/"))
+		home := clean == "~" || clean == "/root" || clean == "/home" || clean == "/Users" || strings.Count(clean, "/") == 2 && (strings.HasPrefix(clean, "/home/") || strings.HasPrefix(clean, "/Users/"))
 		if home || classifyPath(p) == pcCredential || clean == "" || clean == "/etc" {
 			return true
 		}

@@ -76,7 +76,7 @@ func secretPath(p string) bool {
 	clean := path.Clean(p)
 	base := path.Base(clean)
 	switch {
-	case systemSecrets.MatchString(clean), historyFile.MatchString(base):
+	case systemSecrets.MatchString(clean), historyFile.MatchString(base), etcPasswordFile(components(clean)):
 		return true
 	case sshPublic.MatchString(base) && strings.Contains(clean, ".ssh"):
 		return false

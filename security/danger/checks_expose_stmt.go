@@ -15,7 +15,8 @@ import (
 // authentication switched off in a service's configuration file.
 
 // netSendersExpose send their stdin to another host.
-var netSendersExpose = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "ssh", "telnet", "openssl", "pastebinit", "http", "https", "xh", "sftp")
+var netSendersExpose = shell.Set("nc", "ncat", "netcat", "socat", "curl", "wget", "ssh", "telnet", "openssl", "pastebinit", "http", "https", "xh", "sftp",
+	"mail", "mailx", "s-nail", "mutt", "sendmail") // mail sends it to whoever it names
 
 // dbDumpers write a whole database to stdout; rawSenders send stdin to a
 // host or URL (ssh is left out: a dump piped to ssh is the usual backup).
@@ -110,7 +111,9 @@ var secretStoreReads = []string{"kubectl get secret", "kubectl get secrets", "oc
 	"heroku config:get", "vercel env pull", "netlify env:get", "netlify env:list", "firebase functions:secrets:access",
 	"railway variables",
 	// an IaC state holds every generated password and key of the stack in clear (platform_target.go)
-	"terraform state pull", "tofu state pull", "terragrunt state pull", "terraform show -json", "pulumi stack export --show-secrets"}
+	"terraform state pull", "tofu state pull", "terragrunt state pull", "terraform show -json", "pulumi stack export --show-secrets",
+	// backup tools: every remote's access keys, a repository's key (to stdout), a bearer link to an object
+	"rclone config show", "rclone config dump", "borg key export", "aws s3 presign"}
 
 // readsSecretStore: c prints a secret from a store (kubectl get secret,
 // aws secretsmanager get-secret-value, vault kv get, op read).

@@ -283,6 +283,9 @@ func checkRsync(c shell.Command, depth int) Verdict {
 	if v := rsyncSideEffects(c, o, depth); v.Dangerous {
 		return v
 	}
+	if v := rsyncModes(o); v.Dangerous {
+		return v // by source and target (backup_modes.go)
+	}
 	deletes := false
 	for l := range o.Long {
 		deletes = deletes || strings.HasPrefix(l, "del")
@@ -319,10 +322,12 @@ func checkRsync(c shell.Command, depth int) Verdict {
 	}
 	for _, src := range o.Operands[:len(o.Operands)-1] {
 		if emptySource.MatchString(fsPath(src)) {
-			return treeVerdict(dest)
+			if v := treeVerdict(dest); v.Dangerous {
+				return v
+			}
 		}
 	}
-	return Verdict{}
+	return rsyncMirror(o)
 }
 
 // (E=$(mktemp -d); rsync --delete "$E"/ dest: the directory mktemp just made is empty.)

@@ -99,9 +99,10 @@ func hitAlways(id string) func(shell.Command, int) Verdict {
 // temporaryName reports whether a resource's name says it is disposable:
 // tmp, temp, scratch, preview, ephemeral, sandbox, test, e2e, pr-123, or an
 // experiment's own (a benchmark and its load generators, a load test, a
-// proof of concept: qbench-loadgen-1, pgbench-db, exp-42, poc-ingest).
+// proof of concept: qbench-loadgen-1, pgbench-db, exp-42, poc-ingest), or a
+// restore check's copy (crm_restore_check, restore-verify-1).
 var temporaryName = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:tmp|temp|scratch|preview|ephemeral|sandbox|throwaway|test|e2e|pr-?\d+|` +
-	`(?:micro|pg|sys|db|q|u|perf|load)?bench(?:mark)?s?|load-?gen|load-?test|experiments?|exp|poc)(?:$|[-_./:@]|\d)`).MatchString
+	`(?:micro|pg|sys|db|q|u|perf|load)?bench(?:mark)?s?|load-?gen|load-?test|experiments?|exp|poc|restore[-_]?(?:check|verify|drill))(?:$|[-_./:@]|\d)`).MatchString
 
 // --- security switches
 

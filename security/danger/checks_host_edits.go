@@ -121,7 +121,10 @@ func checkSedHost(c shell.Command, _ int) Verdict {
 
 // checkCpHost: cp /dev/null over a log or history file empties it; cp over
 // an account database replaces it.
-func checkCpHost(c shell.Command, _ int) Verdict {
+func checkCpHost(c shell.Command, depth int) Verdict {
+	if v := checkCpRestore(c, depth); v.Dangerous {
+		return v // a backup copied over a live tree (backup_modes.go)
+	}
 	ops := shell.Lits(shell.ParseOpts(c.Args[1:], "tS").Operands)
 	if len(ops) < 2 {
 		return Verdict{}

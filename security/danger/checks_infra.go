@@ -358,6 +358,9 @@ func checkAWS(o shell.Opts, ops []string) Verdict {
 	}
 	if ops[0] == "s3" {
 		sync := ops[1] == "sync" && o.Has("", "delete") && len(ops) > 2 && strings.HasPrefix(ops[len(ops)-1], "s3://") && !nonProdTarget(ops[len(ops)-1])
+		if ops[1] == "sync" && o.Has("", "delete") && len(ops) > 3 && !strings.Contains(ops[len(ops)-1], "://") {
+			return mirrorVerdict("restore-over-live", []string{strings.Replace(ops[2], "s3://", "s3:", 1)}, ops[len(ops)-1]) // backup_modes.go
+		}
 		return hitIf(sync || (ops[1] == "rb" && o.Has("", "force")) || (ops[1] == "rm" && o.Has("", "recursive")), "cloud-teardown")
 	}
 	verb := ops[1]

@@ -17,7 +17,7 @@ func firstTemporary(ops []shell.Word) bool {
 // checkStorageRemove: lvremove, vgremove, pvremove of anything not named as scratch.
 func checkStorageRemove(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "S")
-	return hitIf(len(o.Operands) > 0 && !firstTemporary(o.Operands) && !o.Has("t", "test"), "storage-teardown")
+	return hitIf(len(o.Operands) > 0 && !firstTemporary(o.Operands) && !o.Has("t", "test") && !(c.Name == "lvremove" && lvmSnapshot(o.Operands)), "storage-teardown")
 }
 
 func checkZpool(c shell.Command, _ int) Verdict {
@@ -34,6 +34,9 @@ func checkZfs(c shell.Command, _ int) Verdict {
 	ops := shell.Lits(o.Operands)
 	if len(ops) < 2 || o.Has("n", "") || temporaryName(ops[1]) {
 		return Verdict{}
+	}
+	if v := zfsModes(ops, o); v.Dangerous {
+		return v
 	}
 	switch ops[0] {
 	case "destroy":

@@ -92,10 +92,20 @@ func checkBackupDelete(c shell.Command, _ int) Verdict {
 	}
 	switch c.Name {
 	case "borg":
-		return hitIf(ops[0] == "delete" || ops[0] == "prune" && keepsAtMostOne(c.Args, "--keep-last"), "backup-delete")
+		if ops[0] == "extract" {
+			return borgExtract(c)
+		}
+		return hitIf(ops[0] == "delete" && !allTemporaryStr(ops[1:]) || ops[0] == "prune" && (keepsAtMostOne(c.Args, "--keep-last") || shortWithin(c.Args)), "backup-delete")
 	case "restic":
-		if ops[0] != "forget" {
+		switch {
+		case ops[0] == "restore":
+			return resticRestore(c)
+		case ops[0] == "key" && len(ops) > 1 && ops[1] == "remove":
+			return hit("backup-key-remove")
+		case ops[0] != "forget":
 			return Verdict{}
+		case shortWithin(c.Args):
+			return hit("backup-delete")
 		}
 		policy := false
 		for k := range o.Long {
@@ -107,10 +117,15 @@ func checkBackupDelete(c shell.Command, _ int) Verdict {
 	case "rclone":
 		switch ops[0] {
 		case "purge":
-			return hit("backup-delete")
-		case "sync", "delete":
+			return hitIf(len(ops) < 2 || !temporaryName(ops[1]), "backup-delete")
+		case "delete":
 			return hitIf(strings.Contains(ops[len(ops)-1], ":") && !temporaryName(ops[len(ops)-1]), "backup-delete")
+		case "sync":
+			if strings.Contains(ops[len(ops)-1], ":") && !temporaryName(ops[len(ops)-1]) {
+				return hitIf(len(optionValues(c.Args[1:], "", "--backup-dir")) == 0, "backup-delete")
+			}
 		}
+		return rcloneModes(c, ops)
 	}
 	return Verdict{}
 }

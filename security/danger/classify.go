@@ -48,6 +48,9 @@ func classify(ctx Context, input string, depth int) Verdict {
 	if v := classifyShell(input, depth); v.Dangerous {
 		return v
 	}
+	if v := transferLine(input, depth); v.Dangerous {
+		return v // sftp, lftp, ftp, smbclient (transfer_clients.go)
+	}
 	if looksLikeSQL(input) {
 		if v := classifySQL(input, depth); v.Dangerous {
 			return v

@@ -54,12 +54,13 @@ var (
 	// stampedBackup: a backup copy named with a date or time after its suffix
 	// (config.bak.2024-06-01, config.bak.$(date +%s)): a new file.
 	stampedBackup = regexp.MustCompile(`(?i)\.(?:bak|backup|orig|old)[-_.]`)
-	scratchWord   = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info)$`)
+	scratchWord   = regexp.MustCompile(`(?i)^(?:tmp|temp|cache|build|dist|out|bazel)[-_.]|[-_.](?:tmp|temp|cache|build|builds|dist|out|old|bak|backup)$|\.(?:log|tmp|bak|orig|rej|swp|o|pyc|class|egg-info|dist-info|partial|part|crdownload)$`)
 	// homeCredFiles are credentials kept in directories that also hold
 	// ordinary state.
 	homeCredFiles = []string{".docker/config.json", ".config/gcloud", ".config/gh/hosts.yml", ".terraform.d/credentials.tfrc.json",
 		".config/op", ".azure/accessTokens.json", ".cargo/credentials", ".cargo/credentials.toml", "rclone/rclone.conf", ".s3cfg", ".boto", ".dockercfg",
-		".dbt/profiles.yml", ".config/sops/age/keys.txt", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg"}
+		".dbt/profiles.yml", ".config/sops/age/keys.txt", ".snowsql/config", ".databrickscfg", ".config/snowflake/connections.toml", ".airflow/airflow.cfg",
+		".config/borg/keys", ".config/borg/security"}
 	vcsNames   = shell.Set(".git", ".hg", ".svn", ".bzr", ".jj")
 	vcsCore    = shell.Set("objects", "refs", "*", "store", "packed-refs", "HEAD", "logs", "config", "index", "hgrc", "wc.db")
 	credDirs   = shell.Set(".ssh", ".aws", ".kube", ".gnupg", ".azure", ".password-store", ".vault-token", "keyrings")
@@ -193,7 +194,7 @@ func leafClass(p string) pathClass {
 			return pcCredential
 		}
 	}
-	if homeCredential(strings.Join(comps, "/")) {
+	if homeCredential(strings.Join(comps, "/")) || etcPasswordFile(comps) {
 		return pcCredential
 	}
 	if c := caFileClass(comps); c != pcUnknown {
@@ -474,6 +475,8 @@ func fileVerdict(p string) Verdict {
 		return hit("delete-protected-tree") // .git/config, .git/HEAD: the repository no longer opens (a stale .lock is not it)
 	case c == pcHome && isDotfile(p) && coreDotfiles[path.Base(p)]:
 		return hit("overwrite-protected") // ~/.bashrc, ~/.gitconfig deleted: as lost as emptied
+	case c == pcData && backupArchivesGlob(p):
+		return hit("backup-delete") // every archive of a backup location (backup_modes.go)
 	}
 	if !fileProtected[c] {
 		return Verdict{}

@@ -61,7 +61,8 @@ var pyCommandRoutes = []pyCommandRoute{
 	{regexp.MustCompile(`\b(?:requests|httpx|session|sess|s|client|http)\s*\.\s*request\s*\(`), func(a []string, _ map[string]string, _ string, _ []string) (string, bool) {
 		return "curl -X DELETE " + at(a, 1), strings.EqualFold(strings.Trim(at(a, 0), `'"`), "DELETE") && at(a, 1) != ""
 	}},
-	{regexp.MustCompile(`\b\w*(?:sftp|scp|SFTP|SCP)\w*\s*\.\s*put\s*\(`), func(a []string, _ map[string]string, _ string, _ []string) (string, bool) {
+	// sf: paramiko's SFTPClient as commonly named
+	{regexp.MustCompile(`\b(?:\w*(?:sftp|scp|SFTP|SCP)\w*|sf)\s*\.\s*put\s*\(`), func(a []string, _ map[string]string, _ string, _ []string) (string, bool) {
 		return "scp " + at(a, 0) + " remote:" + firstOf(at(a, 1), "."), at(a, 0) != ""
 	}},
 	{regexp.MustCompile(`\.\s*upload_file\s*\(`), func(a []string, kw map[string]string, _ string, _ []string) (string, bool) {

@@ -293,6 +293,7 @@ var safeInputs = join(
 func init() {
 	rules = append(rules, opsRules...)
 	rules = append(rules, opsScenarioRules...)
+	rules = append(rules, backupRules...)
 	rules = append(rules, exposeRules...)
 }
 

@@ -37,6 +37,9 @@ func settledCalls(f *syntax.File, depth int) map[*syntax.CallExpr]bool {
 				if call := crontabPlusJobs(shell.Pipeline(n), depth); call != nil {
 					out[call] = true
 				}
+				if call := teesTableEntry(shell.Pipeline(n)); call != nil {
+					out[call] = true // backup_modes.go
+				}
 				if call := teesPrivateHosts(shell.Pipeline(n)); call != nil {
 					out[call] = true
 				}
