@@ -28,7 +28,7 @@ func registerOpsScenarios() {
 		"borg": checkBackupDelete, "restic": checkBackupDelete, "rclone": checkBackupDelete, "gh": checkGhAPI,
 		"git": checkGitScratch, "ngrok": checkTunnelService, "chisel": checkTunnelService,
 		"mdadm": checkMdadmCreate, "gpg": checkSecretKeyDelete, "gpg2": checkSecretKeyDelete,
-		"multipass": checkLocalCluster, "lxc": checkLocalCluster, "incus": checkLocalCluster, "virsh": checkLocalCluster,
+		"multipass": checkLocalCluster, "lxc": checkLocalCluster, "incus": checkLocalCluster,
 		"nomad": checkNomad, "tmutil": checkBackupDelete, "rc-update": checkInitScripts, "ip": checkRouteFlush,
 		"podman-compose": checkPodmanCompose, "alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
 	} {

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -16,8 +17,15 @@ func checkShutdown(c shell.Command, _ int) Verdict {
 			return Verdict{}
 		}
 	}
+	// shutdown's first operand is its time; a machine's name there (virsh's
+	// "shutdown ci-runner-18" typed at its own prompt) is refused.
+	if ops := shell.ParseOpts(c.Args[1:], "").Operands; c.Name == "shutdown" && len(ops) > 0 && !shutdownTime.MatchString(ops[0].S) {
+		return Verdict{}
+	}
 	return hit("shutdown")
 }
+
+var shutdownTime = regexp.MustCompile(`^(?:now|\+?\d+|\d{1,2}:\d{2})$|` + shell.DynMark)
 
 func checkInit(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {

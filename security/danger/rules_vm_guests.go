@@ -1,0 +1,29 @@
+package danger
+
+// Examples for the guests of checks_hypervisor.go (libvirt, Proxmox,
+// vSphere, Vagrant, Incus/LXC, machinectl), judged by the guest's name.
+
+func init() {
+	addExamples(hypervisorExamples)
+}
+
+var hypervisorExamples = []moreExamples{
+	{"shutdown", sh("virsh destroy billing-db", "virsh -c qemu+ssh://kvm-3/system destroy api-prod-2 --graceful", "virsh list --name | xargs -n1 virsh destroy",
+		"virsh reboot shop-prod-1", "qm stop 312", "pct stop 120 --skiplock 1", "govc vm.power -off -force payroll-app", "govc vm.power -reset mail-01", "machinectl poweroff db-prod"),
+		sh("virsh destroy ci-runner-3", "virsh destroy --help", "virsh shutdown lab-debian-12", "virsh start billing-db", "virsh domstate billing-db", "qm shutdown 312",
+			"qm start 312", "govc vm.power -on payroll-app", "govc vm.power -off tmp-runner-9", "machinectl poweroff ci-build-2", "shutdown lab-vm-3", "sudo shutdown -c")},
+	{"cluster-teardown", sh("virsh undefine billing-db --remove-all-storage", "virsh undefine gitlab --storage vda", "qm destroy 312 --purge", "pct destroy 120",
+		"pvesh delete /nodes/pve1/lxc/120", "pvecm expected 1", "govc vm.destroy payroll-app", "lxc-destroy -n gitlab", "machinectl remove web-archive",
+		"vagrant destroy -f nexus", "incus delete --force gitea"),
+		sh("virsh undefine ci-runner-4 --remove-all-storage", "virsh undefine billing-db", "qm destroy --help", "qm list", "pvesh get /nodes/pve1/lxc", "pvecm status",
+			"govc vm.destroy e2e-runner-12", "lxc-destroy -n test-alpine", "machinectl remove ci-nspawn-3", "vagrant destroy -f lab-worker1", "incus delete --force tmp-c2")},
+	{"storage-teardown", sh("virsh vol-delete --pool default billing-db.qcow2", "virsh vol-wipe mail-data.img --pool images", "virsh pool-delete images",
+		"pvesm free local-lvm:vm-312-disk-0", "govc datastore.rm -ds vsan-a payroll-app", "incus storage volume delete default nexus-data"),
+		sh("virsh vol-delete --pool scratch ci-runner-4.qcow2", "virsh vol-list default", "virsh vol-delete lab-ubuntu-22.qcow2 --pool default", "pvesm list local",
+			"pvesm free local:iso/test-alpine.iso", "govc datastore.ls -ds vsan-a", "govc datastore.rm -ds vsan-a tmp-upload", "incus storage volume delete default ci-cache", "incus storage volume list default")},
+	{"backup-delete", sh("virsh snapshot-delete billing-db --current", "qm delsnapshot 312 before-upgrade", "govc snapshot.remove -vm payroll-app '*'", "vagrant snapshot delete nexus golden"),
+		sh("virsh snapshot-list billing-db", "virsh snapshot-delete lab-debian-12 pre-test", "qm snapshot 312 pre-patch", "govc snapshot.remove -vm ci-runner-9 pre-run",
+			"govc snapshot.tree -vm payroll-app", "vagrant snapshot save nexus pre-upgrade", "vagrant snapshot delete nexus tmp-try")},
+	{"stop-service", sh("virsh net-destroy default", "virsh net-undefine br-core"), sh("virsh net-list --all", "virsh net-destroy ci-net-7", "virsh net-start default")},
+	{"firewall-open", sh("govc host.service enable -host esx-2.corp.example TSM-SSH"), sh("govc host.service status -host esx-2.corp.example TSM-SSH", "govc host.service stop -host esx-2 TSM-SSH")},
+}
