@@ -1,10 +1,12 @@
 package danger
 
 // Examples for the guests of checks_hypervisor.go (libvirt, Proxmox,
-// vSphere, Vagrant, Incus/LXC, machinectl), judged by the guest's name.
+// vSphere, Vagrant, Incus/LXC, machinectl), judged by the guest's name, and
+// for the host lifecycle of checks_host_lifecycle.go and checkNetDown,
+// judged by whether it takes the host or the way in to it down.
 
 func init() {
-	addExamples(hypervisorExamples)
+	addExamples(hypervisorExamples, hostLifecycleExamples)
 }
 
 var hypervisorExamples = []moreExamples{
@@ -26,4 +28,16 @@ var hypervisorExamples = []moreExamples{
 			"govc snapshot.tree -vm payroll-app", "vagrant snapshot save nexus pre-upgrade", "vagrant snapshot delete nexus tmp-try")},
 	{"stop-service", sh("virsh net-destroy default", "virsh net-undefine br-core"), sh("virsh net-list --all", "virsh net-destroy ci-net-7", "virsh net-start default")},
 	{"firewall-open", sh("govc host.service enable -host esx-2.corp.example TSM-SSH"), sh("govc host.service status -host esx-2.corp.example TSM-SSH", "govc host.service stop -host esx-2 TSM-SSH")},
+}
+
+var hostLifecycleExamples = []moreExamples{
+	{"stop-service", sh("sudo ip addr flush dev eth0", "ip a flush bond1", "nmcli connection delete 'Wired connection 1'", "nmcli con down uplink", "ip link set dev ens3 down"),
+		sh("ip addr show dev eth0", "sudo ip link set veth3f2a down", "ip link set dev tap4 down", "nmcli connection delete ci-hotspot-3", "nmcli connection show", "ip addr flush dev lo")},
+	{"stop-system-service", sh("sudo systemctl set-property postgresql.service MemoryMax=32M", "systemctl set-property nginx CPUQuota=2%", "systemctl kill -s KILL haproxy",
+		"echo 1 > /sys/fs/cgroup/system.slice/redis.service/cgroup.kill"),
+		sh("systemctl set-property --runtime ci-runner@3.service CPUQuota=150%", "systemctl set-property postgresql.service MemoryMax=16G", "systemctl set-property redis TasksMax=4096",
+			"systemctl kill --signal=SIGHUP nginx.service", "systemctl kill -s USR1 haproxy", "systemctl stop app-staging.service", "echo 1 > /sys/fs/cgroup/system.slice/ci-runner@9.service/cgroup.kill")},
+	{"kill-all", sh("echo 1 | sudo tee /sys/fs/cgroup/user.slice/cgroup.kill", "echo 1 > /sys/fs/cgroup/cgroup.kill"), sh("cat /sys/fs/cgroup/system.slice/cgroup.procs")},
+	{"shutdown", sh("sudo kexec -e", "kexec /boot/vmlinuz-6.12 --initrd=/boot/initrd.img-6.12 --reuse-cmdline"), sh("kexec -l /boot/vmlinuz-6.12 --reuse-cmdline", "kexec --help", "kexec -u")},
+	{"kill-runtime", sh("sudo pkill -9 qemu-system", "killall -9 qemu-kvm"), sh("pgrep -a qemu-system", "pkill -f 'qemu-system.*ci-runner-4'")},
 }
