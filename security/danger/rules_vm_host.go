@@ -39,5 +39,8 @@ var hostLifecycleExamples = []moreExamples{
 			"systemctl kill --signal=SIGHUP nginx.service", "systemctl kill -s USR1 haproxy", "systemctl stop app-staging.service", "echo 1 > /sys/fs/cgroup/system.slice/ci-runner@9.service/cgroup.kill")},
 	{"kill-all", sh("echo 1 | sudo tee /sys/fs/cgroup/user.slice/cgroup.kill", "echo 1 > /sys/fs/cgroup/cgroup.kill"), sh("cat /sys/fs/cgroup/system.slice/cgroup.procs")},
 	{"shutdown", sh("sudo kexec -e", "kexec /boot/vmlinuz-6.12 --initrd=/boot/initrd.img-6.12 --reuse-cmdline"), sh("kexec -l /boot/vmlinuz-6.12 --reuse-cmdline", "kexec --help", "kexec -u")},
+	{"delete-protected-tree", sh("sudo DEBIAN_FRONTEND=noninteractive apt-get purge -y 'postgresql-16*'", "apt purge -y mariadb-server", "sudo snap remove --purge nextcloud",
+		"flatpak uninstall --all --delete-data -y"),
+		sh("apt-get remove -y postgresql-16", "apt purge -y nginx", "sudo snap remove --purge hello-world", "flatpak uninstall --unused -y", "apt-get purge -y postgresql-client-16")},
 	{"kill-runtime", sh("sudo pkill -9 qemu-system", "killall -9 qemu-kvm"), sh("pgrep -a qemu-system", "pkill -f 'qemu-system.*ci-runner-4'")},
 }
