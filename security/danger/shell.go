@@ -210,6 +210,8 @@ func checkWriteTarget(p string) Verdict {
 		return hit("write-block-device")
 	case p == "/proc/sysrq-trigger":
 		return hit("shutdown")
+	case vmDiskImage(p):
+		return hit("overwrite-protected")
 	case cgroupKill(p).Dangerous:
 		return cgroupKill(p)
 	case p == "/sys/fs/selinux/enforce":
