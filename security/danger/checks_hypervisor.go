@@ -22,6 +22,7 @@ func init() {
 		"virsh": checkVirsh, "qm": checkProxmoxGuest, "pct": checkProxmoxGuest, "pvesm": checkPvesm,
 		"pvesh": checkPvesh, "pvecm": checkPvecm, "govc": checkGovc, "lxc-destroy": checkLxcDestroy,
 		"machinectl": checkMachinectl, "vagrant": checkVagrantSnapshot, "incus": checkIncusStorage, "lxc": checkIncusStorage,
+		"curl": checkProxmoxAPIDelete,
 	} {
 		addHostCheck(name, f)
 	}
@@ -260,4 +261,19 @@ func virshPrompt(input string, depth int) Verdict {
 		return Verdict{}
 	}
 	return classifyShell("virsh "+strings.TrimSpace(input), depth+1)
+}
+
+// checkProxmoxAPIDelete: curl -X DELETE of a Proxmox API path of a guest or
+// a stored volume (https://pve:8006/api2/json/nodes/N/qemu/101), as pvesh
+// delete.
+func checkProxmoxAPIDelete(c shell.Command, _ int) Verdict {
+	if !curlDeletes(shell.Lits(c.Args[1:])) {
+		return Verdict{}
+	}
+	for _, w := range c.Args[1:] {
+		if _, rest, ok := strings.Cut(w.S, ":8006/"); ok && proxmoxGuestPath("/"+rest) {
+			return hit("cluster-teardown")
+		}
+	}
+	return Verdict{}
 }
