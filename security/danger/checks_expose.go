@@ -52,7 +52,7 @@ var (
 	// private directory and API token files, govc's saved sessions.
 	systemSecrets = regexp.MustCompile(`^/etc/(?:shadow|gshadow|shadow-|sudoers)$|^/etc/ssh/ssh_host_[a-z0-9]+_key$|` +
 		`^/etc/libvirt/secrets/|^/etc/pve/priv/|^~/\.config/proxmox/|^~/\.govmomi/sessions/`)
-	historyFile   = regexp.MustCompile(`^\.[a-z]*_history$|^\.(?:bash|zsh)_sessions$|^\.psql_history$|^\.mysql_history$`)
+	historyFile = regexp.MustCompile(`^\.[a-z]*_history$|^\.(?:bash|zsh)_sessions$|^\.psql_history$|^\.mysql_history$`)
 	// sshPublic are the files of ~/.ssh that are not secret.
 	sshPublic = regexp.MustCompile(`\.pub$|^(?:known_hosts(?:\.old)?|config|authorized_keys2?|environment)$`)
 )
