@@ -58,5 +58,13 @@ var hostLifecycleExamples = []moreExamples{
 		sh("sudo ls /etc/libvirt/secrets", "cat ~/.config/proxmox/token")},
 	{"cluster-teardown", sh("curl -sk -X DELETE -H \"Authorization: PVEAPIToken=$T\" https://pve1:8006/api2/json/nodes/pve1/qemu/312", "curl -k -X DELETE https://pve1:8006/api2/json/nodes/pve1/lxc/120?force=1"),
 		sh("curl -sk -H \"Authorization: PVEAPIToken=$T\" https://pve1:8006/api2/json/nodes/pve1/qemu", "curl -k -X POST https://pve1:8006/api2/json/nodes/pve1/qemu/312/status/start")},
+	{"cluster-teardown", py("conn.lookupByName('billing-db').undefineFlags(libvirt.VIR_DOMAIN_UNDEFINE_NVRAM)", "px.nodes('pve1').qemu(312).delete(purge=1)", "prox.nodes(node).lxc(vmid).delete()"),
+		py("conn.lookupByName('ci-runner-4').destroy()", "conn.lookupByName('billing-db').info()", "px.nodes('pve1').qemu(312).config.get()", "px.nodes('pve1').qemu.get()")},
+	{"shutdown", py("for d in conn.listAllDomains(): d.destroy()", "px.nodes('pve1').qemu(312).status.stop.post()"),
+		py("for d in conn.listAllDomains(): print(d.name(), d.state())", "px.nodes('pve1').qemu(312).status.start.post()", "px.nodes('pve1').qemu(312).status.shutdown.post()")},
+	{"storage-teardown", py("pool.storageVolLookupByName('billing-db.qcow2').delete(0)", "conn.storagePoolLookupByName('default').storageVolLookupByName('mail.img').wipe(0)"),
+		py("pool.storageVolLookupByName('ci-runner-4-overlay.qcow2').delete(0)", "pool.storageVolLookupByName('billing-db.qcow2').info()")},
+	{"backup-delete", py("px.nodes('pve1').storage('nfs').content(volid).delete()"), py("px.nodes('pve1').storage('nfs').content.get()")},
+	{"py-remove-system", py("import os; os.remove('/var/lib/libvirt/images/billing-db.qcow2')"), py("import os; os.remove('/var/lib/libvirt/images/scratch/ci-runner-4.qcow2')", "os.remove('/tmp/test.qcow2')")},
 	{"kill-runtime", sh("sudo pkill -9 qemu-system", "killall -9 qemu-kvm"), sh("pgrep -a qemu-system", "pkill -f 'qemu-system.*ci-runner-4'")},
 }
