@@ -38,6 +38,7 @@ var hostLifecycleExamples = []moreExamples{
 		sh("systemctl set-property --runtime ci-runner@3.service CPUQuota=150%", "systemctl set-property postgresql.service MemoryMax=16G", "systemctl set-property redis TasksMax=4096",
 			"systemctl kill --signal=SIGHUP nginx.service", "systemctl kill -s USR1 haproxy", "systemctl stop app-staging.service", "echo 1 > /sys/fs/cgroup/system.slice/ci-runner@9.service/cgroup.kill")},
 	{"kill-all", sh("echo 1 | sudo tee /sys/fs/cgroup/user.slice/cgroup.kill", "echo 1 > /sys/fs/cgroup/cgroup.kill"), sh("cat /sys/fs/cgroup/system.slice/cgroup.procs")},
+	{"shutdown", sh("ssh root@db-rhel-3 systemctl reboot", "ssh billing-db 'sudo poweroff'"), sh("ssh ci-runner-18 'sudo poweroff'", "ssh root@lab-vm-2 reboot", "ssh billing-db uptime")},
 	{"shutdown", sh("sudo kexec -e", "kexec /boot/vmlinuz-6.12 --initrd=/boot/initrd.img-6.12 --reuse-cmdline"), sh("kexec -l /boot/vmlinuz-6.12 --reuse-cmdline", "kexec --help", "kexec -u")},
 	{"delete-protected-tree", sh("sudo DEBIAN_FRONTEND=noninteractive apt-get purge -y 'postgresql-16*'", "apt purge -y mariadb-server", "sudo snap remove --purge nextcloud",
 		"flatpak uninstall --all --delete-data -y"),
