@@ -148,3 +148,23 @@ func accountFile(p string) bool {
 func shortCluster(a string) bool {
 	return len(a) > 2 && a[0] == '-' && a[1] != '-'
 }
+
+// checkUserdel: deleting an account ends its owner's access (and with -r
+// its home); an account named as throwaway (ci-ephemeral-42, tmp-build,
+// test-user-3) was made to be deleted.
+func checkUserdel(c shell.Command, _ int) Verdict {
+	o := shell.ParseOpts(c.Args[1:], "R")
+	if o.Has("h", "help") {
+		return Verdict{}
+	}
+	ops := o.Operands
+	if len(ops) == 0 {
+		return hit("account-change")
+	}
+	for _, w := range ops {
+		if !temporaryName(w.S) || w.Dyn() {
+			return hit("account-change")
+		}
+	}
+	return Verdict{}
+}

@@ -43,8 +43,9 @@ var dataTools = map[string][]dbTask{
 // targetOpts name where a data tool writes, ahead of its operands.
 var targetOpts = []string{"--target", "-t", "--destination_table"}
 
-// devTarget: a dbt target, dataset or bucket named as a developer's own.
-var devTarget = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:dev|devel|development|local|ci|sandbox)(?:$|[-_./:@]|\d)`).MatchString
+// devTarget: a dbt target, dataset, bucket or machine named as a developer's
+// own, CI's or a lab's.
+var devTarget = regexp.MustCompile(`(?i)(?:^|[-_./:@])(?:dev|devel|development|local|ci|sandbox|lab)(?:$|[-_./:@]|\d)`).MatchString
 
 func init() {
 	for name, tasks := range dataTools {

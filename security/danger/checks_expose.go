@@ -48,8 +48,11 @@ func registerExpose() {
 // systemSecrets are secrets outside the credential classes: password hashes
 // and the host's own SSH keys.
 var (
-	systemSecrets = regexp.MustCompile(`^/etc/(?:shadow|gshadow|shadow-|sudoers)$|^/etc/ssh/ssh_host_[a-z0-9]+_key$`)
-	historyFile   = regexp.MustCompile(`^\.[a-z]*_history$|^\.(?:bash|zsh)_sessions$|^\.psql_history$|^\.mysql_history$`)
+	// libvirt's secrets (a Ceph or iSCSI key, a disk's passphrase), Proxmox's
+	// private directory and API token files, govc's saved sessions.
+	systemSecrets = regexp.MustCompile(`^/etc/(?:shadow|gshadow|shadow-|sudoers)$|^/etc/ssh/ssh_host_[a-z0-9]+_key$|` +
+		`^/etc/libvirt/secrets/|^/etc/pve/priv/|^~/\.config/proxmox/|^~/\.govmomi/sessions/`)
+	historyFile = regexp.MustCompile(`^\.[a-z]*_history$|^\.(?:bash|zsh)_sessions$|^\.psql_history$|^\.mysql_history$`)
 	// sshPublic are the files of ~/.ssh that are not secret.
 	sshPublic = regexp.MustCompile(`\.pub$|^(?:known_hosts(?:\.old)?|config|authorized_keys2?|environment)$`)
 )

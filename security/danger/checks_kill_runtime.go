@@ -15,7 +15,8 @@ import (
 // (pkill -f 'node server.js'), stays ordinary.
 
 var runtimes = shell.Set("java", "javaw", "python", "python2", "python3", "node", "nodejs", "ruby", "perl", "php", "php-cgi",
-	"dotnet", "mono", "erl", "beam", "beam.smp", "deno", "bun", "lua", "Rscript", "R", "julia", "scala", "kotlin", "groovy")
+	"dotnet", "mono", "erl", "beam", "beam.smp", "deno", "bun", "lua", "Rscript", "R", "julia", "scala", "kotlin", "groovy",
+	"qemu-system", "qemu-system-x86_64", "qemu-system-aarch64", "qemu-kvm", "firecracker") // a hypervisor's process is every guest
 
 var oneCharClass = regexp.MustCompile(`\[(\w)\]`)
 

@@ -28,7 +28,7 @@ func registerOpsScenarios() {
 		"borg": checkBackupDelete, "restic": checkBackupDelete, "rclone": checkBackupDelete, "gh": checkGhAPI,
 		"git": checkGitScratch, "ngrok": checkTunnelService, "chisel": checkTunnelService,
 		"mdadm": checkMdadmCreate, "gpg": checkSecretKeyDelete, "gpg2": checkSecretKeyDelete,
-		"multipass": checkLocalCluster, "lxc": checkLocalCluster, "incus": checkLocalCluster, "virsh": checkLocalCluster,
+		"multipass": checkLocalCluster, "lxc": checkLocalCluster, "incus": checkLocalCluster,
 		"nomad": checkNomad, "tmutil": checkBackupDelete, "rc-update": checkInitScripts, "ip": checkRouteFlush,
 		"podman-compose": checkPodmanCompose, "alias": checkAliasShadow, "find": checkFindLogs, "update-rc.d": checkInitScripts, "chkconfig": checkInitScripts, "insmod": hitAlways("security-off"),
 	} {
@@ -40,7 +40,7 @@ func registerOpsScenarios() {
 // boots, lets anyone log in remotely or become root, or installs packages.
 var essentialPackages = shell.Set("openssh-server", "openssh", "ssh", "sshd", "systemd", "systemd-sysv", "sudo", "doas",
 	"libc6", "glibc", "musl", "coreutils", "bash", "dpkg", "apt", "rpm", "dnf", "yum", "pacman", "apk-tools",
-	"kernel", "kernel-core", "linux-image-generic", "grub-pc", "grub2", "grub-efi-amd64", "init", "login", "passwd",
+	"kernel", "kernel-core", "linux-image-generic", "linux-image-amd64", "linux", "linux-lts", "grub-pc", "grub2", "grub-efi-amd64", "init", "login", "passwd",
 	"util-linux", "network-manager", "netplan.io", "python3", "perl-base", "e2fsprogs", "lvm2", "cryptsetup", "shim-signed")
 
 // removeVerbs of the package managers above (apk del, pacman -R, rpm -e, dpkg -P).
@@ -60,14 +60,27 @@ func checkPackageRemove(c shell.Command, _ int) Verdict {
 	if verb < 0 || contains(args, "--simulate") || contains(args, "-s") && c.Name != "pacman" || contains(args, "--dry-run") {
 		return Verdict{}
 	}
+	purge := contains(args, "purge") || contains(args, "-P") || contains(args, "--purge")
 	for _, a := range args[verb+1:] {
 		a, _, _ = strings.Cut(a, "=")
+		wild := strings.HasSuffix(a, "*")
 		a = strings.TrimSuffix(strings.TrimSuffix(a, ":amd64"), "*")
-		if essentialPackages[a] || strings.HasPrefix(a, "linux-image-") && !strings.Contains(a, "unsigned") || strings.HasPrefix(a, "kernel-") && a != "kernel-devel" {
+		// one old kernel by its version (linux-image-6.1.0-18-amd64) is
+		// housekeeping; the meta package or a wildcard is every kernel.
+		versioned := !wild && (versionAfter(a, "linux-image-") || versionAfter(a, "kernel-core-") || versionAfter(a, "kernel-"))
+		if essentialPackages[a] || !versioned && (strings.HasPrefix(a, "linux-image-") && !strings.Contains(a, "unsigned") || strings.HasPrefix(a, "kernel-") && a != "kernel-devel") {
 			return hit("remove-system-package")
+		}
+		if purge && dataPackage(a) {
+			return hit("delete-protected-tree")
 		}
 	}
 	return Verdict{}
+}
+
+func versionAfter(pkg, prefix string) bool {
+	rest, ok := strings.CutPrefix(pkg, prefix)
+	return ok && rest != "" && rest[0] >= '0' && rest[0] <= '9'
 }
 
 // scratchDirs are world-writable or wiped at boot: nothing that runs at every

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -16,8 +17,15 @@ func checkShutdown(c shell.Command, _ int) Verdict {
 			return Verdict{}
 		}
 	}
+	// shutdown's first operand is its time; a machine's name there (virsh's
+	// "shutdown ci-runner-18" typed at its own prompt) is refused.
+	if ops := shell.ParseOpts(c.Args[1:], "").Operands; c.Name == "shutdown" && len(ops) > 0 && !shutdownTime.MatchString(ops[0].S) {
+		return Verdict{}
+	}
 	return hit("shutdown")
 }
+
+var shutdownTime = regexp.MustCompile(`^(?:now|\+?\d+|\d{1,2}:\d{2})$|` + shell.DynMark)
 
 func checkInit(c shell.Command, _ int) Verdict {
 	for _, w := range c.Args[1:] {
@@ -60,6 +68,8 @@ func checkSystemctl(c shell.Command, _ int) Verdict {
 		return hit("stop-service")
 	case verb == "clean":
 		return cleansUnitData(c.Args[1:], ops[1:])
+	case verb == "kill" && gentleSignals[func() string { sig, _ := signalAsked(shell.Lits(c.Args[1:])); return sig }()]:
+		return Verdict{} // kill --signal=HUP is a reload
 	case stopVerbs[verb]:
 		// disable without --now still takes a critical unit away at the next boot.
 		for _, u := range ops[1:] {
@@ -101,13 +111,13 @@ func cleansUnitData(args []shell.Word, units []string) Verdict {
 
 // stopSystemUnits: stopping, masking or disabling --now a system unit takes
 // down what depends on it. User units (--user) and units named as temporary
-// (dev servers, previews, tests) pass.
+// (dev servers, previews, tests, staging: nonProdTarget) pass.
 func stopSystemUnits(o shell.Opts, units []string) Verdict {
 	if o.Long["user"] || o.Long["dry-run"] {
 		return Verdict{}
 	}
 	for _, u := range units {
-		if !temporaryName(u) && !strings.HasPrefix(u, "-") {
+		if !nonProdTarget(u) && !strings.HasPrefix(u, "-") {
 			return hit("stop-system-service")
 		}
 	}
@@ -152,13 +162,39 @@ func checkNetDown(c shell.Command, _ int) Verdict {
 	case "ifconfig":
 		return hitIf(len(ops) > 1 && ops[len(ops)-1] == "down", "stop-service")
 	case "nmcli":
-		return hitIf(len(ops) > 1 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", "stop-service")
+		// nmcli connection delete|down NAME: the profile the host is reached by
+		conn := len(ops) > 2 && (ops[0] == "connection" || ops[0] == "con" || ops[0] == "c") && (ops[1] == "delete" || ops[1] == "down") &&
+			slices.ContainsFunc(ops[2:], func(n string) bool { return n != "id" && n != "uuid" && !disposableLink(n) })
+		return hitIf(conn || len(ops) > 1 && (ops[0] == "networking" || ops[0] == "n") && ops[1] == "off", "stop-service")
 	}
-	// ip [opts] link set [dev] IF down
+	// ip [opts] link set [dev] IF down; ip addr flush [dev] IF
 	if len(ops) >= 4 && (ops[0] == "link" || ops[0] == "l") && ops[1] == "set" && hasWord(c.Args, "down") {
-		return hit("stop-service")
+		return hitIf(!disposableLink(linkName(ops[2:])), "stop-service")
+	}
+	if len(ops) >= 3 && (ops[0] == "addr" || ops[0] == "address" || ops[0] == "a") && (ops[1] == "flush" || ops[1] == "f") {
+		return hitIf(!disposableLink(linkName(ops[2:])), "stop-service")
 	}
 	return Verdict{}
+}
+
+// linkName: IF of "dev IF" or "IF".
+func linkName(ops []string) string {
+	if len(ops) > 1 && ops[0] == "dev" {
+		return ops[1]
+	}
+	return ops[0]
+}
+
+// disposableLink: a link or connection profile that carries no host's
+// traffic but a guest's or a container's (veth, tap, vnet, docker0's
+// bridges' ends) or is named as a test's or CI's; lo.
+func disposableLink(name string) bool {
+	for _, p := range []string{"veth", "tap", "vnet", "lo"} {
+		if strings.HasPrefix(name, p) && (name == p || p != "lo") {
+			return true
+		}
+	}
+	return name != "" && !strings.Contains(name, shell.DynMark) && nonProdTarget(name)
 }
 
 func hitIf(cond bool, id string) Verdict {

@@ -58,7 +58,9 @@ func checkContainerVolumes(c shell.Command, _ int) Verdict {
 }
 
 // checkLocalCluster: vagrant destroy, minikube/kind/k3d delete of every
-// cluster or a purge, which take the machines' disks with them.
+// cluster or a purge, which take the machines' disks with them; a machine
+// named as disposable (allNonProd: a CI runner's, a lab's) may go. virsh is
+// judged by checkVirsh.
 func checkLocalCluster(c shell.Command, _ int) Verdict {
 	o := shell.ParseOpts(c.Args[1:], "np")
 	ops := shell.Lits(o.Operands)
@@ -67,15 +69,13 @@ func checkLocalCluster(c shell.Command, _ int) Verdict {
 	}
 	switch c.Name {
 	case "vagrant":
-		return hitIf(ops[0] == "destroy" && !allTemporaryStr(ops[1:]), "cluster-teardown")
+		return hitIf(ops[0] == "destroy" && !allNonProd(ops[1:]), "cluster-teardown")
 	case "minikube":
 		return hitIf(ops[0] == "delete" && (o.Long["all"] || o.Long["purge"]), "cluster-teardown")
 	case "multipass":
-		return hitIf(ops[0] == "delete" && (o.Has("p", "purge") || o.Long["all"]) && !allTemporaryStr(ops[1:]), "cluster-teardown")
+		return hitIf(ops[0] == "delete" && (o.Has("p", "purge") || o.Long["all"]) && !allNonProd(ops[1:]), "cluster-teardown")
 	case "lxc", "incus":
-		return hitIf(ops[0] == "delete" && len(ops) > 1 && !allTemporaryStr(ops[1:]), "cluster-teardown")
-	case "virsh":
-		return hitIf(ops[0] == "undefine" && len(ops) > 1 && (o.Long["remove-all-storage"] || o.Long["storage"]) && !allTemporaryStr(ops[1:]), "cluster-teardown")
+		return hitIf(ops[0] == "delete" && len(ops) > 1 && !allNonProd(ops[1:]), "cluster-teardown")
 	}
 	// kind delete clusters --all; k3d cluster delete --all
 	return hitIf(contains(ops, "delete") && o.Has("a", "all"), "cluster-teardown")

@@ -45,6 +45,9 @@ func classify(ctx Context, input string, depth int) Verdict {
 		}
 		return checkLoopDeletes(input)
 	}
+	if v := virshPrompt(input, depth); v.Dangerous {
+		return v
+	}
 	if v := classifyShell(input, depth); v.Dangerous {
 		return v
 	}

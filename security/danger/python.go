@@ -68,7 +68,7 @@ func classifyPython(input string, depth int) Verdict {
 	code, strs := pyNormalize(scanPython(src.String()))
 	strs = pyResolveFields(code, strs)
 	code = codeAsRun(code)
-	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow} {
+	for _, check := range []func(string, []string, int) Verdict{pyDeletes, pyShell, pySQL, pyEval, pyMisc, pyRemoteExec, pyLangChecks, pyGenChecks, checkFrameworkWipes, pyFsOps, pyOverwrites, pyRemoveEffects, pyGitPython, pyCommandEquivalents, pyFlow, pyGuests} {
 		if v := check(code, strs, depth); v.Dangerous {
 			return v
 		}
@@ -105,7 +105,7 @@ func pyDeletes(code string, strs []string, _ int) Verdict {
 		}
 	}
 	for _, loc := range pyRemove.FindAllStringIndex(code, -1) {
-		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isBlockDevice(p)) {
+		if p, ok := pyStringArg(code[loc[1]:], strs); ok && (isSystemFile(p) || isBlockDevice(p) || vmDiskImage(p)) {
 			return hit("py-remove-system")
 		}
 	}

@@ -6,10 +6,11 @@ package danger
 var opsScenarioRules = []rule{
 	{"remove-system-package", catAvail,
 		"This removes a package the system needs to boot, to let anyone log in remotely or become root, or to install packages again.",
-		sh("sudo apt-get purge -y openssh-server", "apt remove --purge systemd", "sudo dnf remove -y sudo", "yum erase kernel-core", "pacman -Rns linux-image-6.1.0-18-amd64",
+		sh("sudo apt-get purge -y openssh-server", "apt remove --purge systemd", "sudo dnf remove -y sudo", "yum erase kernel-core", "pacman -Rns linux", "apt-get purge -y 'linux-image-*'",
 			"ssh web1 'sudo apt-get -y remove openssh-server'", "apk del musl", "sudo dpkg -P libc6"),
 		sh("sudo apt-get remove -y htop", "apt purge -y nginx", "sudo apt autoremove -y", "dnf remove -y kernel-devel", "apt-get install -y openssh-server",
-			"apt remove --simulate sudo", "pacman -Rns linux-headers", "sudo apt-get remove --dry-run systemd")},
+			"apt remove --simulate sudo", "pacman -Rns linux-headers", "sudo apt-get remove --dry-run systemd",
+			"sudo apt-get purge -y linux-image-5.10.0-21-amd64", "dnf remove kernel-core-6.5.6-300.fc39.x86_64")},
 	{"run-from-scratch", catPersist,
 		"This makes code kept in a temporary, world-writable directory run by itself from now on: at every boot, every git commit, or in every program this shell starts.",
 		sh("sudo systemctl enable /tmp/x.service", "systemctl link /dev/shm/job.service", "systemctl --user enable --now /tmp/miner.service", "sudo systemctl reenable /var/tmp/agent.service",

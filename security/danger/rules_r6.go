@@ -48,7 +48,7 @@ var r6Rules = []rule{
 		sh("docker volume rm pgdata", "docker volume rm prod_db_data redis-data", "podman volume rm mysql", "sudo docker volume remove app_uploads"),
 		sh("docker volume rm pgdata-old", "docker volume rm e2e-db", "docker volume ls", "docker volume inspect pgdata", "docker volume rm build-cache")},
 	{"kill-runtime", catAvail,
-		"This force-kills every process of a language runtime (every Java, Python or Node program on the machine, not one of them), with no chance to save state.",
+		"This force-kills every process of a language runtime or hypervisor (every Java, Python or Node program on the machine, every QEMU guest, not one of them), with no chance to save state.",
 		sh("killall -9 java", "sudo pkill -9 python3", "pkill -KILL -f node", "killall -s KILL ruby", "pgrep -f java | xargs kill -9", "kill -9 $(pgrep python3)",
 			"killall -9 -r 'python.*'", "ps -ef | grep '[n]ode' | awk '{print $2}' | xargs -r kill -9"),
 		sh("pkill node", "killall -q node", "pkill -9 -f 'node server.js'", "killall -TERM java", "kill -9 $(pgrep -f 'java -jar app.jar')", "killall -0 java")},

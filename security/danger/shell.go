@@ -210,6 +210,10 @@ func checkWriteTarget(p string) Verdict {
 		return hit("write-block-device")
 	case p == "/proc/sysrq-trigger":
 		return hit("shutdown")
+	case vmDiskImage(p):
+		return hit("overwrite-protected")
+	case cgroupKill(p).Dangerous:
+		return cgroupKill(p)
 	case p == "/sys/fs/selinux/enforce":
 		return hit("security-off") // echo 0 > it is setenforce 0
 	case isAuthorizedKeys(p):
