@@ -602,6 +602,32 @@ func TestOffPathRedrawnPromptEndsNoCommand(t *testing.T) {
 	opMust(t, strings.Contains(r.str("output"), "42\n"), r, "ctrl+l then Enter: want the command's output")
 }
 
+// A builtin that reads the terminal without line mode (bash's read -n 1 and read
+// -e, zsh's read -k) runs with the shell itself in front, in the raw mode its line
+// editor uses: it was taken for the shell editing its command line, whose marks are
+// the only evidence, and answered only once they were taken for lost, a second
+// later. Its command has started (C) and not ended (no D): its waiting is evidence.
+func TestOffPathBuiltinReadsWithoutLineMode(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	reads := map[string]string{s.bash(nil): "read -n 1 -p 'Press any key ' k; echo; echo got=$k"}
+	if _, err := exec.LookPath("zsh"); err == nil {
+		reads[s.create("zsh", map[string]any{"env": map[string]any{"HOME": t.TempDir(), "PS1": "%# "}})] = "read -k 1 '?Press any key ' k; echo; echo got=$k"
+	}
+	for id, read := range reads {
+		r := s.send(id, read, map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "input_wait")
+		opMust(t, strings.Contains(r.str("output"), "Press any key"), r, "want the question")
+		opFast(t, r, 900*time.Millisecond) // a second at least before
+		r = s.control(id, "x")
+		opDone(t, r, "shell_mark")
+		opMust(t, strings.Contains(r.str("output"), "got=x"), r, "want the key read")
+	}
+	r := s.send(s.bash(nil), "read -e -p 'Edit: ' v; echo v=$v", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "input_wait")
+	opFast(t, r, 900*time.Millisecond)
+}
+
 // node's REPL reads its terminal even while it awaits (it takes keystrokes and holds
 // them), so the kernel shows it waiting for input mid-await: the answer is its
 // prompt, with the awaited value before it. It used to come back at once, complete

@@ -166,6 +166,7 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
 	st.ShellContinues = st.MarksOnly && s.continues(w, st.Marks)
 	w.cand.continues = st.ShellContinues
+	w.cand.builtin = !w.keys && builtinRuns(st.Marks)
 	if !snap.AltScreen && !st.MarksOnly && !st.ShellInFront {
 		// A prompt at the cursor can be the evidence (detect.PromptSignal): the
 		// detector reads the row. Where it cannot, as while an integrated shell runs
@@ -229,7 +230,7 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			if ws.keys {
 				return true
 			}
-			if s.markedShell(w.PID) {
+			if s.markedShell(w.PID) && !cand.builtin {
 				if cand.continues {
 					// The shell reads again with no mark since the line: it took
 					// the line into a command still open. Its echo, Enter
@@ -399,7 +400,7 @@ func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Ma
 		return false, false
 	}
 	front := s.shellInFront()
-	return front && s.markedShell(s.proc.Pid()), front || (w.from.owed && !hasKind(ours, 'C'))
+	return front && s.markedShell(s.proc.Pid()) && !builtinRuns(ours), front || (w.from.owed && !hasKind(ours, 'C'))
 }
 
 // marksLostAfter is how long a shell may go without drawing a marked prompt (a B
@@ -413,6 +414,14 @@ func (s *Session) marksLost(w waitSpec) bool {
 		return false
 	}
 	return !hasKind(s.scr.MarksSince(w.from.marks), 'B')
+}
+
+// builtinRuns reports whether the marks since a line show its command started
+// (C) and has not ended (no D after): the shell in front runs a builtin of it, and
+// a builtin that reads the terminal without line mode (read -n 1, read -e, zsh's
+// read -k) waits for the agent as any program would: its waiting is evidence.
+func builtinRuns(ours []screen.Mark) bool {
+	return indexKind(ours, lastKind(ours, 'D')+1, 'C') >= 0
 }
 
 // continues reports whether a line the integrated shell is editing may have left
@@ -463,6 +472,8 @@ type candidate struct {
 	echoed bool
 	// continues: the shell's marks allow a continued command (Session.continues).
 	continues bool
+	// builtin: the line's command started and has not ended (builtinRuns).
+	builtin bool
 	// loop: the reader loopPID is an event loop's REPL (eventloop.go).
 	loopPID int
 	loop    bool
