@@ -84,6 +84,9 @@ func braceWords(w *syntax.Word) []Word {
 // BraceNodes returns the words w expands to by brace expansion (w itself
 // when it has none), or nil when there would be more than maxBraceWords.
 func BraceNodes(w *syntax.Word) []*syntax.Word {
+	if !unquotedBrace(w) {
+		return []*syntax.Word{w} // nothing SplitBraces could split: most words, on every check
+	}
 	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
 	if !syntax.SplitBraces(cp) {
 		return []*syntax.Word{w}
@@ -96,6 +99,17 @@ func BraceNodes(w *syntax.Word) []*syntax.Word {
 		out = append(out, bw)
 	}
 	return out
+}
+
+// unquotedBrace reports whether a literal part of w (outside quotes, where brace
+// expansion happens) holds a "{".
+func unquotedBrace(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "{") {
+			return true
+		}
+	}
+	return false
 }
 
 // wrappers maps a program that runs another program to a function returning
