@@ -302,12 +302,12 @@ func InputWaitSignal(st *State) Verdict {
 		return Verdict{}
 	}
 	if st.MarksOnly && !st.ShellContinues {
-		return Verdict{Recheck: 20 * time.Millisecond}
+		return Verdict{Recheck: 20 * time.Millisecond} // it can end without output (a startup grace, a line taken)
 	}
 	if st.MarksOnly && st.Quiet < continueQuiet {
 		// A complete command's C mark comes right after its echo: ask the kernel
 		// only once that moment has passed without one.
-		return Verdict{Recheck: continueQuiet - st.Quiet} // it can end without output (a startup grace, a line taken)
+		return Verdict{Recheck: continueQuiet - st.Quiet}
 	}
 	if pause := inputWaitPause(st.Since); st.Quiet < pause {
 		// Output is still arriving: the program is not waiting yet, and asking the

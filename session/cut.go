@@ -53,11 +53,10 @@ type mark struct {
 	wrote   uint64
 	wroteOK bool
 	at      time.Time
-	// left is the cursor's row left of the cursor when keys were written (keys):
-	// a line editor that redraws that part (a history search, ctrl+g) answers
-	// with its whole row, not what lies right of an old cursor column.
+	// left is the cursor's row left of the cursor when keys were written ("" for
+	// a line of text): a line editor that redraws that part (a history search,
+	// ctrl+g) answers with its whole row, not what lies right of an old column.
 	left string
-	keys bool
 }
 
 // markNow records the terminal just before an input is written, including who was
@@ -95,7 +94,7 @@ func (s *Session) markNow(keys bool) mark {
 	}
 	m.shellFront = s.integrated && s.shellInFront()
 	if keys {
-		m.left, m.keys = s.scr.LeftOf(m.pos), true
+		m.left = s.scr.LeftOf(m.pos)
 	}
 	if !s.integrated || keys {
 		return m
@@ -348,7 +347,7 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		// screen's cursor was put back, and the keys typed into it echoed nowhere.
 		start, echoes = snap.AltExit, nil
 	}
-	if start == from.pos && from.keys && from.left != "" && !strings.HasPrefix(s.scr.LeftOf(start), from.left) {
+	if start == from.pos && from.left != "" && !strings.HasPrefix(s.scr.LeftOf(start), from.left) {
 		start.Col = 0 // the keys redrew their row from its start (see mark.left)
 	}
 	text, lost := s.scr.TextSince(start)

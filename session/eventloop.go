@@ -47,18 +47,16 @@ var (
 	nodeNotREPL      = []string{"-e", "--eval", "-p", "--print", "-c", "--check", "--test", "-v", "--version", "-h", "--help", "--run"}
 )
 
+// nodeREPL reads node's options, which end at its script: what follows a
+// script (or "-", stdin's) is the script's own.
 func nodeREPL(args []string) bool {
 	repl := true
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
+		switch a := args[i]; {
 		case a == "-i" || a == "--interactive":
 			return true
 		case a == "--" || a == "-" || a == "" || a[0] != '-':
-			repl = false // a script (or stdin's), whose own prompts are evidence
-			if !slices.Contains(args[i:], "-i") && !slices.Contains(args[i:], "--interactive") {
-				return false
-			}
+			return false // a script, whose own prompts are evidence
 		case slices.Contains(nodeNotREPL, a):
 			repl = false
 		case slices.Contains(nodeValueOptions, a):

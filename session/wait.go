@@ -163,10 +163,10 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 	if snap.MarkSeq > w.from.marks {
 		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
-	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
-	st.ShellContinues = st.MarksOnly && s.continues(w, st.Marks)
-	w.cand.continues = st.ShellContinues
 	w.cand.builtin = !w.keys && builtinRuns(st.Marks)
+	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
+	st.ShellContinues = st.MarksOnly && continues(w, st.Marks)
+	w.cand.continues = st.ShellContinues
 	if !snap.AltScreen && !st.MarksOnly && !st.ShellInFront {
 		// A prompt at the cursor can be the evidence (detect.PromptSignal): the
 		// detector reads the row. Where it cannot, as while an integrated shell runs
@@ -400,7 +400,7 @@ func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Ma
 		return false, false
 	}
 	front := s.shellInFront()
-	return front && s.markedShell(s.proc.Pid()) && !builtinRuns(ours), front || (w.from.owed && !hasKind(ours, 'C'))
+	return front && s.markedShell(s.proc.Pid()) && !w.cand.builtin, front || (w.from.owed && !hasKind(ours, 'C'))
 }
 
 // marksLostAfter is how long a shell may go without drawing a marked prompt (a B
@@ -431,7 +431,7 @@ func builtinRuns(ours []screen.Mark) bool {
 // reading again with the line taken, the shell then shows its continuation prompt
 // (PS2) and waits for the rest: the next line's turn, which marks alone would
 // have taken marksLostAfter to give.
-func (s *Session) continues(w waitSpec, ours []screen.Mark) bool {
+func continues(w waitSpec, ours []screen.Mark) bool {
 	return w.enter && !w.keys && !w.startup && !w.from.owed && len(ours) == 0
 }
 

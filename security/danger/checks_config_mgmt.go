@@ -85,7 +85,7 @@ func ansibleSwitchCommand(module, args string) string {
 func disposableInventory(c shell.Command) bool {
 	inv := optionValuesAny(c.Args[1:], []string{"-i", "--inventory", "--inventory-file"})
 	return len(inv) > 0 && !slices.ContainsFunc(inv, func(i string) bool {
-		return !slices.ContainsFunc(components(i), func(p string) bool { return temporaryName(p) || devTarget(p) })
+		return !slices.ContainsFunc(components(i), throwawayTarget)
 	})
 }
 

@@ -74,7 +74,7 @@ func disposableTarget(t dbTask, args []shell.Word, plain []string) bool {
 	if len(targets) == 0 {
 		return t.defaultOK
 	}
-	return !slices.ContainsFunc(targets, func(s string) bool { return !temporaryName(s) && !devTarget(s) })
+	return !slices.ContainsFunc(targets, func(s string) bool { return !throwawayTarget(s) })
 }
 
 // optionValuesAny: optionValues for each of names (a short one or a long one).

@@ -1,7 +1,6 @@
 package danger
 
 import (
-	"net"
 	"regexp"
 	"slices"
 	"strconv"
@@ -349,24 +348,6 @@ func checkMemcached(c shell.Command, _ []string) Verdict {
 		return Verdict{}
 	}
 	return hitIf(slices.ContainsFunc(optionValues(c.Args[1:], "-l", "--listen"), everyAddress), "firewall-open")
-}
-
-// internalHost: a host of one's own network (a private address, a name
-// without dots or under an internal zone), or this machine.
-func internalHost(host string) bool {
-	host = strings.ToLower(strings.Trim(host, "[]"))
-	if localHost(host) || !strings.Contains(host, ".") && host != "" {
-		return true
-	}
-	if ip := net.ParseIP(host); ip != nil {
-		return ip.IsPrivate() || ip.IsLoopback()
-	}
-	for _, z := range []string{".internal", ".local", ".lan", ".corp", ".intra", ".intranet", ".home.arpa", ".svc", ".cluster.local", ".private"} {
-		if strings.HasSuffix(host, z) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkElasticdump: an index's documents written to a server outside one's

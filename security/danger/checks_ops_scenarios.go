@@ -184,10 +184,6 @@ func checkSSHTunnel(c shell.Command, _ int) Verdict {
 	return hitIf(remote && h != "" && !loopbackHost(h), "ssh-reverse-tunnel")
 }
 
-func loopbackHost(h string) bool {
-	return h == "localhost" || strings.HasPrefix(h, "127.") || h == "::1"
-}
-
 // privilegedCommands are the programs whose password prompt or whose effect
 // an alias could capture or replace unseen.
 var privilegedCommands = shell.Set("sudo", "su", "doas", "ssh", "passwd", "scp", "gpg", "pkexec")

@@ -43,7 +43,7 @@ func checkPackageTrust(c shell.Command, _ int) Verdict {
 			for _, v := range optionValues(c.Args[1:], k, k) {
 				host, _, _ := strings.Cut(strings.TrimPrefix(v, "http://"), "/")
 				host, _, _ = strings.Cut(host, ":")
-				plain = plain || strings.HasPrefix(v, "http://") && !localHost(host)
+				plain = plain || strings.HasPrefix(v, "http://") && !loopbackHost(host)
 			}
 		}
 		return hitIf(plain && len(optionValues(c.Args[1:], "--trusted-host", "--trusted-host")) > 0, "package-unverified")

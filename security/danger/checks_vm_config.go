@@ -111,7 +111,7 @@ func checkPodmanService(c shell.Command, _ int) Verdict {
 	}
 	addr, ok := strings.CutPrefix(ops[2], "tcp:")
 	host, _, _ := strings.Cut(strings.TrimPrefix(addr, "//"), ":")
-	return hitIf(ok && !localHost(host), "firewall-open")
+	return hitIf(ok && !loopbackHost(host), "firewall-open")
 }
 
 // checkIncusConfig: config set NAME security.privileged=true, a disk device

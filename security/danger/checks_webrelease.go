@@ -132,9 +132,14 @@ func productionName(s string) bool {
 	return strings.Contains(s, "prod") || strings.Contains(s, "live") || s == "main" || s == "master"
 }
 
+// nonProdTarget: a throwaway target, or one named as staging or a preview.
 func nonProdTarget(s string) bool {
-	return temporaryName(s) || devTarget(s) || strings.Contains(strings.ToLower(s), "staging") || strings.Contains(strings.ToLower(s), "preview")
+	return throwawayTarget(s) || strings.Contains(strings.ToLower(s), "staging") || strings.Contains(strings.ToLower(s), "preview")
 }
+
+// throwawayTarget: a name that says it is temporary or a developer's, test's or
+// lab's own (not staging, which others share).
+func throwawayTarget(s string) bool { return temporaryName(s) || devTarget(s) }
 
 // oneVersion: a package spec naming one exact version (@acme/ui@1.2.0),
 // whose deprecation points users at its fix; a bare name, a range or "*"

@@ -198,7 +198,7 @@ func redisDisposable(args []shell.Word) bool {
 	if port == "" {
 		port = "6379"
 	}
-	return disposableStore(host) || localHost(host) && port != "6379"
+	return disposableStore(host) || loopbackHost(host) && port != "6379"
 }
 
 // checkRedisCLI: the command a redis-cli line runs (after its options), by

@@ -1,8 +1,6 @@
 package danger
 
 import (
-	"net"
-	"net/url"
 	"regexp"
 	"strings"
 )
@@ -30,41 +28,13 @@ func disposableStore(name string) bool {
 	return temporaryName(name) || stagingName(name) || testDatabase(name) || strings.EqualFold(name, "test") || strings.EqualFold(name, "local")
 }
 
-// localHost: the agent's own machine.
-func localHost(host string) bool {
-	host = strings.Trim(host, "[]")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// splitEndpoint: host and port of "host:port", "[::1]:port", a URL or a bare host.
-func splitEndpoint(s string) (host, port string) {
-	s = strings.Trim(s, `"'`)
-	if strings.Contains(s, "://") {
-		if u, err := url.Parse(s); err == nil {
-			h := u.Host
-			if i := strings.LastIndex(h, "@"); i >= 0 {
-				h = h[i+1:]
-			}
-			s = strings.Split(h, ",")[0]
-		}
-	}
-	if h, p, err := net.SplitHostPort(s); err == nil {
-		return h, p
-	}
-	return s, ""
-}
-
 // disposableEndpoint: an endpoint (host, host:port or URL) named for a
 // non-production use, or on this machine at a port other than the
 // service's default (a test container: redis on 6390, kafka on 29092,
 // mongod on 27018).
 func disposableEndpoint(s, defaultPort string) bool {
 	host, port := splitEndpoint(s)
-	if localHost(host) {
+	if loopbackHost(host) {
 		return port != "" && port != defaultPort
 	}
 	return disposableStore(host)

@@ -57,19 +57,7 @@ func checkMintedSecrets(f *syntax.File) Verdict {
 	minted := map[string]bool{}
 	decrypted, piped := false, false // piped: the stage before printed a new credential
 	var v Verdict
-	syntax.Walk(f, func(n syntax.Node) bool {
-		st, ok := n.(*syntax.Stmt)
-		if !ok || v.Dangerous {
-			return !v.Dangerous
-		}
-		call, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok {
-			return true
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok {
-			return true
-		}
+	eachCommand(f, func(st *syntax.Stmt, c shell.Command) bool {
 		ops := shell.Lits(shell.ParseOpts(c.Args[1:], "").Operands)
 		usesMinted := slices.ContainsFunc(ops, func(a string) bool { return minted[a] || minted[strings.TrimPrefix(a, "@")] })
 		switch {
@@ -107,7 +95,7 @@ func checkMintedSecrets(f *syntax.File) Verdict {
 			}
 			decrypted = decrypted || decrypts && len(files) > 0
 		}
-		return true
+		return v.Dangerous
 	})
 	return v
 }

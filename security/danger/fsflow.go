@@ -362,18 +362,30 @@ func checkAfterCd(f *syntax.File, depth int) (Verdict, map[*syntax.CallExpr]bool
 // plan) to later ones.
 func inOrder(f *syntax.File, judge func(call *syntax.CallExpr, c shell.Command) Verdict) Verdict {
 	var v Verdict
-	syntax.Walk(f, func(n syntax.Node) bool {
-		if v.Dangerous {
-			return false
-		}
-		if call, ok := n.(*syntax.CallExpr); ok {
-			if c, ok := shell.BuildCommand(call); ok {
-				v = judge(call, c)
-			}
-		}
-		return !v.Dangerous
+	eachCommand(f, func(st *syntax.Stmt, c shell.Command) bool {
+		v = judge(st.Cmd.(*syntax.CallExpr), c)
+		return v.Dangerous
 	})
 	return v
+}
+
+// eachCommand hands fn each simple command under n, in the order they run,
+// with the statement that holds it (its redirections), until fn returns true.
+func eachCommand(n syntax.Node, fn func(st *syntax.Stmt, c shell.Command) (stop bool)) {
+	stop := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if stop {
+			return false
+		}
+		if st, ok := n.(*syntax.Stmt); ok {
+			if call, ok := st.Cmd.(*syntax.CallExpr); ok {
+				if c, ok := shell.BuildCommand(call); ok {
+					stop = fn(st, c)
+				}
+			}
+		}
+		return !stop
+	})
 }
 
 func cdTarget(c shell.Command, cwd string) string {

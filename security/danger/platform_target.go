@@ -91,7 +91,7 @@ func localCluster(ctx string) bool {
 			return true
 		}
 	}
-	return temporaryName(ctx) || devTarget(ctx)
+	return throwawayTarget(ctx)
 }
 
 // scopedBatch: az storage blob delete-batch narrowed by --pattern to a
@@ -122,7 +122,7 @@ func disposableAccount(c shell.Command) bool {
 			profiles = append(profiles, v)
 		}
 	}
-	return len(profiles) > 0 && !slices.ContainsFunc(profiles, func(p string) bool { return !temporaryName(p) && !devTarget(p) })
+	return len(profiles) > 0 && !slices.ContainsFunc(profiles, func(p string) bool { return !throwawayTarget(p) })
 }
 
 // localVault: a Vault CLI pointed at a server on this machine (a -dev
@@ -152,7 +152,7 @@ var (
 // names a resource as disposable (begin_delete('rg-ci-ephemeral-5512')).
 func pyDisposableTarget(code string, strs []string) bool {
 	for _, m := range pyProfileName.FindAllStringSubmatch(code, -1) {
-		if p := litValue(m[1], strs); temporaryName(p) || devTarget(p) {
+		if throwawayTarget(litValue(m[1], strs)) {
 			return true
 		}
 	}

@@ -48,7 +48,7 @@ func codeRedisDisposable(code string, strs []string) bool {
 		if port == "" {
 			port = "6379"
 		}
-		if !disposableStore(host) && !(localHost(host) && port != "6379") {
+		if !disposableStore(host) && !(loopbackHost(host) && port != "6379") {
 			return false
 		}
 	}
@@ -64,7 +64,7 @@ func storeScratchLiterals(code string, strs []string) bool {
 		s := pyLiteral(m[1], strs)
 		if host, port := splitEndpoint(s); port != "" && host != "" {
 			endpoints++
-			endpointOK = endpointOK && (disposableStore(host) || localHost(host) && !defaultPorts[port])
+			endpointOK = endpointOK && (disposableStore(host) || loopbackHost(host) && !defaultPorts[port])
 			continue
 		}
 		names++
@@ -125,7 +125,7 @@ func localLiterals(code string, strs []string) bool {
 	found := false
 	for _, m := range pyLit.FindAllStringSubmatch(code, -1) {
 		host, _ := splitEndpoint(pyLiteral(m[1], strs))
-		if !localHost(host) {
+		if !loopbackHost(host) {
 			return false
 		}
 		found = true

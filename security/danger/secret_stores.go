@@ -187,19 +187,7 @@ func dumpedThenStaged(b *syntax.BinaryCmd) bool {
 	}
 	var dumped []string
 	found := false
-	syntax.Walk(b, func(n syntax.Node) bool {
-		st, ok := n.(*syntax.Stmt)
-		if !ok || found {
-			return !found
-		}
-		call, ok := st.Cmd.(*syntax.CallExpr)
-		if !ok {
-			return true
-		}
-		c, ok := shell.BuildCommand(call)
-		if !ok {
-			return true
-		}
+	eachCommand(b, func(st *syntax.Stmt, c shell.Command) bool {
 		words := c.Name + " " + strings.Join(shell.Lits(c.Args[1:]), " ")
 		if secretDumps.MatchString(words) || readsSecretStore(c) {
 			for _, r := range st.Redirs {
@@ -219,7 +207,7 @@ func dumpedThenStaged(b *syntax.BinaryCmd) bool {
 				found = found || inTree && (hasWord(c.Args, "-A") || hasWord(c.Args, "--all"))
 			}
 		}
-		return !found
+		return found
 	})
 	return found
 }

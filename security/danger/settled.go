@@ -217,11 +217,6 @@ func echoedIntoTee(stages []*syntax.Stmt, ok func(o shell.Opts, text string) boo
 	return last
 }
 
-// privateSuffixes are the names no public DNS answers for (RFC 6761, 6762,
-// 8375, and the conventional internal zones).
-var privateSuffixes = []string{".local", ".internal", ".lan", ".test", ".localhost", ".localdomain", ".corp", ".home.arpa",
-	".intranet", ".example", ".invalid", ".svc", ".cluster.local", ".docker", ".home", ".private"}
-
 // privateHostsLines: every line is "IP NAME…" whose names are private, so
 // the entries add names; they redirect no public one.
 func privateHostsLines(text string) bool {
@@ -236,7 +231,7 @@ func privateHostsLines(text string) bool {
 		}
 		for _, name := range f[1:] {
 			name = strings.ToLower(name)
-			if strings.Contains(name, ".") && !slices.ContainsFunc(privateSuffixes, func(s string) bool { return strings.HasSuffix(name, s) }) {
+			if strings.Contains(name, ".") && !privateName(name) {
 				return false
 			}
 		}

@@ -87,7 +87,7 @@ func checkStorePipe(c shell.Command, text string, depth int) Verdict {
 	lower := strings.ToLower(text)
 	switch {
 	case port == "11211" || strings.Contains(lower, "flush_all"):
-		if strings.Contains(lower, "flush_all") && !localHost(host) && !disposableStore(host) {
+		if strings.Contains(lower, "flush_all") && !loopbackHost(host) && !disposableStore(host) {
 			return hit("memcached-flush")
 		}
 	case port == "6379":

@@ -59,7 +59,7 @@ func keptResource(url string) bool {
 	rest := url[strings.Index(url, "://")+3:]
 	rest, _, _ = strings.Cut(rest, "?")
 	_, p, _ := strings.Cut(rest, "/")
-	if host, _ := splitEndpoint(url); localHost(host) || host == "0.0.0.0" {
+	if host, _ := splitEndpoint(url); loopbackHost(host) || host == "0.0.0.0" {
 		return false
 	}
 	for _, part := range strings.FieldsFunc(rest, func(r rune) bool { return r == '/' || r == '.' }) {
