@@ -60,15 +60,25 @@ type Waiting struct {
 func (p *Process) InputWait() Waiting {
 	w := p.Reader()
 	if w.Reading {
-		var n int32
-		if err := p.ioctl(ioctlUnread, unsafe.Pointer(&n)); err == nil {
-			w.Unread = int(n)
+		if n, err := p.Unread(); err == nil {
+			w.Unread = n
 		}
 		if n, err := p.PendingInput(); err == nil {
 			w.PendingInput = n
 		}
 	}
 	return w
+}
+
+// Unread returns how many bytes the program wrote that have not been read from
+// the terminal yet. One system call: a caller can ask it before InputWait, whose
+// answer is no answer while output is still on its way to the screen.
+func (p *Process) Unread() (int, error) {
+	var n int32
+	if err := p.ioctl(ioctlUnread, unsafe.Pointer(&n)); err != nil {
+		return 0, fmt.Errorf("unread output: %w", err)
+	}
+	return int(n), nil
 }
 
 // Reader is InputWait without the queues: who waits to read the terminal, with
