@@ -87,6 +87,8 @@ func (s *Session) markNow(keys bool) mark {
 		if s.awaitPrompt(context.Background(), m.marks, promptFlight) {
 			m = s.screenMark()
 			m.reader = look()
+		} else {
+			s.shellReads() // no prompt came: not the line editor that reads
 		}
 	}
 	if m.reader.Reading {

@@ -85,6 +85,12 @@ type Session struct {
 	gapNext   int
 
 	integrated bool // bash or zsh with shell integration: OSC 133 marks will come
+	// readsAt is a mark sequence number whose mark, a command's start (C), was
+	// the last when the shell itself was seen reading the terminal with no prompt
+	// following: it exec'd a program (exec python3, exec bash --norc) or runs a
+	// builtin that reads (a while read -e loop). Until the next mark it is not
+	// the marked shell at its line editor (see markedShell).
+	readsAt atomic.Uint64
 	// typedPieces is what was typed since the last Enter (guarded by the turn).
 	typedPieces string
 

@@ -286,6 +286,9 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 				// command's status, are the answer, at the next check.
 			default:
 				d.Ready = true
+				if cand.builtin && w.PID == s.proc.Pid() {
+					s.shellReads()
+				}
 				s.log.Debug("input wait", "pid", w.PID, "syscall", w.Syscall, "wakeups", w.Wakeups,
 					"before_pid", before.PID, "before_wakeups", before.Wakeups, "before_reading", before.Reading)
 			}
@@ -326,13 +329,26 @@ func (s *Session) proven(ws waitSpec, w pty.Waiting, written uint64) bool {
 	return true
 }
 
+// shellReads records that the shell itself reads the terminal in the middle of
+// a command, its start (C) the last mark: not at its line editor, whose marks
+// would have ended the command first. Inputs after it are judged as any
+// program's until the next mark, instead of each waiting promptFlight for a
+// prompt that is not coming (27 ms per line after exec python3).
+func (s *Session) shellReads() {
+	if seq := s.scr.Counters().MarkSeq; s.lastMark(seq) == 'C' {
+		s.readsAt.Store(seq)
+	}
+}
+
 // markedShell reports whether pid is the session's own shell editing a command
 // line while shell integration is active: its marks say exactly when it is ready,
 // and its line editor can sit in select between two pieces of one typed line, which
 // input-wait would take for readiness (seen under load with 100 sessions). A builtin
-// `read` (line mode) is still judged by input-wait.
+// `read` (line mode) is still judged by input-wait, and so is the shell once seen
+// reading in the middle of a command (shellReads).
 func (s *Session) markedShell(pid int) bool {
-	if pid != s.proc.Pid() || s.scr.Counters().MarkSeq == 0 {
+	seq := s.scr.Counters().MarkSeq
+	if pid != s.proc.Pid() || seq == 0 || s.readsAt.Load() == seq {
 		return false
 	}
 	canonical, err := s.proc.Canonical()
