@@ -21,6 +21,7 @@ func TestMatchPrompt(t *testing.T) {
 		"❯ ":                  "shell",
 		">>> ":                "python",
 		"... ":                "python",
+		"help> ":              "python",
 		"In [3]: ":            "ipython",
 		"   ...: ":            "ipython",
 		"postgres=# ":         "psql",
