@@ -75,6 +75,9 @@ type Wait struct {
 	// delay, an animation frame): not evidence, but where it only ever polls, quiet
 	// output may settle the wait.
 	Polling bool
+	// Working: the program is at work (it runs, or sleeps for a while), or output
+	// it wrote is still on its way: a prompt at the cursor is not its last word.
+	Working bool
 }
 
 // Verdict is a Detector's answer for one State.
@@ -182,6 +185,8 @@ func PatternSignal(re *regexp.Regexp) Signal {
 // PromptSignal looks for a known prompt at the cursor. Outside startup it also
 // requires that this input caused output and that the cursor left the input's line
 // (or the screen was cleared): until then the prompt at the cursor is the old one.
+// Where the kernel shows the program in front at work, nothing at the cursor is a
+// prompt yet.
 func PromptSignal(startup bool) Signal {
 	return func(st *State) Verdict {
 		s := &st.Screen
@@ -196,10 +201,16 @@ func PromptSignal(startup bool) Signal {
 				return Verdict{}
 			}
 		}
-		if name, ok := MatchPrompt(CursorLine(s)); ok {
-			return Verdict{Done: true, Reason: Prompt, Detail: name}
+		name, ok := MatchPrompt(CursorLine(s))
+		if !ok {
+			return Verdict{}
 		}
-		return Verdict{}
+		if st.InputWait != nil && st.InputWait().Working {
+			// Printed text that looks like a prompt ("Loading... # ", a row of
+			// dots), by a program still at work: what it says next decides.
+			return Verdict{Recheck: min(max(st.Since/8, time.Millisecond), 50*time.Millisecond)}
+		}
+		return Verdict{Done: true, Reason: Prompt, Detail: name}
 	}
 }
 

@@ -98,6 +98,12 @@ func TestDetector(t *testing.T) {
 			State{Screen: snap([]string{"menu"}, 0, 0, 20), Start: start, StartWritten: 10, Quiet: time.Second, AllowSettle: true}, true, Settled},
 		{"startup prompt needs no new output", Options{Startup: true},
 			State{Screen: snap([]string{">>> "}, 0, 4, 4)}, true, Prompt},
+		{"a prompt's lookalike while the program works is not evidence", Options{},
+			State{Screen: snap([]string{"$ ./load", "Loading... # "}, 1, 13, 40), Start: start, StartWritten: 10,
+				InputWait: func() Wait { return Wait{Known: true, Working: true} }}, false, ""},
+		{"the same prompt once the program waits for input", Options{},
+			State{Screen: snap([]string{"$ ./load", "Loading... # "}, 1, 13, 40), Start: start, StartWritten: 10,
+				InputWait: func() Wait { return Wait{Known: true} }}, true, Prompt},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -780,3 +780,33 @@ func TestOffPathTypedAheadAfterLateClear(t *testing.T) {
 	opMust(t, rr.boolean("matched"), rr, "read_output wait_for %q did not match output printed after the clear", cleared)
 	opMust(t, opHasLine(rr.str("output"), cleared), rr, "output lacks %q", cleared)
 }
+
+// A program at work can print something that looks like a prompt ("Loading... # ",
+// a row of python's "... ") and then sleep or compute. That was answered at once,
+// complete by "prompt", and the rest of its output came with the next command's
+// reply. The kernel shows such a program running or sleeping, not reading: the
+// prompt at the cursor counts once it waits for input.
+func TestOffPathPromptLookalikeWhileAtWork(t *testing.T) {
+	t.Parallel()
+	need(t, "python3", "dash")
+	s := startServer(t)
+	for _, c := range []struct {
+		program string
+		args    []any
+		input   string
+		want    string
+	}{
+		{"dash", nil, "printf 'Loading... # '; sleep 0.5; echo loaded", "loaded"},
+		{"bash", []any{"--norc"}, "printf 'Working $ '; sleep 0.5; echo worked", "worked"},
+		{"python3", []any{"-q"}, "import time; [(print('...', end=' ', flush=True), time.sleep(0.15)) for i in range(3)] and print('dotted')", "dotted"},
+		{"python3", []any{"-q"}, "print('>>> ', end='', flush=True); n = sum(range(20_000_000)); print('summed', n > 0)", "summed True"},
+	} {
+		id := s.create(c.program, map[string]any{"args": c.args, "env": map[string]any{"PS1": "$ "}})
+		r := s.send(id, c.input, map[string]any{"timeout_ms": 8000})
+		opLog(t, c.program, r)
+		opDone(t, r, "prompt", "shell_mark", "input_wait")
+		opMust(t, strings.Contains(r.str("output"), c.want), r, "%s: want %q in the reply, the program's last word", c.program, c.want)
+		r = s.send(id, "print('next')", map[string]any{"timeout_ms": 8000})
+		opMust(t, !strings.Contains(r.str("output"), c.want), r, "%s: the earlier command's output came with the next reply", c.program)
+	}
+}

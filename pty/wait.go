@@ -40,6 +40,12 @@ type Waiting struct {
 	// With several readers it is the shortest, and PID and Syscall name its reader.
 	Timeout time.Duration
 
+	// Working: nobody in front reads the terminal, and a foreground process runs
+	// or waits for time alone (nanosleep, or select or poll on no descriptor).
+	// The program is at work between two steps, so what it printed last (a
+	// line that looks like a prompt) is not a question put to the user.
+	Working bool
+
 	// Unread counts output bytes the program wrote that nobody has read from the
 	// terminal yet: until they are on the screen, a reader's waiting is no answer.
 	Unread int

@@ -34,6 +34,13 @@ var waitSyscalls = map[string]map[int]waitCall{
 	},
 }
 
+// sleepSyscalls are, per architecture, the calls that wait for time alone
+// (nanosleep, clock_nanosleep): a program in one is at work, between two steps.
+var sleepSyscalls = map[string]map[int]bool{
+	"amd64": {35: true, 230: true},
+	"arm64": {101: true, 115: true},
+}
+
 func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
 	calls, ok := waitSyscalls[runtime.GOARCH]
 	if !ok {
@@ -62,20 +69,27 @@ func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
 // judge decides from the foreground processes' blocked system calls.
 func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty string) Waiting {
 	w := Waiting{Known: true}
+	sleeps := sleepSyscalls[runtime.GOARCH]
+	busy := false // a member runs, or waits for time alone
 	for _, m := range members {
 		if m.state == 'R' || m.state == 'D' {
-			return Waiting{Known: true} // something in front is working
+			return Waiting{Known: true, Working: true} // something in front is working
 		}
 		pid := m.pid
 		nr, args, ok := blockedIn(files, pid)
 		if !ok {
 			return Waiting{Why: "/proc/" + strconv.Itoa(pid) + "/syscall is not readable"}
 		}
+		if nr < 0 || sleeps[nr] {
+			busy = true // running since its state was read, or sleeping
+			continue
+		}
 		call, ok := calls[nr]
 		if !ok {
 			continue
 		}
-		term, proxy, timeout := waitsOn(pid, call, args, tty)
+		term, proxy, timeout, idle := waitsOn(pid, call, args, tty)
+		busy = busy || idle
 		if !term {
 			if proxy && handsOffTerminal(pid) {
 				w.Proxy = true
@@ -96,6 +110,7 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 	if w.Proxy {
 		w.Reading = false
 	}
+	w.Working = busy && !w.Reading && !w.Proxy
 	return w
 }
 
@@ -110,11 +125,13 @@ func handsOffTerminal(pid int) bool {
 }
 
 // waitsOn reports whether a blocked call waits on our terminal, whether it also
-// waits on a proxy's descriptor (see role), and the timeout it was given.
-func waitsOn(pid int, call waitCall, args []uint64, tty string) (term, proxy bool, timeout time.Duration) {
+// waits on a proxy's descriptor (see role), and the timeout it was given; idle
+// says it waits on no descriptor at all, for its timeout alone (a sleep).
+func waitsOn(pid int, call waitCall, args []uint64, tty string) (term, proxy bool, timeout time.Duration, idle bool) {
 	mem := &memory{pid: pid}
 	defer mem.close()
 	fds := waitSet(mem, call.kind, args)
+	idle = fds != nil && len(fds) == 0
 	if fds == nil {
 		// The set could not be read: judge by everything the process holds open.
 		term, proxy = descriptors(pid, tty)
@@ -131,7 +148,7 @@ func waitsOn(pid int, call waitCall, args []uint64, tty string) (term, proxy boo
 	if term {
 		timeout = callTimeout(mem, call, args)
 	}
-	return term, proxy, timeout
+	return term, proxy, timeout, idle
 }
 
 // What a descriptor beside the terminal says about the reader.

@@ -275,9 +275,42 @@ func TestSleepInSelectIsNotReading(t *testing.T) {
 				call, ok := waitSyscalls[runtime.GOARCH][nr]
 				return ok && (call.kind == selectFD || call.kind == pollFD)
 			}, func() string { return fmt.Sprintf("never seen sleeping in select or poll (last in %d)\n%s", nr, out) })
-			if w := p.InputWait(); w.Reading || w.Proxy {
-				t.Errorf("%+v: a sleep in %s is taken for reading the terminal", w, callName(nr))
+			if w := p.InputWait(); w.Reading || w.Proxy || !w.Working {
+				t.Errorf("%+v: a sleep in %s is taken for reading the terminal, or not for work", w, callName(nr))
 			}
+		})
+	}
+}
+
+// A program that sleeps for time alone, or runs, is at work (Working): what it
+// printed last is not a question. One that reads the terminal is not.
+func TestWorking(t *testing.T) {
+	t.Parallel()
+	for name, c := range map[string]struct {
+		script  string
+		working bool
+	}{
+		"sleep":            {"sleep 30", true},
+		"a shell's sleep":  {"sh -c 'sleep 30; true'", true},
+		"a busy loop":      {"sh -c 'while :; do :; done'", true},
+		"read":             {"sh -c 'read x'", false},
+		"python3 input()":  {"python3 -c 'input()'", false},
+		"sleep with input": {"sh -c 'sleep 30 & read x'", false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if strings.HasPrefix(c.script, "python3") {
+				if _, err := exec.LookPath("python3"); err != nil {
+					t.Skip("python3 not installed")
+				}
+			}
+			p, out := shell(t, "echo ready; exec "+c.script)
+			out.waitFor(t, "ready\r\n")
+			var w Waiting
+			eventually(t, 10*time.Second, func() bool {
+				w = p.InputWait()
+				return w.Working == c.working && (c.working || w.Reading)
+			}, func() string { return fmt.Sprintf("%+v, want Working %v\n%s", w, c.working, out) })
 		})
 	}
 }

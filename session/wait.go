@@ -211,11 +211,12 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		}
 		if n, err := s.proc.Unread(); err == nil && n > 0 {
 			// What it printed has not reached the screen yet, so its waiting would be
-			// no answer (see taken below). Asked first, one system call spares the
+			// no answer (see taken below), nor would a prompt at the cursor be its
+			// last word. Asked first, one system call spares the
 			// walk of the process tables: under load, a pause in what was read is
 			// most often output not read yet (50 shells at once, each running echo:
 			// 19 of 20 looks, two per line, and a tenth of the server's CPU).
-			cached = &detect.Wait{Known: true}
+			cached = &detect.Wait{Known: true, Working: true}
 			return *cached
 		}
 		w := s.proc.InputWait()
@@ -223,7 +224,7 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 		if w.Reading && cand.firstPID != w.PID {
 			cand.firstPID, cand.firstWakeups = w.PID, w.Wakeups
 		}
-		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy}
+		d := detect.Wait{Known: w.Known, Why: w.Why, Proxy: w.Proxy, Working: w.Working}
 		// A wait with a short timeout (vim's escape delay) ends by itself and the
 		// program acts then: not evidence yet, look again soon.
 		short := w.Timeout > 0 && w.Timeout < shortWait
