@@ -810,3 +810,30 @@ func TestOffPathPromptLookalikeWhileAtWork(t *testing.T) {
 		opMust(t, !strings.Contains(r.str("output"), c.want), r, "%s: the earlier command's output came with the next reply", c.program)
 	}
 }
+
+// Shell integration stays in the session's shell. A PS1 given in the environment
+// is exported, and so were the wrapped prompt and, for bash --norc, the hooks
+// themselves: sh started inside showed "\[\033]133;D;0;n=\007...$ \[...\]" as its
+// prompt (zsh's "%{%}$ %{%}"), and a nested bash drew marks that ended the command
+// which started it.
+func TestOffPathIntegrationIsNotInherited(t *testing.T) {
+	t.Parallel()
+	need(t, "sh")
+	s := startServer(t)
+	shells := map[string][]any{"bash --norc": {"--norc"}, "bash": nil}
+	if _, err := exec.LookPath("zsh"); err == nil {
+		shells["zsh"] = nil
+	}
+	for name, args := range shells {
+		program, _, _ := strings.Cut(name, " ")
+		id := s.create(program, map[string]any{"args": args, "env": map[string]any{"HOME": t.TempDir(), "PS1": "$ "}})
+		r := s.send(id, "env | grep -c '133;'", map[string]any{"timeout_ms": 8000})
+		opMust(t, opHasLine(r.str("output"), "0"), r, "%s: the environment passes shell integration on", name)
+		r = s.send(id, "sh", map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "prompt", "input_wait")
+		for _, leak := range []string{"133", `\[`, "%{"} {
+			opMust(t, !strings.Contains(r.str("output"), leak), r, "%s: sh inside shows the integration's %q in its prompt", name, leak)
+		}
+		opDone(t, s.send(id, "exit", map[string]any{"timeout_ms": 8000}), "shell_mark")
+	}
+}
