@@ -16,8 +16,8 @@ type PromptPattern struct {
 // prompts is the library, most specific first so the reported name is useful. Every
 // pattern is anchored at the end: a prompt is what the cursor sits right after.
 var prompts = []PromptPattern{
-	{"python", regexp.MustCompile(`^(>>>|\.\.\.|help>) $`)}, // help> is help()'s own loop
-	{"ipython", regexp.MustCompile(`^(In \[\d+\]|\s+\.\.\.): $`)},
+	{"python", regexp.MustCompile(`^(>>>|\.\.\.|help>) $`)},        // help> is help()'s own loop
+	{"ipython", regexp.MustCompile(`^(In \[\d+\]|\s+\.\.\.): +$`)}, // a continuation is indented for the block
 	{"psql", regexp.MustCompile(`^[\w.\-]*[=\-'"(*^$][#>] $`)},
 	{"mysql", regexp.MustCompile(`^(mysql|MariaDB \[[^\]]*\])> $|^\s*(->|'>|">|` + "`" + `>|/\*>) $`)},
 	{"sqlite3", regexp.MustCompile(`^(sqlite|\s*\.\.\.)> $`)},

@@ -24,6 +24,7 @@ func TestMatchPrompt(t *testing.T) {
 		"help> ":              "python",
 		"In [3]: ":            "ipython",
 		"   ...: ":            "ipython",
+		"   ...:     ":        "ipython",
 		"postgres=# ":         "psql",
 		"postgres-# ":         "psql",
 		"app(# ":              "psql",

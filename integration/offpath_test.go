@@ -837,3 +837,20 @@ func TestOffPathIntegrationIsNotInherited(t *testing.T) {
 		opDone(t, s.send(id, "exit", map[string]any{"timeout_ms": 8000}), "shell_mark")
 	}
 }
+
+// IPython indents a block's continuation lines for the user: the cursor sits after
+// "   ...:     ", which the prompt library did not know. Each line of a block came
+// back "settled", not complete, after half a second.
+func TestOffPathIPythonBlocks(t *testing.T) {
+	t.Parallel()
+	need(t, "ipython3")
+	s := startServer(t)
+	id := s.create("ipython3", map[string]any{"args": []any{"--no-banner", "--colors=NoColor", "--HistoryManager.enabled=False"},
+		"env": map[string]any{"HOME": t.TempDir()}})
+	for _, line := range []string{"if True:", "x = 6 * 7", ""} {
+		opDone(t, s.send(id, line, map[string]any{"timeout_ms": 8000}), "prompt")
+	}
+	r := s.send(id, "x", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "prompt")
+	opMust(t, strings.Contains(r.str("output"), "42"), r, "want the block's value")
+}
