@@ -654,6 +654,25 @@ func TestOffPathNodeAwaitWaitsForThePrompt(t *testing.T) {
 	opDone(t, s.send(sh, "Ada", map[string]any{"timeout_ms": 8000}), "shell_mark")
 }
 
+// node's .editor takes lines with no prompt until ctrl+d: the rule that only
+// node's prompt says a line has run (its waiting is no evidence while it awaits)
+// made .editor and every line after it wait out the whole timeout.
+func TestOffPathNodeEditorMode(t *testing.T) {
+	need(t, "node")
+	s := startServer(t)
+	id := s.create("node", nil)
+	opDone(t, s.send(id, ".editor", map[string]any{"timeout_ms": 8000}), "input_wait")
+	opDone(t, s.send(id, "const z = 5", map[string]any{"timeout_ms": 8000}), "input_wait")
+	opDone(t, s.send(id, "console.log('z is', z * 2)", map[string]any{"timeout_ms": 8000}), "input_wait")
+	r := s.control(id, "ctrl+d")
+	opDone(t, r, "prompt")
+	opMust(t, strings.Contains(r.str("output"), "z is 10"), r, "want the edited lines run")
+	// Back at the prompt, an await is judged by the prompt again.
+	r = s.send(id, "await new Promise(r => setTimeout(() => r(6*7), 300))", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "prompt")
+	opMust(t, strings.Contains(r.str("output"), "42"), r, "want the awaited value")
+}
+
 // 8. Refusal texts are well-formed sentences.
 func TestOffPathRefusalText(t *testing.T) {
 	t.Parallel()

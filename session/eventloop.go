@@ -3,6 +3,7 @@ package session
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // An event loop's REPL (node's, deno's, bun's) reads its terminal all the time:
@@ -64,4 +65,28 @@ func nodeREPL(args []string) bool {
 		}
 	}
 	return repl
+}
+
+// nodeEditorBanner is what node's REPL prints for .editor: from then on it takes
+// lines with no prompt until ctrl+d runs them (or ctrl+c drops them) and its
+// prompt is back.
+const nodeEditorBanner = "// Entering editor mode ("
+
+// replEditor reports whether the event loop's REPL is in its editor mode, where
+// its waiting is the evidence again: no prompt follows a line. Every line there
+// (.editor itself included) waited out its whole timeout. The banner is looked
+// for in this input's output while that is short; seen once, the mode lasts until
+// a reply ends at a prompt.
+func (s *Session) replEditor(ws waitSpec, written uint64) bool {
+	if s.editorMode.Load() {
+		return true
+	}
+	if written-ws.from.written > 4096 {
+		return false
+	}
+	if text, _ := s.scr.TextSince(ws.from.pos); strings.Contains(text, nodeEditorBanner) {
+		s.editorMode.Store(true)
+		return true
+	}
+	return false
 }

@@ -91,6 +91,9 @@ type Session struct {
 	// builtin that reads (a while read -e loop). Until the next mark it is not
 	// the marked shell at its line editor (see markedShell).
 	readsAt atomic.Uint64
+	// editorMode: node's REPL took .editor and takes lines with no prompt (see
+	// replEditor).
+	editorMode atomic.Bool
 	// typedPieces is what was typed since the last Enter (guarded by the turn).
 	typedPieces string
 

@@ -66,6 +66,7 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		if v.Done {
 			if v.Reason == detect.Prompt {
 				s.setPrompted()
+				s.editorMode.Store(false)
 				if fg := s.Foreground(); fg != "" && fg != v.Detail {
 					v.Detail += " · " + fg // "repl · node": the program, not a guess from "> "
 				}
@@ -260,7 +261,7 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			cand.echoed = cand.echoed || s.echoed(ws.from, ws.typed, ws.enter, ws.hidden)
 			return cand.echoed
 		}
-		if (w.Reading || w.Proxy) && ws.enter && !ws.keys && cand.busyReader(w.PID, s.proc.Args) {
+		if (w.Reading || w.Proxy) && ws.enter && !ws.keys && cand.busyReader(w.PID, s.proc.Args) && !s.replEditor(ws, written) {
 			// Its waiting is no evidence, nor is a request it awaits a proxy's: the
 			// line has run when its prompt is back (eventloop.go).
 			d.Proxy = false
