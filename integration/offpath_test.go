@@ -873,3 +873,21 @@ func TestOffPathIPythonBlocks(t *testing.T) {
 	opDone(t, r, "prompt")
 	opMust(t, strings.Contains(r.str("output"), "42"), r, "want the block's value")
 }
+
+// A line typed while the previous command still ran (its reply timed out) gets a
+// reply of its own output, and the previous command's late output is kept for
+// read_output. The reply said nothing about it: the agent had no reason to look.
+func TestOffPathTypedAheadSaysWhatItLeftOut(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	late, own := opToken("late"), opToken("own")
+	r := s.send(id, "sleep 0.6; echo "+opSplit(late), map[string]any{"timeout_ms": 150})
+	opMust(t, !r.boolean("is_complete"), r, "premise: the command should have timed out")
+	r = s.send(id, "echo "+opSplit(own), map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "shell_mark")
+	opMust(t, opHasLine(r.str("output"), own) && !strings.Contains(r.str("output"), late), r, "want this line's output alone")
+	opMust(t, strings.Contains(r.str("warning"), "late output came during this call"), r, "the reply does not say the previous command's output is kept")
+	rr := s.call("read_output", map[string]any{"session_id": id, "wait_for": late, "timeout_ms": 3000})
+	opMust(t, opHasLine(rr.str("output"), late), rr, "read_output does not give the kept output")
+}

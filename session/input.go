@@ -60,6 +60,10 @@ type Result struct {
 	// Unseen: output arrived after the last reply and before this input (an earlier
 	// command's, after its reply timed out); it is not part of this reply.
 	Unseen bool
+	// Skipped: this input was typed ahead of an earlier command's prompt, and that
+	// command's late output came during this call; it is not part of this reply but
+	// kept, like Unseen's, for the next read.
+	Skipped bool
 }
 
 // errNoTimeToType: the call's time ran out before a chunk of its input could be
@@ -214,7 +218,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	r := s.result(first, echoes, v, began, unsent)
 	r.Unseen, r.Refused = unseen, refused
 	if first.owed {
-		s.keepSkipped(first, echoes)
+		r.Skipped = s.keepSkipped(first, echoes)
 	}
 	s.delivered(r.Complete, echoes)
 	return r, nil

@@ -73,8 +73,9 @@ func (s *Session) dropPromptLine(text string) string {
 // came before this input's command: an earlier command's late output, never given.
 // It lies between where the input was written (or the top of an earlier command's
 // clear) and the anchor the reply begins at; when this input's own command has
-// cleared the screen since, it is gone and nothing is kept.
-func (s *Session) keepSkipped(from mark, echoes []string) {
+// cleared the screen since, it is gone and nothing is kept. It reports whether
+// something was.
+func (s *Session) keepSkipped(from mark, echoes []string) bool {
 	st := s.scr.Counters()
 	var anchor screen.Pos
 	var erases uint64
@@ -84,13 +85,13 @@ func (s *Session) keepSkipped(from mark, echoes []string) {
 	case o.hasPrompt:
 		anchor, erases = o.prompt.Pos, o.prompt.Erases
 	case hasKind(o.ours, 'B'):
-		return // the running program took the line: all of it is this reply's
+		return false // the running program took the line: all of it is this reply's
 	default:
 		// nothing of this reply yet: all of it, the cursor's line too
 		anchor, erases = screen.Pos{Line: st.CursorRow + 1}, st.Erases
 	}
 	if erases != st.Erases {
-		return // erased after the anchor: the positions no longer show what was there
+		return false // erased after the anchor: the positions no longer show what was there
 	}
 	start := from.pos
 	if erases != from.erases {
@@ -100,7 +101,7 @@ func (s *Session) keepSkipped(from mark, echoes []string) {
 	rest, _ := s.scr.TextSince(anchor)
 	skipped, found := strings.CutSuffix(full, rest)
 	if !found {
-		return
+		return false
 	}
 	lines := strings.Split(skipped, "\n")
 	kept := lines[:0]
@@ -112,8 +113,8 @@ func (s *Session) keepSkipped(from mark, echoes []string) {
 	// and the line editor's redraw of it after the earlier command's prompt
 	text := dropEchoLines(strings.Join(kept, "\n"), echoes)
 	s.mu.Lock()
-	s.addGapLocked(text)
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	return s.addGapLocked(text)
 }
 
 // addGapLocked keeps text for the next read waiting for output not given yet.

@@ -213,6 +213,9 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	if r.Unseen {
 		w = append(w, "Output arrived after the last reply and before this input (an earlier command's); it is not part of this reply: read_output shows the screen.")
 	}
+	if r.Skipped {
+		w = append(w, "The previous command was still running when this input was typed, and its late output came during this call; it is not part of this reply: read_output shows the screen.")
+	}
 	if r.Unsent > 0 && r.Refused == nil {
 		w = append(w, fmt.Sprintf("%d later input line(s) were not typed because an earlier line did not finish.", r.Unsent))
 	}
