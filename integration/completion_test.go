@@ -120,6 +120,42 @@ func TestHiddenInputStaysSecret(t *testing.T) {
 	}
 }
 
+// A program may ask for a secret in the open: read -p 'Password: ' echoes what is
+// typed. The screen's redaction caught "Password: <it>" in results, but the input
+// itself went to the audit log and the server log as typed. A line typed at a
+// prompt that asks for a secret is now hidden input, echoed or not. And the command
+// that asks is logged whole: its "passphrase: '" ended the prompt's quoted text,
+// and was taken for a secret's start that ran to the end of the line.
+func TestSecretAskedInTheOpenStaysSecret(t *testing.T) {
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	s := startServer(t, "MCP_TERMINAL_AUDIT_LOG="+audit, "MCP_TERMINAL_LOG_INPUTS=true")
+	id := s.bash(nil)
+	r := s.send(id, `read -p 'Enter passphrase: ' pw; echo "got ${#pw} characters"`, nil)
+	complete(t, r, "input_wait")
+	const secret = "visible-horse-battery-staple"
+	r = s.send(id, secret, nil)
+	complete(t, r, "shell_mark")
+	if !strings.Contains(r.str("output"), "got 28 characters") || strings.Contains(r.Text, secret) {
+		t.Fatalf("after the passphrase: %q", r.Text)
+	}
+	if echo := s.send(id, "echo $pw", nil); strings.Contains(echo.Text, secret) {
+		t.Errorf("a later result shows the secret: %q", echo.Text)
+	}
+	s.close()
+	logged, err := os.ReadFile(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, text := range map[string]string{"audit log": string(logged), "server log": s.stderr.String()} {
+		if strings.Contains(text, secret) {
+			t.Errorf("the secret appears in the %s", what)
+		}
+		if !strings.Contains(text, `pw; echo \"got ${#pw} characters\"`) {
+			t.Errorf("the %s does not show the command whole:\n%s", what, text)
+		}
+	}
+}
+
 func TestPromptChangesAndNestedShells(t *testing.T) {
 	s := startServer(t)
 	id := s.bash(nil)

@@ -300,7 +300,9 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 		return ref, nil
 	}
 	if in.Typed != nil {
-		in.Typed(line, hidden)
+		// A line typed where a program asks for a secret is one, shown or not (read -p
+		// 'Password: ' echoes it): logged and remembered as hidden input is.
+		in.Typed(line, hidden || !atPrompt && secretPrompt.MatchString(p.Prompt))
 	}
 	if ahead {
 		rearm()

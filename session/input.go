@@ -301,6 +301,18 @@ func (s *Session) InputHidden() bool {
 	return s.proc.InputWait().Proxy
 }
 
+// secretAsked reports whether the cursor shows a program asking for a secret:
+// what is typed next is one, shown on the screen or not. The integrated shell at
+// its own prompt asks for commands, whatever its prompt says.
+func (s *Session) secretAsked() bool {
+	st := s.scr.Status()
+	if st.AltScreen || !secretPrompt.MatchString(detect.CursorLine(&st)) {
+		return false
+	}
+	_, atShellPrompt := s.promptLine()
+	return !atShellPrompt
+}
+
 // secretPrompt matches the cursor line of a prompt that asks for a secret.
 var secretPrompt = regexp.MustCompile(`(?i)(password|passphrase|passcode|\bpin\b|\[sudo\]|token|secret|otp|verification code)[^\n]*[:?>]\s*$`)
 

@@ -48,10 +48,10 @@ func (s *Session) startTap(cfg Config) {
 }
 
 // tapInput gives the tap what is about to be typed, unless the prompt it answers
-// hides it: as the input began (hidden), or now, a prompt an earlier key of the same
-// input brought up.
+// hides it (as the input began: hidden; or now, a prompt an earlier key of the same
+// input brought up) or asks for a secret in the open (read -p 'Password: ').
 func (s *Session) tapInput(b []byte, hidden bool) {
-	if s.tap != nil && !hidden && !s.InputHidden() {
+	if s.tap != nil && !hidden && !s.InputHidden() && !s.secretAsked() {
 		s.tap.Input(b)
 	}
 }

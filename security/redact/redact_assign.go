@@ -53,8 +53,10 @@ func findAssignment(f *finding, hit int) (span, bool) {
 		vs += len("pass:") // openssl -passout pass:x (env:X and file:p are references)
 	}
 	v := s[vs:ve]
-	if quoted && ks > 0 && s[ks-1] == s[vs-1] && s[ke] != s[vs-1] {
-		return span{}, false // getpass("Password: "): the quote ends a prompt's text
+	if quoted && s[ke] != s[vs-1] && insideQuote(s, ks, s[vs-1]) {
+		// getpass("Password: "), read -p 'Enter passphrase: ' pw: the quote ends a
+		// prompt's text that the key is part of.
+		return span{}, false
 	}
 	if len(v) >= minToken || f.atEnd && ve == len(s) {
 		for _, i := range tokensByFirst[firstByte(v)] { // a known format names itself: GITHUB_TOKEN=ghp_...
@@ -231,3 +233,20 @@ func netrcContext(s string, ks int) bool {
 	before := s[max(0, ks-256):ks]
 	return strings.Contains(before, "machine ") || strings.Contains(before, "login ")
 }
+
+// insideQuote: the key starting at ks is inside a string quoted with q, opened
+// earlier on its line (within maxQuoteLook bytes): an odd number of q before it.
+func insideQuote(s string, ks int, q byte) bool {
+	lo := max(ks-maxQuoteLook, 0)
+	start := lo + strings.LastIndexByte(s[lo:ks], '\n') + 1
+	n := 0
+	for i := start; i < ks; i++ {
+		if s[i] == q && (i == 0 || s[i-1] != '\\') {
+			n++
+		}
+	}
+	return n%2 == 1
+}
+
+// maxQuoteLook bounds how far back insideQuote counts quotes.
+const maxQuoteLook = 256

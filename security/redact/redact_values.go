@@ -241,11 +241,32 @@ func secretName(v string) bool {
 // sentence (password:  16 bytes; passwd: password updated successfully),
 // unless it has the shape of a generated secret.
 func prose(v, rest string) bool {
+	if rest != "" && (rest[0] == ',' || rest[0] == ';') && plainWord(v) {
+		rest = rest[1:] // Password: incorrect, try again
+		if rest == "" || rest[0] != ' ' {
+			return false
+		}
+	}
 	rest = strings.TrimLeft(rest, " \t")
 	if rest == "" || !isWordByte(rest[0]) {
 		return false
 	}
 	return !(len(v) >= 16 && mixedCase(v))
+}
+
+// plainWord: letters only, lower case after the first (incorrect, Sorry): a word
+// of a sentence, where a comma may follow it.
+func plainWord(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || i == 0 && c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // decodesTo reports whether the base64 text b decodes to something holding
