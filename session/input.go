@@ -355,7 +355,27 @@ func (s *Session) awaitRedraw(ctx context.Context, from mark) bool {
 	if !s.integrated || s.lastMark(from.marks) != 'B' || !s.shellInFront() || !s.markedShell(s.proc.Pid()) {
 		return false
 	}
+	if s.promptNonced(from.marks) {
+		// bash: its prompt carries the time it was expanded, and a redraw, which
+		// repeats it, draws no marks (screen.redrawnPrompt). Nothing to wait for:
+		// readline does not redraw the whole prompt for a resize, and every resize
+		// waited out redrawGrace.
+		return false
+	}
 	return s.awaitPrompt(ctx, from.marks, redrawGrace)
+}
+
+// promptNonced reports whether the prompt whose B mark is number seq ended with
+// a D mark carrying n= (bash's integration, see screen.Mark).
+func (s *Session) promptNonced(seq uint64) bool {
+	ms := s.scr.MarksSince(max(seq, 4) - 4)
+	for i := len(ms) - 1; i >= 0; i-- {
+		if m := ms[i]; m.Seq < seq && m.Kind == 'D' {
+			_, n, _ := strings.Cut(m.Arg, ";n=")
+			return n != ""
+		}
+	}
+	return false
 }
 
 // redrawGrace bounds awaitRedraw: a shell whose editor does not redraw costs this.

@@ -48,3 +48,23 @@ func TestShellReadingMidCommandIsNotItsLineEditor(t *testing.T) {
 		t.Fatalf("after the loop: %+v", r)
 	}
 }
+
+// bash's prompt carries the time it was expanded (n=), so a resize need not wait
+// for a redraw of it: each one waited out redrawGrace, 250 ms, for a redraw bash
+// does not draw. zsh, whose prompt has no n=, redraws with new marks and is
+// waited for.
+func TestResizeWaitsOnlyForARedrawWithMarks(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bash(t, m)
+	seq := s.scr.Counters().MarkSeq
+	if s.lastMark(seq) != 'B' || !s.promptNonced(seq) {
+		t.Fatalf("bash's prompt: last mark %q, n= %v", s.lastMark(seq), s.promptNonced(seq))
+	}
+	r, err := s.Send(t.Context(), Input{Cols: 100, Rows: 30, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("resize: %+v, %v", r, err)
+	}
+	if r = send(t, s, "echo $COLUMNS; false"); r.Code == nil || *r.Code != 1 || !strings.Contains(r.Output, "100") {
+		t.Fatalf("after the resize: %+v", r)
+	}
+}
