@@ -342,3 +342,25 @@ func TestScrollRegion(t *testing.T) {
 		t.Errorf("history grew from %d to %d while scrolling a region below the top", before, got)
 	}
 }
+
+// A resize while a full-screen program is in front slides the main screen behind
+// it as it would slide on its own: the rows above the last in use go to the
+// scrollback, and the prompt the program was started from is there when it
+// leaves. vt10x kept the top rows of both screens and dropped the bottom ones:
+// after vim, a resize and :q!, lines 24-30 and the prompt were gone.
+func TestResizeUnderTheAlternateScreen(t *testing.T) {
+	s := newScreen(t, 40, 24, 0)
+	lines := numbered(30)
+	write(t, s, strings.Join(lines, "\r\n")+"\r\n$ vim")
+	write(t, s, "\x1b[?1049h\x1b[H\x1b[2J~\r\n~\r\n\x1b[24;1H:q!")
+	s.Resize(60, 10)
+	write(t, s, "\x1b[?1049l\r\n$ ")
+	text, _ := s.TextSince(Pos{})
+	want := strings.Join(lines, "\n") + "\n$ vim\n$"
+	if text != want {
+		t.Fatalf("after the program left:\n%s\nwant\n%s", text, want)
+	}
+	if snap := s.Snapshot(); snap.Cursor.Row != 9 || snap.Lines[8] != "$ vim" {
+		t.Fatalf("cursor %+v, screen %q", snap.Cursor, snap.Lines)
+	}
+}

@@ -97,6 +97,9 @@ func (s *Screen) Resize(cols, rows int) {
 	}
 	s.flushPrint()
 	s.print.last.valid = false
+	if s.altScreen() && rows < s.rows {
+		s.slideMain(rows)
+	}
 	cur := s.vt.Cursor()
 	if n := cur.Y - rows + 1; n > 0 {
 		// vt10x would slide both buffers itself, losing the rows on the inactive one and
@@ -113,6 +116,34 @@ func (s *Screen) Resize(cols, rows int) {
 	if grew {
 		s.resetTabs()
 	}
+}
+
+// slideMain does for the main screen, behind the alternate one, what a shrinking
+// resize does for the screen in front: the rows above the last one in use (or the
+// cursor saved on entering, where the program returns to) scroll into the
+// scrollback, so the prompt the program was started from is still there when it
+// leaves. vt10x would keep the top rows of both screens and drop the bottom ones.
+// The main screen is reached by leaving the alternate one, which vt10x clears:
+// the program in front redraws for the resize anyway (SIGWINCH).
+func (s *Screen) slideMain(rows int) {
+	front := s.vt.Cursor()
+	s.send([]byte("\x1b8")) // the main screen's cursor, saved on entering (1049)
+	saved := s.vt.Cursor()
+	s.send([]byte("\x1b[?47l"))
+	last := saved.Y
+	for y := s.rows - 1; y > last; y-- {
+		if text, _ := s.renderRow(y); trimRight(text) != "" {
+			last = y
+		}
+	}
+	n := last - rows + 1
+	if n > 0 {
+		s.send([]byte("\x1b[r"))
+		s.top, s.bottom = 0, s.rows-1
+		s.scrollOff(n, -1)
+		s.sendf("\x1b[%dS", n)
+	}
+	s.sendf("\x1b[%d;%dH\x1b7\x1b[?47h\x1b[%d;%dH", max(saved.Y-max(n, 0), 0)+1, saved.X+1, front.Y+1, front.X+1)
 }
 
 // resetTabs puts a tab stop every 8 columns. vt10x's resize sets the stops of a widened
