@@ -114,7 +114,10 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a Read
 		NewOutput:   r.New,
 	}
 	parts := []string{fmt.Sprintf("screen %dx%d", res.Cols, res.Rows), fmt.Sprintf("cursor %d,%d", res.Cursor.Row, res.Cursor.Col)}
-	if r.New {
+	switch {
+	case r.New && strings.TrimSpace(r.Output) == "":
+		parts = append([]string{"no output since the last reply"}, parts...)
+	case r.New:
 		parts = append([]string{"output not returned before"}, parts...)
 	}
 	if res.AltScreen {
