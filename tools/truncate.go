@@ -30,10 +30,10 @@ func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
 		total += utf8.RuneCountInString(l)
 	}
 	count := len(lines) + gapLines
-	// The marker is reserved at its longest (every line and character left out), so
-	// the real one, never longer, fits. Each kept line costs its length and one
+	// The marker is reserved at its longest (every line and character left out, or
+	// the middle of one line), so the real one, never longer, fits. Each kept line costs its length and one
 	// newline: the one after it in the head, the one before it in the tail.
-	budget := limit - utf8.RuneCountInString(marker(count, total, limit))
+	budget := limit - max(utf8.RuneCountInString(marker(count, total, limit)), utf8.RuneCountInString(marker(0, total, limit)))
 	if budget < 4 {
 		// No room for output: the marker alone, cut to fit, still says what happened.
 		return firstRunes(marker(count, total, limit), limit)
@@ -86,8 +86,15 @@ func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
 }
 
 func marker(lines, chars, limit int) string {
-	return fmt.Sprintf("[... %d lines (%d characters) omitted: the output was longer than max_output_chars=%d; "+
-		"read_output with full_screen: true shows the scrollback ...]", lines, chars, limit)
+	what := fmt.Sprintf("%d lines (%d characters)", lines, chars)
+	switch lines {
+	case 0:
+		what = fmt.Sprintf("%d characters of a line", chars) // the middle of one long line
+	case 1:
+		what = fmt.Sprintf("1 line (%d characters)", chars)
+	}
+	return fmt.Sprintf("[... %s omitted: the output was longer than max_output_chars=%d; "+
+		"read_output with full_screen: true shows the scrollback ...]", what, limit)
 }
 
 func firstRunes(s string, n int) string {

@@ -34,6 +34,14 @@ func TestTruncate(t *testing.T) {
 	if !strings.HasPrefix(out, "A") || !strings.HasSuffix(out, "Z") || utf8.RuneCountInString(out) > 1000 || !utf8.ValidString(out) {
 		t.Fatalf("huge line: %d chars, valid %v", utf8.RuneCountInString(out), utf8.ValidString(out))
 	}
+	// Its marker counts what it left out of the line, not "0 lines".
+	if !strings.Contains(out, "characters of a line omitted") {
+		t.Fatalf("huge line's marker: %q", out[strings.Index(out, "[..."):])
+	}
+	out, _ = truncate("one\n"+strings.Repeat("y", 5000)+"\ntwo", 1000)
+	if !strings.Contains(out, "[... 1 line (") {
+		t.Fatalf("one line left out: %q", out)
+	}
 }
 
 // TestTruncateCountsTheMarker: the reply, marker included, fits the limit, even when
