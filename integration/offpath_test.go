@@ -891,3 +891,29 @@ func TestOffPathTypedAheadSaysWhatItLeftOut(t *testing.T) {
 	rr := s.call("read_output", map[string]any{"session_id": id, "wait_for": late, "timeout_ms": 3000})
 	opMust(t, opHasLine(rr.str("output"), late), rr, "read_output does not give the kept output")
 }
+
+// A user's .bashrc that traces (a DEBUG trap that echoes, set -x) prints before the
+// first prompt, and a line of that trace was taken for a command's start: the
+// reply to create_session panicked the handler (a protocol error), and the session
+// was left running, counted against the limit, with every send panicking too.
+func TestOffPathTracingBashrc(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	for name, rc := range map[string]string{
+		"DEBUG trap": "PS1='$ '\ntrap 'echo \"[debug] $BASH_COMMAND\" >&2' DEBUG\n",
+		"set -x":     "PS1='$ '\nPROMPT_COMMAND='set +x'\nset -x\n",
+	} {
+		home := t.TempDir()
+		if err := os.WriteFile(filepath.Join(home, ".bashrc"), []byte(rc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := s.call("create_session", map[string]any{"command": "bash", "env": map[string]any{"HOME": home}, "cwd": home})
+		opMust(t, !r.IsError && r.str("session_id") != "", r, "%s: create_session", name)
+		id := r.str("session_id")
+		r = s.send(id, "(exit 3)", map[string]any{"timeout_ms": 8000})
+		opDone(t, r, "shell_mark")
+		code, _ := r.num("exit_code")
+		opMust(t, code == 3, r, "%s: want exit_code 3", name)
+		s.call("close_session", map[string]any{"session_id": id})
+	}
+}

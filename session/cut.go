@@ -332,7 +332,10 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		// Shell integration marked where the command's own output begins: after the
 		// echo, however the line editor drew it.
 		text, lost := s.scr.TextSince(o.cmd.Pos)
-		return padCursorLine(dropEchoLines(text, echoes[1:]), snap), lost
+		if len(echoes) > 0 {
+			echoes = echoes[1:] // the first line's echo is before the mark
+		}
+		return padCursorLine(dropEchoLines(text, echoes), snap), lost
 	}
 	start := from.pos
 	switch {
