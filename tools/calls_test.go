@@ -381,3 +381,24 @@ func TestWarnings(t *testing.T) {
 	}
 	golden(t, "warnings", b.String())
 }
+
+// A create_session whose startup panics (a bug, as a tracing .bashrc once found)
+// closes the session it started: the caller never learns its id, and it would run
+// on, counted against the limits, out of everyone's reach.
+func TestCreateSessionPanicLeavesNoSession(t *testing.T) {
+	h := newHarness(t, Config{})
+	srv := New(Config{}, h.sessions)
+	testHookBeforeStartup = func(*session.Session) { panic("startup bug") }
+	defer func() { testHookBeforeStartup = nil }()
+	func() {
+		defer func() {
+			if p := recover(); p != "startup bug" {
+				t.Errorf("recovered %v, want the panic passed on", p)
+			}
+		}()
+		_, _ = srv.createSession(t.Context(), mcp.CallToolRequest{}, CreateArgs{Command: "bash", Args: []string{"--norc"}})
+	}()
+	if live := h.sessions.List(); len(live) != 0 {
+		t.Fatalf("sessions left behind: %+v", live)
+	}
+}

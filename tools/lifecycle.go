@@ -13,6 +13,10 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
+// testHookBeforeStartup, when set by a test, runs between a session's start and
+// its startup wait.
+var testHookBeforeStartup func(*session.Session)
+
 func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a CreateArgs) (*mcp.CallToolResult, error) {
 	o, err := createOptions(a)
 	if err != nil {
@@ -42,6 +46,17 @@ func (s *Server) createSession(ctx context.Context, req mcp.CallToolRequest, a C
 	s.audit(ctx, redact.Event{Kind: redact.EventSessionCreate, Session: sess.ID, Command: o.Command})
 	s.cfg.Logger.Info("session created", "session", sess.ID, "command", o.Command, "pid", sess.PID())
 
+	defer func() {
+		if p := recover(); p != nil {
+			// The caller never learns the id: a session left behind would run on,
+			// counted against the limits, where nobody can reach it.
+			_, _ = s.sessions.Close(context.WithoutCancel(ctx), sess.ID, syscall.SIGHUP)
+			panic(p)
+		}
+	}()
+	if testHookBeforeStartup != nil {
+		testHookBeforeStartup(sess)
+	}
 	r := sess.Startup(ctx, s.cfg.StartupTimeout)
 	out, truncated := s.render(sess.ID, r.Output, s.cfg.MaxOutput)
 	res := CreateResult{
