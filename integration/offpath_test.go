@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -916,4 +917,21 @@ func TestOffPathTracingBashrc(t *testing.T) {
 		opMust(t, code == 3, r, "%s: want exit_code 3", name)
 		s.call("close_session", map[string]any{"session_id": id})
 	}
+}
+
+// The server takes SIGPIPE so that a client that went away makes its writes fail
+// rather than kill it. It used to ignore the signal, and an ignored signal stays
+// ignored across exec: every program in every session ran with SIGPIPE ignored,
+// and `yes | head -1` printed "yes: standard output: Broken pipe".
+func TestOffPathSessionsGetDefaultSIGPIPE(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, "yes | head -1; seq 1 100000 | head -1; grep SigIgn /proc/self/status", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "shell_mark")
+	opMust(t, !strings.Contains(r.str("output"), "Broken pipe"), r, "a writer to a closed pipe complains instead of dying")
+	ign := regexp.MustCompile(`SigIgn:\s*([0-9a-f]+)`).FindStringSubmatch(r.str("output"))
+	opMust(t, ign != nil, r, "no SigIgn line")
+	mask, _ := strconv.ParseUint(ign[1], 16, 64)
+	opMust(t, mask&(1<<(13-1)) == 0, r, "SIGPIPE is ignored in the session")
 }

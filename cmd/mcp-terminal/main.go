@@ -186,8 +186,11 @@ func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.
 	}
 	defer j.close()
 	// A client that goes away closes our stdout and stderr: a write must fail with
-	// EPIPE, not kill the server before it has ended its sessions' processes.
-	signal.Ignore(syscall.SIGPIPE)
+	// EPIPE, not kill the server before it has ended its sessions' processes. Taken,
+	// not ignored: an ignored signal stays ignored across exec, and every program in
+	// every session ran with SIGPIPE ignored (yes | head -1 printed "yes: standard
+	// output: Broken pipe"); a handled one is reset to the default there.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	a.audit.Record(redact.Event{Kind: redact.EventServerStart, Detail: version})
