@@ -935,3 +935,35 @@ func TestOffPathSessionsGetDefaultSIGPIPE(t *testing.T) {
 	mask, _ := strconv.ParseUint(ign[1], 16, 64)
 	opMust(t, mask&(1<<(13-1)) == 0, r, "SIGPIPE is ignored in the session")
 }
+
+// A tab in send_command's input is text, as pasted: typed to bash it was the key
+// that completes, so a heredoc's Makefile recipe lost its tab ("missing
+// separator") and a tab inside a line completed a file name into it. Where the
+// line editor asked for pastes bracketed, a line with a tab is pasted.
+func TestOffPathTabsInInputAreText(t *testing.T) {
+	t.Parallel()
+	need(t, "python3")
+	s := startServer(t)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "alpha_one.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shells := []string{"bash"}
+	if _, err := exec.LookPath("zsh"); err == nil {
+		shells = append(shells, "zsh")
+	}
+	for _, sh := range shells {
+		id := s.create(sh, map[string]any{"cwd": dir, "env": map[string]any{"HOME": t.TempDir(), "PS1": "$ "}})
+		opDone(t, s.send(id, "cat > Makefile.in <<'EOF'\nall:\n\techo building\nEOF", map[string]any{"timeout_ms": 8000}), "shell_mark")
+		r := s.send(id, "cat -A Makefile.in", map[string]any{"timeout_ms": 8000})
+		opMust(t, opHasLine(r.str("output"), "^Iecho building$"), r, "%s: the recipe's tab is gone", sh)
+		r = s.send(id, "printf '[%s]' a\tb; echo", map[string]any{"timeout_ms": 8000})
+		opMust(t, opHasLine(r.str("output"), "[a][b]"), r, "%s: a tab inside the line was taken for completion", sh)
+	}
+	id := s.create("python3", map[string]any{"args": []any{"-q"}})
+	r := s.send(id, "def f():\n\treturn 6 * 7\n", map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "prompt")
+	opMust(t, !strings.Contains(r.str("output"), "return"), r, "python: the tab-indented line's echo is in the reply")
+	r = s.send(id, "f()", map[string]any{"timeout_ms": 8000})
+	opMust(t, opHasLine(r.str("output"), "42"), r, "python: the function did not take its tab-indented body")
+}

@@ -262,6 +262,15 @@ func (s *Screen) Status() Status { return s.snapshot(true) }
 // of its CPU time per short command went to rendering a row nobody read).
 func (s *Screen) Counters() Status { return s.snapshot(false) }
 
+// BracketedPaste reports whether the program asked for pasted text to come
+// bracketed (ESC [?2004h): readline, zle and most line editors do while they edit.
+func (s *Screen) BracketedPaste() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushPend()
+	return s.bracketed
+}
+
 // snapshot is Status, with the cursor's row rendered only when row is set.
 func (s *Screen) snapshot(row bool) Status {
 	s.mu.Lock()

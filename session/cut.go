@@ -423,8 +423,8 @@ func stripEchoes(text string, echoes []string) string {
 		return text
 	}
 	line, rest, more := strings.Cut(text, "\n")
-	first := strings.TrimSpace(line)
-	if first != "" && first != strings.TrimSpace(echoes[0]) && (echoes[0] == "" || !isEcho(line, echoes[0])) {
+	first := spaced(strings.TrimSpace(line))
+	if first != "" && first != spaced(strings.TrimSpace(echoes[0])) && (echoes[0] == "" || !isEcho(line, echoes[0])) {
 		return text // the program wrote before echoing: keep everything
 	}
 	if !more {

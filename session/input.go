@@ -140,6 +140,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			}
 			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
 			defer cancel()
+			b = s.pasteTabs(b)
 			s.tapInput(b, hidden) // first, so the recording has it before its echo
 			if inputLag.hold != nil {
 				b = inputLag.hold(b)
@@ -330,10 +331,53 @@ func (s *Session) LineMode() bool {
 	return err == nil && canonical
 }
 
+// pasteTabs brackets text with a tab as a paste where the program asked for that
+// (readline, zle, python's REPL while they edit a line): typed, a tab is the key
+// that completes, and a heredoc's Makefile recipe lost its tab (or got a file
+// name completed into it). The Enter after the text is left outside the paste.
+func (s *Session) pasteTabs(b []byte) []byte {
+	text := bytes.TrimSuffix(b, []byte(enter))
+	if bytes.IndexByte(text, '\t') < 0 || bytes.IndexByte(text, 0x1b) >= 0 || !s.scr.BracketedPaste() {
+		return b
+	}
+	out := make([]byte, 0, len(b)+12)
+	out = append(out, "\x1b[200~"...)
+	out = append(out, text...)
+	out = append(out, "\x1b[201~"...)
+	return append(out, b[len(text):]...)
+}
+
+// spaced is s with every run of blanks (tabs included) made one space, line
+// breaks kept: a tab typed shows on the screen as the blanks up to the next tab
+// stop.
+func spaced(s string) string {
+	if !strings.ContainsRune(s, '\t') && !strings.Contains(s, "  ") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	blank := false
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ' ' || c == '\t' {
+			if !blank {
+				b.WriteByte(' ')
+			}
+			blank = true
+			continue
+		}
+		blank = false
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // isEcho reports whether line is a prompt followed by the typed input.
 func isEcho(line, input string) bool {
-	input = strings.TrimRight(input, " \t")
+	input = spaced(strings.TrimRight(input, " \t"))
 	line = strings.TrimRight(line, " \t")
+	if strings.ContainsRune(input, ' ') || strings.Contains(line, "  ") {
+		line = spaced(line)
+	}
 	if !strings.HasSuffix(line, input) {
 		return false
 	}

@@ -369,7 +369,7 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 	if st := s.scr.Counters(); st.AltScreen != from.alt || st.Clears != from.clears {
 		return true // a full-screen program took over, or the screen was cleared: the echo is gone
 	}
-	typed = strings.TrimSpace(typed)
+	typed = spaced(strings.TrimSpace(typed))
 	if r := []rune(typed); len(r) > 32 {
 		typed = string(r[len(r)-32:])
 	}
@@ -377,6 +377,9 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 		return true
 	}
 	text, _ := s.scr.TextSince(from.pos)
+	if strings.ContainsRune(typed, ' ') {
+		text = spaced(text) // a typed tab shows as blanks
+	}
 	i := strings.Index(text, typed)
 	if i < 0 {
 		return false
