@@ -967,3 +967,35 @@ func TestOffPathTabsInInputAreText(t *testing.T) {
 	r = s.send(id, "f()", map[string]any{"timeout_ms": 8000})
 	opMust(t, opHasLine(r.str("output"), "42"), r, "python: the function did not take its tab-indented body")
 }
+
+// A program that returns to the start of the row a reply ended on and overwrites
+// it ("waiting..." becoming a result, git's "hint: Waiting for your editor"
+// becoming "[main 95e401f] msg") answers with the whole row: the reply kept only
+// what lay right of the old cursor, "" or the tail of a word.
+func TestOffPathRowOverwrittenFromItsStart(t *testing.T) {
+	t.Parallel()
+	need(t, "git", "vim")
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, `printf 'Progress: waiting for input... '; read -s x; printf '\r\033[KResult: %s characters\n' "${#x}"`, map[string]any{"timeout_ms": 8000})
+	opDone(t, r, "input_wait")
+	r = s.send(id, "abcd", map[string]any{"timeout_ms": 8000})
+	opMust(t, opHasLine(r.str("output"), "Result: 4 characters"), r, "the overwritten row is not in the reply")
+	r = s.send(id, `printf 'Downloading... '; sleep 0.4; printf '\r\033[KDownloaded 5 files\n'`, map[string]any{"timeout_ms": 100})
+	opMust(t, !r.boolean("is_complete"), r, "premise: the download should have timed out")
+	r = s.call("read_output", map[string]any{"session_id": id, "wait_for": `\$ $`, "timeout_ms": 5000})
+	opMust(t, opHasLine(r.str("output"), "Downloaded 5 files"), r, "read_output: the overwritten row is not whole")
+
+	repo := t.TempDir()
+	for _, c := range []string{"init -q -b main", "config user.email t@example.com", "config user.name T", "commit -q --allow-empty -m first"} {
+		if out, err := exec.Command("sh", "-c", "cd "+repo+" && git "+c).CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v %s", c, err, out)
+		}
+	}
+	opDone(t, s.send(id, "cd "+repo+" && echo change > f && git add f", nil), "shell_mark")
+	opDone(t, s.send(id, "GIT_EDITOR='vim -u NONE -i NONE -N' git commit", map[string]any{"timeout_ms": 8000}), "input_wait")
+	opKeys(s, id, "i", map[string]any{"timeout_ms": 5000})
+	s.send(id, "second commit", map[string]any{"append_newline": false, "timeout_ms": 5000})
+	r = opKeys(s, id, "escape : w q enter", map[string]any{"timeout_ms": 8000})
+	opMust(t, strings.Contains(r.str("output"), "] second commit"), r, "git's commit line, written over its 'Waiting for your editor' hint, is not in the reply")
+}

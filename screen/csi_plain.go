@@ -1,5 +1,7 @@
 package screen
 
+import "strings"
+
 // countFinals are the sequences whose one parameter is a count or a 1-based position,
 // where a missing or zero parameter means 1.
 var countFinals = [128]bool{
@@ -131,6 +133,8 @@ func (s *Screen) setAltScreen(mode int, set bool) {
 	if !set {
 		cur := s.vt.Cursor()
 		s.altExit = Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
+		row, _ := s.renderRow(cur.Y)
+		s.altExitLeft = strings.TrimRight(strings.TrimSuffix(row, cutCols(row, cur.X)), " ")
 	}
 }
 

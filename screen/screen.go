@@ -77,19 +77,20 @@ type Screen struct {
 	hist  history
 	glyph clusters
 
-	lineBase  int64 // lines that have ever scrolled off the main screen
-	replies   []byte
-	bracketed bool
-	title     string
-	written   uint64
-	clears    uint64
-	erases    uint64 // ED 2 and RIS on the main screen
-	eraseTop  int64  // lineBase at the last erase
-	altExit   Pos
-	marks     []Mark
-	markSeq   uint64
-	promptN   string // the n= of the last prompt's end mark (redrawnPrompt)
-	redrawing bool   // the marks arriving belong to a redrawn prompt
+	lineBase    int64 // lines that have ever scrolled off the main screen
+	replies     []byte
+	bracketed   bool
+	title       string
+	written     uint64
+	clears      uint64
+	erases      uint64 // ED 2 and RIS on the main screen
+	eraseTop    int64  // lineBase at the last erase
+	altExit     Pos
+	altExitLeft string
+	marks       []Mark
+	markSeq     uint64
+	promptN     string // the n= of the last prompt's end mark (redrawnPrompt)
+	redrawing   bool   // the marks arriving belong to a redrawn prompt
 
 	tabsCustom bool   // a program set or cleared tab stops: TAB leaves the flow
 	pend       []byte // output kept back from vt10x by the bulk step (fast.go)
@@ -243,6 +244,9 @@ type Status struct {
 	// AltExit is where the main screen's cursor was put back when a full-screen program
 	// last left the alternate screen: where the output after it (the next prompt) begins.
 	AltExit Pos
+	// AltExitLeft is that row left of the cursor then: a program that overwrites
+	// the row from its start afterwards has redrawn it (see session's mark.left).
+	AltExitLeft string
 
 	// MarkSeq is the Seq of the newest shell-integration mark (0 before any):
 	// MarksSince(MarkSeq) later returns exactly the marks that arrived after this.
@@ -300,19 +304,20 @@ func (s *Screen) status() Status {
 func (s *Screen) statusAt(cur Point, text string) Status {
 	mode := s.vt.Mode()
 	return Status{
-		Cursor:    cur,
-		CursorRow: s.lineBase + int64(cur.Row),
-		Line:      trimRight(text),
-		AltScreen: mode&vt10x.ModeAltScreen != 0,
-		AppCursor: mode&vt10x.ModeAppCursor != 0,
-		Written:   s.written,
-		Clears:    s.clears,
-		Erases:    s.erases,
-		EraseTop:  s.eraseTop,
-		MarkSeq:   s.markSeq,
-		AltExit:   s.altExit,
-		Cols:      s.cols,
-		Rows:      s.rows,
+		Cursor:      cur,
+		CursorRow:   s.lineBase + int64(cur.Row),
+		Line:        trimRight(text),
+		AltScreen:   mode&vt10x.ModeAltScreen != 0,
+		AppCursor:   mode&vt10x.ModeAppCursor != 0,
+		Written:     s.written,
+		Clears:      s.clears,
+		Erases:      s.erases,
+		EraseTop:    s.eraseTop,
+		MarkSeq:     s.markSeq,
+		AltExit:     s.altExit,
+		AltExitLeft: s.altExitLeft,
+		Cols:        s.cols,
+		Rows:        s.rows,
 	}
 }
 

@@ -53,9 +53,10 @@ type mark struct {
 	wrote   uint64
 	wroteOK bool
 	at      time.Time
-	// left is the cursor's row left of the cursor when keys were written ("" for
-	// a line of text): a line editor that redraws that part (a history search,
-	// ctrl+g) answers with its whole row, not what lies right of an old column.
+	// left is the cursor's row left of the cursor: a line editor that redraws that
+	// part (a history search, ctrl+g), or a program that returns to the row's start
+	// and overwrites it ("Waiting for your editor..." becoming git's "[main 95e401f]
+	// msg"), answers with its whole row, not what lies right of an old column.
 	left string
 }
 
@@ -95,9 +96,7 @@ func (s *Session) markNow(keys bool) mark {
 		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
 	}
 	m.shellFront = s.integrated && s.shellInFront()
-	if keys {
-		m.left = s.scr.LeftOf(m.pos)
-	}
+	m.left = s.scr.LeftOf(m.pos)
 	if !s.integrated || keys {
 		return m
 	}
@@ -337,12 +336,12 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		}
 		return padCursorLine(dropEchoLines(text, echoes), snap), lost
 	}
-	start := from.pos
+	start, left := from.pos, from.left
 	switch {
 	case from.owed:
 		switch {
 		case o.hasPrompt:
-			start = o.prompt.Pos // our line echoes after the earlier command's prompt
+			start, left = o.prompt.Pos, "" // our line echoes after the earlier command's prompt
 		case indexKind(o.ours, 0, 'B') < 0:
 			// Typed ahead, and no prompt since: what came is the earlier command's.
 			return "", false
@@ -350,10 +349,12 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 	case from.alt:
 		// The program left the alternate screen: what followed starts where the main
 		// screen's cursor was put back, and the keys typed into it echoed nowhere.
-		start, echoes = snap.AltExit, nil
+		start, echoes, left = snap.AltExit, nil, snap.AltExitLeft
 	}
-	if start == from.pos && from.left != "" && !strings.HasPrefix(s.scr.LeftOf(start), from.left) {
-		start.Col = 0 // the keys redrew their row from its start (see mark.left)
+	if start.Col > 0 && left != "" && !strings.HasPrefix(s.scr.LeftOf(start), left) {
+		// The row was redrawn from its start since (see mark.left): a line editor's
+		// search, or a program's \r that overwrote its "waiting..." with a result.
+		start.Col = 0
 	}
 	text, lost := s.scr.TextSince(start)
 	return padCursorLine(stripEchoes(text, echoes), snap), lost
