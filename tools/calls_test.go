@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -400,5 +401,23 @@ func TestCreateSessionPanicLeavesNoSession(t *testing.T) {
 	}()
 	if live := h.sessions.List(); len(live) != 0 {
 		t.Fatalf("sessions left behind: %+v", live)
+	}
+}
+
+// list_sessions shows a session's arguments; secrets among them are redacted as
+// they would be in output.
+func TestListSessionsRedactsArguments(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{Redactor: redact.NewRedactor(true)})
+	h.must("create_session", map[string]any{"command": "sh", "args": []any{"-c", "read x", "mysql", "--password=Hunter2SuperSecret", "-pAnotherSecret99", "plain"}})
+	r := h.must("list_sessions", nil)
+	got := fmt.Sprint(r.S["sessions"])
+	for _, secret := range []string{"Hunter2SuperSecret", "AnotherSecret99"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("list_sessions shows %q: %s", secret, got)
+		}
+	}
+	if !strings.Contains(got, "plain") || !strings.Contains(got, "--password=[REDACTED:") {
+		t.Errorf("list_sessions args: %s", got)
 	}
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -159,7 +160,7 @@ func (s *Server) listSessions(ctx context.Context, req mcp.CallToolRequest, _ Li
 	var b strings.Builder
 	for _, in := range infos {
 		si := SessionInfo{
-			SessionID: in.ID, Name: in.Name, Command: in.Command, Args: in.Args, PID: in.PID,
+			SessionID: in.ID, Name: in.Name, Command: in.Command, Args: redactArgs(s.cfg.Redactor, in.Command, in.Args), PID: in.PID,
 			Cwd: in.Cwd, Foreground: in.Foreground, IsAlive: in.Alive, ExitCode: exitCode(in.Exit),
 			CreatedAt: in.Created.UTC().Format(time.RFC3339), LastActivity: in.LastActivity.UTC().Format(time.RFC3339),
 			WatchURL: s.watchURL(in.ID),
@@ -201,4 +202,31 @@ func (s *Server) closeSession(ctx context.Context, req mcp.CallToolRequest, a Cl
 	s.audit(ctx, redact.Event{Kind: redact.EventSessionClose, Session: id, ExitCode: &code})
 	res := CloseResult{Success: true, ExitCode: &code, Signal: st.Signal}
 	return mcp.NewToolResultStructured(res, fmt.Sprintf("[session %s closed · %s]", id, describe(&st))), nil
+}
+
+// redactArgs returns args with the secrets the redactor finds in the whole
+// command line (mysql -pX, --password=X) replaced in the arguments that hold them.
+func redactArgs(r *redact.Redactor, command string, args []string) []string {
+	line := command
+	at := make([]int, len(args)) // where each argument starts in line
+	for i, a := range args {
+		line += " "
+		at[i] = len(line)
+		line += a
+	}
+	spans := r.Secrets(line)
+	if len(spans) == 0 {
+		return args
+	}
+	out := slices.Clone(args)
+	for i := len(args) - 1; i >= 0; i-- {
+		start, end := at[i], at[i]+len(args[i])
+		for j := len(spans) - 1; j >= 0; j-- {
+			sp := spans[j]
+			if lo, hi := max(sp.Start, start), min(sp.End, end); lo < hi {
+				out[i] = out[i][:lo-start] + "[REDACTED:" + sp.Kind + "]" + out[i][hi-start:]
+			}
+		}
+	}
+	return out
 }
