@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -78,7 +79,76 @@ func key(name string, appCursor bool) ([]byte, error) {
 	if b, ok := ctrlKey(lower); ok {
 		return []byte{b}, nil
 	}
+	if b, ok := modifiedKey(name, lower); ok {
+		return b, nil
+	}
 	return nil, fmt.Errorf("%w %q; %s", ErrUnknownKey, name, keyHelp())
+}
+
+// tildeKeys are the keys xterm sends as ESC [ n ~, by their n.
+var tildeKeys = map[string]string{
+	"insert": "2", "ins": "2", "delete": "3", "del": "3", "pageup": "5", "pgup": "5", "pagedown": "6", "pgdn": "6",
+	"f5": "15", "f6": "17", "f7": "18", "f8": "19", "f9": "20", "f10": "21", "f11": "23", "f12": "24",
+}
+
+// modifiedKey is a key held with shift, alt (meta) or ctrl, as xterm sends it: a
+// cursor, editing or function key carries the modifiers as a parameter (ctrl+left
+// is ESC [1;5D, shift+delete ESC [3;2~), and alt before any other key is ESC
+// before it (alt+x is ESC x, alt+enter ESC CR, ctrl+alt+d ESC ^D). Shift with a
+// character has no encoding of its own: type the character.
+func modifiedKey(name, lower string) ([]byte, bool) {
+	mods, rest := 0, lower
+	for {
+		var n int
+		switch {
+		case strings.HasPrefix(rest, "shift+"):
+			mods, n = mods|1, len("shift+")
+		case strings.HasPrefix(rest, "alt+"):
+			mods, n = mods|2, len("alt+")
+		case strings.HasPrefix(rest, "meta+"):
+			mods, n = mods|2, len("meta+")
+		case strings.HasPrefix(rest, "ctrl+") && len(rest) > len("ctrl+"):
+			mods, n = mods|4, len("ctrl+")
+		}
+		if n == 0 {
+			break
+		}
+		rest = rest[n:]
+	}
+	if mods == 0 || rest == "" {
+		return nil, false
+	}
+	param := strconv.Itoa(mods + 1)
+	if c, ok := cursorKeys[rest]; ok {
+		return []byte("\x1b[1;" + param + string(c)), true
+	}
+	if n, ok := tildeKeys[rest]; ok {
+		return []byte("\x1b[" + n + ";" + param + "~"), true
+	}
+	if i := strings.Index("f1f2f3f4", rest); len(rest) == 2 && i >= 0 && i%2 == 0 {
+		return []byte("\x1b[1;" + param + string("PQRS"[i/2])), true
+	}
+	if mods&1 != 0 {
+		return nil, false
+	}
+	var base []byte
+	switch original := name[len(name)-len(rest):]; {
+	case mods&4 != 0:
+		b, ok := ctrlKey("ctrl+" + rest)
+		if !ok {
+			return nil, false
+		}
+		base = []byte{b}
+	case utf8.RuneCountInString(original) == 1:
+		base = []byte(original)
+	default:
+		s, ok := namedKeys[rest]
+		if !ok {
+			return nil, false
+		}
+		base = []byte(s)
+	}
+	return append([]byte{0x1b}, base...), true // alt
 }
 
 // ctrlKey accepts ctrl+x, ctrl-x, c-x and ^x.
@@ -110,7 +180,8 @@ func keyHelp() string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return "valid keys: ctrl+a … ctrl+z, ctrl+\\ ctrl+] ctrl+[ ctrl+^ ctrl+_ ctrl+@ (ctrl+space), " +
+	return "valid keys: ctrl+a … ctrl+z, ctrl+\\ ctrl+] ctrl+[ ctrl+^ ctrl+_ ctrl+@ (ctrl+space), alt+ any key (alt+x, alt+enter, ctrl+alt+d), " +
+		"shift+, alt+ and ctrl+ with the cursor, editing and function keys (ctrl+left, shift+up, alt+f4), " +
 		strings.Join(names, ", ") +
 		", or any single character as itself; separate several keys with spaces (\"escape : w q enter\")"
 }

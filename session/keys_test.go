@@ -28,6 +28,20 @@ func TestKeys(t *testing.T) {
 		{"q", false, "q"},
 		{"é", false, "é"},
 		{" ", false, " "},
+		{"alt+x", false, "\x1bx"},
+		{"Alt+X", false, "\x1bX"},
+		{"meta+.", false, "\x1b."},
+		{"alt+enter", false, "\x1b\r"},
+		{"alt+backspace", false, "\x1b\x7f"},
+		{"ctrl+alt+d", false, "\x1b\x04"},
+		{"ctrl+left", false, "\x1b[1;5D"},
+		{"ctrl+right", true, "\x1b[1;5C"},
+		{"shift+up", false, "\x1b[1;2A"},
+		{"ctrl+shift+end", false, "\x1b[1;6F"},
+		{"shift+delete", false, "\x1b[3;2~"},
+		{"ctrl+pagedown", false, "\x1b[6;5~"},
+		{"alt+f4", false, "\x1b[1;3S"},
+		{"shift+f5", false, "\x1b[15;2~"},
 	}
 	for _, tt := range tests {
 		got, err := Keys(tt.spec, tt.appCursor)
@@ -35,7 +49,7 @@ func TestKeys(t *testing.T) {
 			t.Errorf("Keys(%q, %v) = %q, %v; want %q", tt.spec, tt.appCursor, got, err, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "ctrl+shift+x", "hyper", "f13"} {
+	for _, bad := range []string{"", "ctrl+shift+x", "hyper", "f13", "alt+", "shift+a", "alt+hyper", "ctrl+alt+é"} {
 		if _, err := Keys(bad, false); !errors.Is(err, ErrUnknownKey) {
 			t.Errorf("Keys(%q): %v, want ErrUnknownKey", bad, err)
 		}

@@ -67,7 +67,7 @@ func closeSessionTool() mcp.Tool {
 func sendControlTool() mcp.Tool {
 	return tool("send_control",
 		"Press keys in a session: ctrl+c, ctrl+d, ctrl+z, enter, tab, shift+tab, escape, backspace, delete, insert, up, down, left, right, home, end, pageup, pagedown, f1-f12, "+
-			"or any single character (q, y, :). Several keys separated by spaces: \"down down enter\", \"escape : w q enter\". Returns the output they caused, like send_command. "+
+			"alt+ any key (alt+x, alt+enter), ctrl+ shift+ alt+ with those (ctrl+left, shift+up), or any single character (q, y, :). Several keys separated by spaces: \"down down enter\", \"escape : w q enter\". Returns the output they caused, like send_command. "+
 			"cols and rows resize the terminal first (with or without keys).",
 		hints("Send control keys", false, true, false, true),
 		mcp.WithOutputSchema[CommandResult](),
