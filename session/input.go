@@ -60,6 +60,9 @@ type Result struct {
 	// Unseen: output arrived after the last reply and before this input (an earlier
 	// command's, after its reply timed out); it is not part of this reply.
 	Unseen bool
+	// Closed: the session was closed during the call (close_session, the idle
+	// reaper, the server stopping); its program ended because of that.
+	Closed bool
 	// Skipped: this input was typed ahead of an earlier command's prompt, and that
 	// command's late output came during this call; it is not part of this reply but
 	// kept, like Unseen's, for the next read.
@@ -264,6 +267,7 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 		Hidden:   s.InputHidden(),
 		Alive:    s.Alive(),
 		Unsent:   unsent,
+		Closed:   s.closing.Load(),
 	}
 	if !v.Done {
 		r.Reason = detect.Timeout

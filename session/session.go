@@ -94,6 +94,9 @@ type Session struct {
 	// editorMode: node's REPL took .editor and takes lines with no prompt (see
 	// replEditor).
 	editorMode atomic.Bool
+	// closing: the session is being closed (close_session, the idle reaper, the
+	// server stopping), not just ended by its program.
+	closing atomic.Bool
 	// typedPieces is what was typed since the last Enter (guarded by the turn).
 	typedPieces string
 
@@ -414,6 +417,7 @@ func (s *Session) Resize(cols, rows int) error {
 // close ends every process of the session, optionally sending sig first and giving
 // the program a moment to act on it, and waits for the read loop.
 func (s *Session) close(ctx context.Context, sig syscall.Signal) (pty.ExitStatus, error) {
+	s.closing.Store(true)
 	if sig != 0 && s.Alive() {
 		_ = s.proc.Signal(sig) // the foreground group: what a key press would reach
 		grace, cancel := context.WithTimeout(ctx, 500*time.Millisecond)

@@ -421,3 +421,19 @@ func TestListSessionsRedactsArguments(t *testing.T) {
 		t.Errorf("list_sessions args: %s", got)
 	}
 }
+
+// A call waiting on a session that close_session ends says the session was
+// closed, not that its program exited and close_session would remove it.
+func TestCallWaitingWhenClosed(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	id := h.bash()
+	done := make(chan reply, 1)
+	go func() { done <- h.send(id, "sleep 20", map[string]any{"timeout_ms": 15000}) }()
+	time.Sleep(300 * time.Millisecond)
+	h.must("close_session", map[string]any{"session_id": id})
+	r := <-done
+	if w := r.str("warning"); !strings.Contains(w, "was closed") || strings.Contains(w, "close_session removes") {
+		t.Fatalf("warning: %q", w)
+	}
+}

@@ -222,7 +222,10 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	if r.Lost {
 		w = append(w, "The beginning of the output scrolled out of the scrollback and is lost.")
 	}
-	if !r.Alive {
+	switch {
+	case r.Closed:
+		w = append(w, "The session was closed while this call waited: its program ended because of that.")
+	case !r.Alive:
 		w = append(w, "The session's program has exited; close_session removes the session.")
 	}
 	return strings.Join(w, " ")
