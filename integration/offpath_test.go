@@ -915,7 +915,19 @@ func TestOffPathTracingBashrc(t *testing.T) {
 		opDone(t, r, "shell_mark")
 		code, _ := r.num("exit_code")
 		opMust(t, code == 3, r, "%s: want exit_code 3", name)
+		// The integration's own hooks are not traced into the reply.
+		for _, leak := range []string{"__mcpt", "133;", "case "} {
+			opMust(t, !strings.Contains(r.str("output"), leak), r, "%s: the reply traces the integration's hooks (%q)", name, leak)
+		}
 		s.call("close_session", map[string]any{"session_id": id})
+	}
+	// set -x typed in a session traces the commands, not the prompt's hooks.
+	for _, args := range [][]any{nil, {"--norc"}} {
+		id := s.create("bash", map[string]any{"args": args, "env": map[string]any{"HOME": t.TempDir()}})
+		opDone(t, s.send(id, "set -x", nil), "shell_mark")
+		r := s.send(id, "echo traced", nil)
+		opMust(t, strings.HasPrefix(r.str("output"), "+ echo traced\ntraced\n") && strings.Count(r.str("output"), "\n") == 2, r,
+			"bash %v: set -x traces the integration's hooks into the reply", args)
 	}
 }
 

@@ -67,10 +67,11 @@ var interactiveFlags = map[string][]string{
 // The rc file's two hooks inline, for bash --norc: the status first (while $? is the
 // command's), the prompt wrapper last, the caller's own PROMPT_COMMAND between them.
 // Coming from the environment they are exported, and so is the PS1 they wrap: the
-// wrapper takes all three from children once (see the rc file).
+// wrapper takes all three from children once (see the rc file). Each runs with
+// stderr at /dev/null, where set -x would trace it.
 const (
-	bashStatusHook = `printf '\033]133;D;%s\007' "$?"`
-	bashPromptHook = `case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;D;$?;n=${EPOCHREALTIME-}\007\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]'; export -n PS1 PROMPT_COMMAND PS0 ;; esac`
+	bashStatusHook = `{ printf '\033]133;D;%s\007' "$?"; } 2>/dev/null`
+	bashPromptHook = `{ case "$PS1" in *'133;A'*) ;; *) PS1='\[\033]133;D;$?;n=${EPOCHREALTIME-}\007\033]133;A\007\]'"$PS1"'\[\033]133;B\007\]'; export -n PS1 PROMPT_COMMAND PS0 ;; esac; } 2>/dev/null`
 )
 
 // integrate rewrites the options of an interactive bash or zsh so that it loads
