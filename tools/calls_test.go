@@ -437,3 +437,29 @@ func TestCallWaitingWhenClosed(t *testing.T) {
 		t.Fatalf("warning: %q", w)
 	}
 }
+
+// read_output wait_for on a full-screen program returns its screen, as every
+// reply there does; it is not labelled as output no reply returned.
+func TestReadFullScreenIsNotNewOutput(t *testing.T) {
+	t.Parallel()
+	need(t, "less")
+	h := newHarness(t, Config{})
+	id := h.bash()
+	h.send(id, "seq 1 200 | less", map[string]any{"timeout_ms": 5000})
+	r := h.must("read_output", map[string]any{"session_id": id, "wait_for": "never", "timeout_ms": 50})
+	if strings.Contains(r.Text, "output not returned before") || !strings.Contains(r.Text, "full-screen program") {
+		t.Fatalf("read_output on less: %s", r.Text[max(0, len(r.Text)-200):])
+	}
+}
+
+// Output whose beginning scrolled out of the scrollback comes back truncated, with
+// a warning that says how to keep all of it.
+func TestScrolledOffOutputIsTruncated(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, Config{}, session.Config{Settle: 100 * time.Millisecond, Scrollback: 20})
+	id := h.bash()
+	r := h.send(id, "seq 1 500", map[string]any{"timeout_ms": 5000})
+	if !r.boolean("truncated") || !strings.Contains(r.str("warning"), "redirect it to a file") {
+		t.Fatalf("seq 1 500 with 20 lines of scrollback: truncated=%v warning=%q", r.S["truncated"], r.str("warning"))
+	}
+}

@@ -176,7 +176,7 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 	res := CommandResult{
 		Output: out, IsComplete: r.Complete, IsAlive: r.Alive, ExitCode: exitCode(r.Exit),
 		Reason: string(r.Reason), Detail: r.Detail, InputHidden: r.Hidden,
-		Truncated: truncated, DurationMS: time.Since(began).Milliseconds(), // rendering included
+		Truncated: truncated || r.Lost, DurationMS: time.Since(began).Milliseconds(), // rendering included
 	}
 	if r.Code != nil && r.Alive {
 		res.ExitCode = r.Code
@@ -220,7 +220,8 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 		w = append(w, fmt.Sprintf("%d later input line(s) were not typed because an earlier line did not finish.", r.Unsent))
 	}
 	if r.Lost {
-		w = append(w, "The beginning of the output scrolled out of the scrollback and is lost.")
+		w = append(w, "The beginning of the output scrolled out of the scrollback and is lost: "+
+			"for long output, redirect it to a file (cmd > out.txt 2>&1) and read the parts you need.")
 	}
 	switch {
 	case r.Closed:

@@ -133,6 +133,8 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a Read
 	switch {
 	case r.New && strings.TrimSpace(r.Output) == "":
 		parts = append([]string{"no output since the last reply"}, parts...)
+	case r.New && res.AltScreen:
+		// A full-screen program's answer is its whole screen, new or not.
 	case r.New:
 		parts = append([]string{"output not returned before"}, parts...)
 	}
