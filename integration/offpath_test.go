@@ -1011,3 +1011,21 @@ func TestOffPathRowOverwrittenFromItsStart(t *testing.T) {
 	r = opKeys(s, id, "escape : w q enter", map[string]any{"timeout_ms": 8000})
 	opMust(t, strings.Contains(r.str("output"), "] second commit"), r, "git's commit line, written over its 'Waiting for your editor' hint, is not in the reply")
 }
+
+// Text typed without Enter at an integrated shell's prompt waits on its command
+// line: the echo is not output, so the reply was empty, and the next line was
+// added to it without a word ("q" then "man bash" ran "qman bash"). Both replies
+// now say so.
+func TestOffPathTextLeftOnTheCommandLine(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, "q", map[string]any{"append_newline": false})
+	opMust(t, strings.Contains(r.str("warning"), `command line now holds "q"`), r, "the reply does not say q waits on the command line")
+	r = s.send(id, "echo bash", nil)
+	opDone(t, r, "shell_mark")
+	opMust(t, strings.Contains(r.str("output"), "qecho"), r, "premise: the line was added to the q")
+	opMust(t, strings.Contains(r.str("warning"), `already held "q"`), r, "the reply does not say the line was added to what the command line held")
+	r = s.send(id, "echo plain", nil)
+	opMust(t, r.str("warning") == "", r, "a plain line gets a warning")
+}

@@ -279,6 +279,9 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 	case withEnter:
 		// Text already at the prompt, or keys the line editor acts on (a tab completes):
 		// type it, and judge the line the screen shows.
+		if strings.TrimSpace(cur) != "" {
+			s.addedTo = cur
+		}
 		if text := chunk[:len(chunk)-len(enter)]; len(text) > 0 {
 			before := s.scr.Counters().Written
 			if err := write(text); err != nil {

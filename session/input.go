@@ -63,6 +63,12 @@ type Result struct {
 	// Closed: the session was closed during the call (close_session, the idle
 	// reaper, the server stopping); its program ended because of that.
 	Closed bool
+	// Pending: the integrated shell waits at its prompt with this text on its
+	// command line, not run (set after input that did not end with Enter).
+	Pending string
+	// AddedTo: a line was typed at a shell prompt that already held this text
+	// (typed earlier without Enter): they ran as one line.
+	AddedTo string
 	// Skipped: this input was typed ahead of an earlier command's prompt, and that
 	// command's late output came during this call; it is not part of this reply but
 	// kept, like Unseen's, for the next read.
@@ -223,6 +229,15 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	r.Unseen, r.Refused = unseen, refused
 	if first.owed {
 		r.Skipped = s.keepSkipped(first, echoes)
+	}
+	r.AddedTo, s.addedTo = s.addedTo, ""
+	if keys && s.integrated && r.Alive {
+		// Text typed without Enter, or keys a program in front did not take (less
+		// quit at the q of "seq"), wait on the shell's command line: echoed, so not
+		// in the output, and the next command would be added to them.
+		if line, ok := s.promptLine(); ok && strings.TrimSpace(line) != "" {
+			r.Pending = line
+		}
 	}
 	s.delivered(r.Complete, echoes)
 	return r, nil

@@ -94,6 +94,9 @@ type Session struct {
 	// editorMode: node's REPL took .editor and takes lines with no prompt (see
 	// replEditor).
 	editorMode atomic.Bool
+	// addedTo is the text the shell's command line held when this turn typed a
+	// line after it (gateLine), for the turn's Result.
+	addedTo string
 	// closing: the session is being closed (close_session, the idle reaper, the
 	// server stopping), not just ended by its program.
 	closing atomic.Bool

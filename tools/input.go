@@ -213,6 +213,12 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	if r.Unseen {
 		w = append(w, "Output arrived after the last reply and before this input (an earlier command's); it is not part of this reply: read_output shows the screen.")
 	}
+	if r.AddedTo != "" {
+		w = append(w, fmt.Sprintf("The shell's command line already held %q (typed earlier without Enter): this line was added to it, and they ran as one.", clip(r.AddedTo, 120)))
+	}
+	if r.Pending != "" {
+		w = append(w, fmt.Sprintf("The shell's command line now holds %q, not run: send_control enter runs it, ctrl+u clears it, and text sent next is added to it.", clip(r.Pending, 120)))
+	}
 	if r.Skipped {
 		w = append(w, "The previous command was still running when this input was typed, and its late output came during this call; it is not part of this reply: read_output shows the screen.")
 	}
@@ -230,4 +236,12 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 		w = append(w, "The session's program has exited; close_session removes the session.")
 	}
 	return strings.Join(w, " ")
+}
+
+// clip shortens s to n characters, marking the cut.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }
