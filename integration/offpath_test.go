@@ -1029,3 +1029,40 @@ func TestOffPathTextLeftOnTheCommandLine(t *testing.T) {
 	r = s.send(id, "echo plain", nil)
 	opMust(t, r.str("warning") == "", r, "a plain line gets a warning")
 }
+
+// A menu in a full-screen program (curses, whiptail, dialog) shows its selected
+// item in reverse video, which the screen's text does not carry: the agent chose
+// blind. Replies on a full-screen program name the reverse-video text.
+func TestOffPathMenuSelectionIsShown(t *testing.T) {
+	t.Parallel()
+	need(t, "python3")
+	s := startServer(t)
+	menu := filepath.Join(t.TempDir(), "menu.py")
+	script := "import curses\n" +
+		"def main(w):\n" +
+		"    curses.curs_set(0)\n" +
+		"    items, sel = ['Alpha', 'Beta', 'Gamma'], 0\n" +
+		"    while True:\n" +
+		"        w.erase()\n" +
+		"        w.addstr(0, 0, 'Choose:')\n" +
+		"        for i, it in enumerate(items):\n" +
+		"            w.addstr(2 + i, 2, it, curses.A_REVERSE if i == sel else 0)\n" +
+		"        w.refresh()\n" +
+		"        k = w.getch()\n" +
+		"        if k == curses.KEY_DOWN: sel = min(sel + 1, 2)\n" +
+		"        elif k == curses.KEY_UP: sel = max(sel - 1, 0)\n" +
+		"        elif k in (10, 13): return items[sel]\n" +
+		"print('chosen:', curses.wrapper(main))\n"
+	if err := os.WriteFile(menu, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := s.bash(nil)
+	r := s.send(id, "python3 "+menu, map[string]any{"timeout_ms": 8000})
+	opMust(t, strings.Contains(r.Text, `highlighted: "Alpha"`), r, "the first item's selection is not shown")
+	r = opKeys(s, id, "down down", map[string]any{"timeout_ms": 5000})
+	opMust(t, strings.Contains(r.Text, `highlighted: "Gamma"`), r, "the selection after down down is not shown")
+	r = s.call("read_output", map[string]any{"session_id": id})
+	opMust(t, strings.Contains(r.Text, `highlighted: "Gamma"`), r, "read_output does not show the selection")
+	r = opKeys(s, id, "up enter", map[string]any{"timeout_ms": 5000})
+	opMust(t, opHasLine(r.str("output"), "chosen: Beta"), r, "premise: Beta was chosen")
+}

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"strings"
 	"unicode/utf8"
 )
 
@@ -120,4 +121,31 @@ func (s *Screen) cellString(r rune) string {
 	}
 	text, _ := s.cellText(r)
 	return text
+}
+
+// Highlighted returns the text of the visible screen's reverse-video runs, top to
+// bottom, at most n, blanks around each trimmed and empty runs left out: the item
+// a menu (curses, whiptail, dialog) or a list has selected, which its text alone
+// does not show.
+func (s *Screen) Highlighted(n int) []string {
+	g := s.Grid(0)
+	var out []string
+	for _, row := range g.Rows {
+		var run []string
+		flush := func() {
+			if text := strings.TrimSpace(strings.Join(run, "")); text != "" && len(out) < n {
+				out = append(out, text)
+			}
+			run = run[:0]
+		}
+		for _, c := range row.Cells {
+			if c.Attr.Style&Reverse == 0 {
+				flush()
+				continue
+			}
+			run = append(run, c.Text)
+		}
+		flush()
+	}
+	return out
 }

@@ -364,3 +364,11 @@ func TestResizeUnderTheAlternateScreen(t *testing.T) {
 		t.Fatalf("cursor %+v, screen %q", snap.Cursor, snap.Lines)
 	}
 }
+
+func TestHighlighted(t *testing.T) {
+	s := newScreen(t, 40, 8, 0)
+	write(t, s, "\x1b[?1049hChoose:\r\n  Alpha\r\n  \x1b[7mBeta  \x1b[m\r\n  Gamma\r\n\x1b[7m\x1b[K\x1b[m")
+	if got := s.Highlighted(5); len(got) != 1 || got[0] != "Beta" {
+		t.Fatalf("Highlighted = %q, want [Beta]", got)
+	}
+}

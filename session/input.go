@@ -321,6 +321,18 @@ func (s *Session) InputHidden() bool {
 	return s.proc.InputWait().Proxy
 }
 
+// Highlighted returns, while a full-screen program is in front, the text it
+// shows in reverse video (screen.Highlighted): the item its menu has selected.
+func (s *Session) Highlighted() []string {
+	if !s.scr.Counters().AltScreen {
+		return nil
+	}
+	return s.scr.Highlighted(maxHighlighted)
+}
+
+// maxHighlighted bounds the highlighted runs a reply names.
+const maxHighlighted = 5
+
 // secretAsked reports whether the cursor shows a program asking for a secret:
 // what is typed next is one, shown on the screen or not. The integrated shell at
 // its own prompt asks for commands, whatever its prompt says.

@@ -182,6 +182,7 @@ func (s *Server) run(ctx context.Context, t typed, toolName string) *mcp.CallToo
 		res.ExitCode = r.Code
 	}
 	res.Warning = warning(r, t.in.Timeout, s.cfg.MaxTimeout)
+	res.Highlighted = s.highlighted(t.id, t.sess)
 	if typedBefore {
 		res.Warning = strings.TrimSpace(refusal(toolName, r.Refused, true) + " " + res.Warning)
 		result := mcp.NewToolResultStructured(res, textWith(out, res.status(), res.Warning))
@@ -244,4 +245,13 @@ func clip(s string, n int) string {
 		return string(r[:n]) + "…"
 	}
 	return s
+}
+
+// highlighted is sess.Highlighted, redacted as output is.
+func (s *Server) highlighted(id string, sess *session.Session) []string {
+	h := sess.Highlighted()
+	if len(h) == 0 {
+		return nil
+	}
+	return strings.Split(s.guards.get(id, s.cfg.Redactor).peek(strings.Join(h, "\n")), "\n")
 }

@@ -140,6 +140,9 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a Read
 	}
 	if res.AltScreen {
 		parts = append(parts, "full-screen program")
+		if res.Highlighted = s.highlighted(id, sess); len(res.Highlighted) > 0 {
+			parts = append(parts, highlightedPart(res.Highlighted))
+		}
 	}
 	if o.WaitFor != nil {
 		matched := r.Matched

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,16 +25,17 @@ type CreateResult struct {
 // CommandResult is the structured result of send_command, send_control and
 // confirm_dangerous_command.
 type CommandResult struct {
-	Output      string `json:"output" jsonschema:"new output caused by this input, echo removed, up to the cursor line"`
-	IsComplete  bool   `json:"is_complete" jsonschema:"true only on positive evidence that the program is ready for input again or exited"`
-	IsAlive     bool   `json:"is_alive"`
-	Reason      string `json:"reason" jsonschema:"evidence: exit, shell_mark, pattern, input_wait, prompt, settled or timeout"`
-	Detail      string `json:"detail,omitempty" jsonschema:"more about the evidence, e.g. which prompt matched, or why a better signal was unavailable"`
-	ExitCode    *int   `json:"exit_code,omitempty" jsonschema:"exit status of the command (shell integration) or of the session's program once it has exited"`
-	InputHidden bool   `json:"input_hidden" jsonschema:"the program now reads without echo (a password prompt): what is typed next is kept out of logs and results"`
-	Truncated   bool   `json:"truncated"`
-	Warning     string `json:"warning,omitempty"`
-	DurationMS  int64  `json:"duration_ms"`
+	Output      string   `json:"output" jsonschema:"new output caused by this input, echo removed, up to the cursor line"`
+	IsComplete  bool     `json:"is_complete" jsonschema:"true only on positive evidence that the program is ready for input again or exited"`
+	IsAlive     bool     `json:"is_alive"`
+	Reason      string   `json:"reason" jsonschema:"evidence: exit, shell_mark, pattern, input_wait, prompt, settled or timeout"`
+	Detail      string   `json:"detail,omitempty" jsonschema:"more about the evidence, e.g. which prompt matched, or why a better signal was unavailable"`
+	ExitCode    *int     `json:"exit_code,omitempty" jsonschema:"exit status of the command (shell integration) or of the session's program once it has exited"`
+	InputHidden bool     `json:"input_hidden" jsonschema:"the program now reads without echo (a password prompt): what is typed next is kept out of logs and results"`
+	Truncated   bool     `json:"truncated"`
+	Warning     string   `json:"warning,omitempty"`
+	DurationMS  int64    `json:"duration_ms"`
+	Highlighted []string `json:"highlighted,omitempty" jsonschema:"on a full-screen program's screen, the text shown in reverse video: the item its menu or list has selected"`
 }
 
 // Cursor is a position on the visible screen, zero-based.
@@ -44,18 +46,19 @@ type Cursor struct {
 
 // ReadResult is read_output's structured result.
 type ReadResult struct {
-	Output      string `json:"output"`
-	IsAlive     bool   `json:"is_alive"`
-	ExitCode    *int   `json:"exit_code,omitempty"`
-	Cursor      Cursor `json:"cursor"`
-	AltScreen   bool   `json:"alt_screen" jsonschema:"a full-screen program (vim, less, htop) holds the alternate screen"`
-	InputHidden bool   `json:"input_hidden" jsonschema:"the program reads without echo now (a password prompt)"`
-	Title       string `json:"title"`
-	Cols        int    `json:"cols"`
-	Rows        int    `json:"rows"`
-	Matched     *bool  `json:"matched,omitempty" jsonschema:"with wait_for: whether the pattern matched before the timeout"`
-	NewOutput   bool   `json:"new_output,omitempty" jsonschema:"with wait_for: output is what no reply had returned yet (echo removed), not the screen"`
-	Truncated   bool   `json:"truncated"`
+	Output      string   `json:"output"`
+	IsAlive     bool     `json:"is_alive"`
+	ExitCode    *int     `json:"exit_code,omitempty"`
+	Cursor      Cursor   `json:"cursor"`
+	AltScreen   bool     `json:"alt_screen" jsonschema:"a full-screen program (vim, less, htop) holds the alternate screen"`
+	InputHidden bool     `json:"input_hidden" jsonschema:"the program reads without echo now (a password prompt)"`
+	Title       string   `json:"title"`
+	Cols        int      `json:"cols"`
+	Rows        int      `json:"rows"`
+	Matched     *bool    `json:"matched,omitempty" jsonschema:"with wait_for: whether the pattern matched before the timeout"`
+	NewOutput   bool     `json:"new_output,omitempty" jsonschema:"with wait_for: output is what no reply had returned yet (echo removed), not the screen"`
+	Truncated   bool     `json:"truncated"`
+	Highlighted []string `json:"highlighted,omitempty" jsonschema:"on a full-screen program's screen, the text shown in reverse video: the item its menu or list has selected"`
 }
 
 // SessionInfo is one entry of list_sessions.
@@ -111,7 +114,20 @@ func (r CommandResult) status() string {
 	if r.Truncated {
 		parts = append(parts, "truncated")
 	}
+	if len(r.Highlighted) > 0 {
+		parts = append(parts, highlightedPart(r.Highlighted))
+	}
 	return "[" + strings.Join(parts, " · ") + "]"
+}
+
+// highlightedPart names the reverse-video text of a full-screen program's screen
+// in a status line.
+func highlightedPart(h []string) string {
+	q := make([]string, len(h))
+	for i, t := range h {
+		q[i] = strconv.Quote(clip(t, 60))
+	}
+	return "highlighted: " + strings.Join(q, ", ")
 }
 
 func fmtDuration(d time.Duration) string {
