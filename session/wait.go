@@ -460,9 +460,11 @@ func builtinRuns(ours []screen.Mark) bool {
 // D, A and B), and the line was not typed ahead of an earlier command. Blocked
 // reading again with the line taken, the shell then shows its continuation prompt
 // (PS2) and waits for the rest: the next line's turn, which marks alone would
-// have taken marksLostAfter to give.
+// have taken marksLostAfter to give. The line must have gone to the shell: one
+// typed to a program in front of it (exit to a nested sh) hands the terminal back
+// to the shell, which then reads with the program's end not yet marked.
 func continues(w waitSpec, ours []screen.Mark) bool {
-	return w.enter && !w.keys && !w.startup && !w.from.owed && len(ours) == 0
+	return w.enter && !w.keys && !w.startup && !w.from.owed && w.from.shellFront && len(ours) == 0
 }
 
 // shellInFront reports whether the session's own shell is the foreground group.
