@@ -1,7 +1,5 @@
 package screen
 
-import "strings"
-
 // countFinals are the sequences whose one parameter is a count or a 1-based position,
 // where a missing or zero parameter means 1.
 var countFinals = [128]bool{
@@ -134,7 +132,7 @@ func (s *Screen) setAltScreen(mode int, set bool) {
 		cur := s.vt.Cursor()
 		s.altExit = Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
 		row, _ := s.renderRow(cur.Y)
-		s.altExitLeft = strings.TrimRight(strings.TrimSuffix(row, cutCols(row, cur.X)), " ")
+		s.altExitLeft = leftOf(row, cur.X)
 	}
 }
 

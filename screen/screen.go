@@ -64,6 +64,16 @@ type Mark struct {
 	Erases uint64
 }
 
+// Nonce is the n= option of an end mark (D): bash's integration puts there the
+// time its prompt was expanded, which a redraw of that prompt repeats. "" when
+// the mark has none.
+func (m Mark) Nonce() string { return nonce(m.Arg) }
+
+func nonce(arg string) string {
+	_, n, _ := strings.Cut(arg, ";n=")
+	return n
+}
+
 // Screen is a headless terminal screen. The zero value is not usable; call New.
 type Screen struct {
 	mu sync.Mutex
@@ -343,7 +353,7 @@ func (s *Screen) MarksSince(seq uint64) []Mark {
 func (s *Screen) redrawnPrompt(kind byte, arg string) bool {
 	switch kind {
 	case 'D':
-		_, n, _ := strings.Cut(arg, ";n=")
+		n := nonce(arg)
 		s.redrawing = n != "" && n == s.promptN
 		if n != "" {
 			s.promptN = n

@@ -192,7 +192,12 @@ func (s *Screen) LeftOf(p Pos) string {
 		return ""
 	}
 	row, _ := s.lineAt(p.Line, oldest)
-	return strings.TrimRight(strings.TrimSuffix(row, cutCols(row, p.Col)), " ")
+	return leftOf(row, p.Col)
+}
+
+// leftOf is row left of column col, trailing blanks trimmed.
+func leftOf(row string, col int) string {
+	return strings.TrimRight(strings.TrimSuffix(row, cutCols(row, col)), " ")
 }
 
 // lineAt returns an absolute line from the scrollback or the screen.

@@ -96,7 +96,6 @@ func (s *Session) markNow(keys bool) mark {
 		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
 	}
 	m.shellFront = s.integrated && s.shellInFront()
-	m.left = s.scr.LeftOf(m.pos)
 	if !s.integrated || keys {
 		return m
 	}
@@ -126,16 +125,19 @@ func (s *Session) markNow(keys bool) mark {
 const promptFlight = 20 * time.Millisecond
 
 // screenMark is the screen's part of a mark: where a reply ended needs no reader.
+// Its row's left part is kept too: what is written after it may overwrite that.
 func (s *Session) screenMark() mark {
 	snap := s.scr.Counters()
+	pos := screen.Pos{Line: snap.CursorRow, Col: snap.Cursor.Col}
 	return mark{
-		pos:     screen.Pos{Line: snap.CursorRow, Col: snap.Cursor.Col},
+		pos:     pos,
 		written: snap.Written,
 		clears:  snap.Clears,
 		erases:  snap.Erases,
 		alt:     snap.AltScreen,
 		marks:   snap.MarkSeq,
 		at:      time.Now(),
+		left:    s.scr.LeftOf(pos),
 	}
 }
 
@@ -424,8 +426,8 @@ func stripEchoes(text string, echoes []string) string {
 		return text
 	}
 	line, rest, more := strings.Cut(text, "\n")
-	first := spaced(strings.TrimSpace(line))
-	if first != "" && first != spaced(strings.TrimSpace(echoes[0])) && (echoes[0] == "" || !isEcho(line, echoes[0])) {
+	first, echo := tabbed(strings.TrimSpace(line), strings.TrimSpace(echoes[0]))
+	if first != "" && first != echo && (echoes[0] == "" || !isEcho(line, echoes[0])) {
 		return text // the program wrote before echoing: keep everything
 	}
 	if !more {

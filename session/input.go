@@ -380,11 +380,9 @@ func (s *Session) pasteTabs(b []byte) []byte {
 
 // spaced is s with every run of blanks (tabs included) made one space, line
 // breaks kept: a tab typed shows on the screen as the blanks up to the next tab
-// stop.
+// stop. It is used only where what was typed holds a tab (see tabbed): text
+// without one is compared as it is, as before, at no cost.
 func spaced(s string) string {
-	if !strings.ContainsRune(s, '\t') && !strings.Contains(s, "  ") {
-		return s
-	}
 	var b strings.Builder
 	b.Grow(len(s))
 	blank := false
@@ -402,13 +400,18 @@ func spaced(s string) string {
 	return b.String()
 }
 
+// tabbed returns shown and typed as they compare: blanks made one space where
+// typed holds a tab, which shows as blanks.
+func tabbed(shown, typed string) (string, string) {
+	if !strings.ContainsRune(typed, '\t') {
+		return shown, typed
+	}
+	return spaced(shown), spaced(typed)
+}
+
 // isEcho reports whether line is a prompt followed by the typed input.
 func isEcho(line, input string) bool {
-	input = spaced(strings.TrimRight(input, " \t"))
-	line = strings.TrimRight(line, " \t")
-	if strings.ContainsRune(input, ' ') || strings.Contains(line, "  ") {
-		line = spaced(line)
-	}
+	line, input = tabbed(strings.TrimRight(line, " \t"), strings.TrimRight(input, " \t"))
 	if !strings.HasSuffix(line, input) {
 		return false
 	}
@@ -446,8 +449,7 @@ func (s *Session) promptNonced(seq uint64) bool {
 	ms := s.scr.MarksSince(max(seq, 4) - 4)
 	for i := len(ms) - 1; i >= 0; i-- {
 		if m := ms[i]; m.Seq < seq && m.Kind == 'D' {
-			_, n, _ := strings.Cut(m.Arg, ";n=")
-			return n != ""
+			return m.Nonce() != ""
 		}
 	}
 	return false

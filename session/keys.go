@@ -85,12 +85,6 @@ func key(name string, appCursor bool) ([]byte, error) {
 	return nil, fmt.Errorf("%w %q; %s", ErrUnknownKey, name, keyHelp())
 }
 
-// tildeKeys are the keys xterm sends as ESC [ n ~, by their n.
-var tildeKeys = map[string]string{
-	"insert": "2", "ins": "2", "delete": "3", "del": "3", "pageup": "5", "pgup": "5", "pagedown": "6", "pgdn": "6",
-	"f5": "15", "f6": "17", "f7": "18", "f8": "19", "f9": "20", "f10": "21", "f11": "23", "f12": "24",
-}
-
 // modifiedKey is a key held with shift, alt (meta) or ctrl, as xterm sends it: a
 // cursor, editing or function key carries the modifiers as a parameter (ctrl+left
 // is ESC [1;5D, shift+delete ESC [3;2~), and alt before any other key is ESC
@@ -122,11 +116,13 @@ func modifiedKey(name, lower string) ([]byte, bool) {
 	if c, ok := cursorKeys[rest]; ok {
 		return []byte("\x1b[1;" + param + string(c)), true
 	}
-	if n, ok := tildeKeys[rest]; ok {
-		return []byte("\x1b[" + n + ";" + param + "~"), true
-	}
-	if i := strings.Index("f1f2f3f4", rest); len(rest) == 2 && i >= 0 && i%2 == 0 {
-		return []byte("\x1b[1;" + param + string("PQRS"[i/2])), true
+	// An editing or function key takes the parameter in its own form:
+	// ESC [ n ~ becomes ESC [ n ; m ~, and ESC O P (f1) becomes ESC [ 1 ; m P.
+	switch s := namedKeys[rest]; {
+	case len(s) > 3 && strings.HasPrefix(s, "\x1b[") && strings.HasSuffix(s, "~"):
+		return []byte(s[:len(s)-1] + ";" + param + "~"), true
+	case len(s) == 3 && strings.HasPrefix(s, "\x1bO"):
+		return []byte("\x1b[1;" + param + s[2:]), true
 	}
 	if mods&1 != 0 {
 		return nil, false

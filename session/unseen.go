@@ -140,7 +140,6 @@ const maxGap = 64 << 10
 // incomplete input may still show later; a read strips them.
 func (s *Session) delivered(complete bool, echoes []string) {
 	m := s.screenMark()
-	m.left = s.scr.LeftOf(m.pos) // output after the reply may overwrite its last row
 	m.reply = true
 	s.mu.Lock()
 	s.seen = m

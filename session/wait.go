@@ -369,16 +369,14 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 	if st := s.scr.Counters(); st.AltScreen != from.alt || st.Clears != from.clears {
 		return true // a full-screen program took over, or the screen was cleared: the echo is gone
 	}
-	typed = spaced(strings.TrimSpace(typed))
-	if r := []rune(typed); len(r) > 32 {
-		typed = string(r[len(r)-32:])
-	}
+	typed = strings.TrimSpace(typed)
 	if typed == "" && !enter {
 		return true
 	}
 	text, _ := s.scr.TextSince(from.pos)
-	if strings.ContainsRune(typed, ' ') {
-		text = spaced(text) // a typed tab shows as blanks
+	text, typed = tabbed(text, typed)
+	if r := []rune(typed); len(r) > 32 {
+		typed = string(r[len(r)-32:])
 	}
 	i := strings.Index(text, typed)
 	if i < 0 {

@@ -31,9 +31,11 @@ func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
 	}
 	count := len(lines) + gapLines
 	// The marker is reserved at its longest (every line and character left out, or
-	// the middle of one line), so the real one, never longer, fits. Each kept line costs its length and one
-	// newline: the one after it in the head, the one before it in the tail.
-	budget := limit - max(utf8.RuneCountInString(marker(count, total, limit)), utf8.RuneCountInString(marker(0, total, limit)))
+	// the middle of one line), so the real one, never longer, fits. Each kept line
+	// costs its length and one newline: the one after it in the head, the one
+	// before it in the tail.
+	reserve := max(utf8.RuneCountInString(marker(count, total, limit)), utf8.RuneCountInString(marker(0, total, limit)))
+	budget := limit - reserve
 	if budget < 4 {
 		// No room for output: the marker alone, cut to fit, still says what happened.
 		return firstRunes(marker(count, total, limit), limit)
