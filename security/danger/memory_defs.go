@@ -13,6 +13,9 @@ import (
 // f() { …; }, function f { …; }) and forgets those it removes (unalias,
 // unset -f). The caller holds m.mu.
 func (m *Memory) define(line string) {
+	if !mayDefine(line) {
+		return
+	}
 	f, err := shell.Parse(line)
 	if err != nil {
 		return
@@ -36,6 +39,15 @@ func (m *Memory) define(line string) {
 		}
 		return true
 	})
+}
+
+// mayDefine reports whether line can define or remove an alias or a function,
+// so that the lines that cannot (most) are not parsed a second time. A function
+// needs "(" or the keyword; alias, unalias and unset -f need their names, which
+// only quotes, escapes or expansions could spell without the letters in a row.
+func mayDefine(line string) bool {
+	return strings.ContainsAny(line, "(\\'\"$") || strings.Contains(line, "function") ||
+		strings.Contains(line, "alias") || strings.Contains(line, "unset")
 }
 
 func (m *Memory) defineCall(call *syntax.CallExpr) {

@@ -40,6 +40,15 @@ func TestMemoryExpand(t *testing.T) {
 		{"function arguments", []string{`del() { rm -rf "$1"; }`}, "del ~", "del ~\n{ rm -rf \"~\"; }"},
 		{"unset -f", []string{"wipe() { rm -rf ~; }", "unset -f wipe"}, "wipe", "wipe"},
 		{"history of an expansion", []string{"rm -rf ~", "!!"}, "!!", "rm -rf ~"},
+		// A line is parsed for definitions only if it may hold one (mayDefine):
+		// names spelled through escapes and quotes still count.
+		{"alias escaped", []string{`al\ias nuke='rm -rf ~'`}, "nuke", "rm -rf ~"},
+		{"alias quoted", []string{`"alias" nuke='rm -rf ~'`}, "nuke", "rm -rf ~"},
+		{"alias in ANSI-C quotes", []string{`$'\x61lias' nuke='rm -rf ~'`}, "nuke", "rm -rf ~"},
+		{"alias continued", []string{"ali\\\nas nuke=ls"}, "nuke", "ls"},
+		{"alias unquoted", []string{"alias nuke=ls"}, "nuke", "ls"},
+		{"unset escaped", []string{"wipe() { rm -rf ~; }", `un\set -f wipe`}, "wipe", "wipe"},
+		{"function spaced", []string{"wipe () { rm -rf ~; }"}, "wipe", "wipe\n{ rm -rf ~; }"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +61,15 @@ func TestMemoryExpand(t *testing.T) {
 				t.Errorf("Expand(%q) = %q, want %q", tt.line, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestMayDefine(t *testing.T) {
+	t.Parallel()
+	for _, line := range []string{"echo c1-2", "ls -la /tmp", "git status", "make -j4 test"} {
+		if mayDefine(line) {
+			t.Errorf("mayDefine(%q) = true: a line with no name, quote or parenthesis defines nothing", line)
+		}
 	}
 }
 

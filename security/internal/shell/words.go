@@ -61,6 +61,13 @@ func ResolveWord(w *syntax.Word) Word {
 	if w == nil {
 		return Word{}
 	}
+	if len(w.Parts) == 1 {
+		// Most words are one literal with no backslash to remove (so no escaped
+		// tilde either): their value is their text, spared a copy on every check.
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.Contains(l.Value, `\`) {
+			return Word{S: l.Value, Node: w}
+		}
+	}
 	var b strings.Builder
 	if QuotedTilde(w.Parts) {
 		b.WriteString("./") // '~', "~/x", \~: a name in the working directory, not the home
