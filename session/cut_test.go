@@ -318,3 +318,37 @@ func TestLateEchoAfterAReplyIsNotOutput(t *testing.T) {
 		t.Fatalf("unseen output %q (matched %v), want the command's output without its echo", got.Output, got.Matched)
 	}
 }
+
+// A prefix put before the marked prompt, as a virtualenv's activate does
+// (PS1="(venv) $PS1", here with a blank line as themes add), is prompt, not
+// output: each reply holds its command's output, then the prompt, whole and once,
+// and the exit status still comes.
+func TestPromptPrefixIsNotOutput(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	for _, args := range [][]string{{"--norc", "--noprofile"}, {"-i"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			m := newManager(t, Config{})
+			s, err := m.Create(CreateOptions{Command: "bash", Args: args,
+				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+				t.Fatalf("startup: %+v", r)
+			}
+			r := send(t, s, `PS1="\n(venv) $PS1"`)
+			prompt := r.Output // bash -i: the system's rc file sets PS1
+			if !r.Complete || r.Code == nil || !strings.HasPrefix(prompt, "\n(venv) ") {
+				t.Fatalf("activate: %+v", r)
+			}
+			for _, c := range []struct{ input, want string }{{"echo ins$((1))ide", "ins1ide\n" + prompt}, {"false", prompt}} {
+				r := send(t, s, c.input)
+				if !r.Complete || r.Code == nil || r.Output != c.want {
+					t.Fatalf("%s: %+v, want output %q", c.input, r, c.want)
+				}
+			}
+		})
+	}
+}
