@@ -28,6 +28,7 @@ type leaderFiles struct {
 	mu     sync.Mutex
 	fds    [leaderFileCount]int // -1: not open
 	closed bool
+	buf    [512]byte // what read reads into, under mu
 }
 
 func newLeaderFiles(pid int) *leaderFiles {
@@ -38,38 +39,40 @@ func newLeaderFiles(pid int) *leaderFiles {
 	return f
 }
 
-// read returns /proc/<pid>/<leaderFileNames[file]>.
+// read returns /proc/<pid>/<leaderFileNames[file]>. The file is read into the
+// buffer kept for it and copied out at its length (tens of bytes), not read
+// into a fresh buffer of the most it could hold, on every look.
 func (f *leaderFiles) read(pid, file int) ([]byte, error) {
-	path := "/proc/" + strconv.Itoa(pid) + "/" + leaderFileNames[file]
+	path := func() string { return "/proc/" + strconv.Itoa(pid) + "/" + leaderFileNames[file] }
 	if f == nil || pid != f.pid {
-		return readProc(path)
+		return readProc(path())
 	}
 	f.mu.Lock() // held while reading: Close must not reuse the number under a read
 	defer f.mu.Unlock()
 	if f.closed {
-		return readProc(path)
+		return readProc(path())
 	}
 	fd := f.fds[file]
 	if fd < 0 {
 		var err error
-		if fd, err = openProc(path); err != nil {
-			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		if fd, err = openProc(path()); err != nil {
+			return nil, &os.PathError{Op: "open", Path: path(), Err: err}
 		}
 		f.fds[file] = fd
 	}
-	buf := make([]byte, 512)
+	buf := f.buf[:]
 	for {
 		n, err := syscall.Pread(fd, buf, 0)
 		switch {
 		case err == syscall.EINTR:
 			continue
 		case err != nil:
-			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+			return nil, &os.PathError{Op: "read", Path: path(), Err: err}
 		case n == len(buf): // perhaps more: read it whole again
 			buf = make([]byte, 2*len(buf))
 			continue
 		}
-		return buf[:n], nil
+		return append([]byte(nil), buf[:n]...), nil
 	}
 }
 
