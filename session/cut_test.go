@@ -352,3 +352,50 @@ func TestPromptPrefixIsNotOutput(t *testing.T) {
 		})
 	}
 }
+
+// Text the screen shows after a prompt that nothing was typed at is output, not a
+// command line: bash draws its prompt over a row a progress line returned to
+// without erasing the rest, and a background job writes after the prompt. The next
+// line's reply must not say it was added to that text (found by an independent
+// probe: every progress bar that ends in \r made the next reply say so).
+func TestOutputAfterPromptIsNotCommandLine(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	// As the tools type: through a gate, which is where a line typed after text
+	// on the command line is noticed.
+	send := func(t *testing.T, s *Session, text string) Result {
+		t.Helper()
+		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: true, Timeout: 10 * time.Second, Gate: func(Pending) error { return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, c := range []struct{ name, first string }{
+		{"progress line", `printf 'Downloading 100%%\r'`},
+		{"line moved up to", `printf 'abc\e[1A\e[2Kup\n'`},
+	} {
+		if r := send(t, s, c.first); !r.Complete || r.Code == nil {
+			t.Fatalf("%s: %+v", c.name, r)
+		}
+		if r := send(t, s, "echo ne$((1))xt"); !r.Complete || r.AddedTo != "" || r.Output != "ne1xt\n$ " {
+			t.Fatalf("%s: the next line: %+v", c.name, r)
+		}
+	}
+	if r := send(t, s, "(sleep 0.2; echo late-bg) &"); !r.Complete {
+		t.Fatalf("background job: %+v", r)
+	}
+	if got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "late-bg"), Timeout: 5 * time.Second}); !got.Matched {
+		t.Fatalf("the job's output: %+v", got)
+	}
+	if r := send(t, s, "echo af$((2))ter"); !r.Complete || r.AddedTo != "" || !strings.HasPrefix(r.Output, "af2ter\n") {
+		t.Fatalf("after the job's output: %+v", r)
+	}
+	// Text typed without Enter is still the command line's.
+	if r, err := s.Send(t.Context(), Input{Text: "echo x", Timeout: 2 * time.Second}); err != nil || r.Pending != "echo x" {
+		t.Fatalf("typed without Enter: %+v %v", r, err)
+	}
+	if r := send(t, s, "y"); r.AddedTo != "echo x" || !strings.HasPrefix(r.Output, "xy\n") {
+		t.Fatalf("added to it: %+v", r)
+	}
+}

@@ -97,6 +97,13 @@ func (s *Session) promptLine() (string, bool) {
 	if len(ms) == 0 || ms[0].Kind != 'B' || ms[0].Erases != st.Erases {
 		return "", false
 	}
+	if ms[0].Seq > s.typedMark.Load() && !s.lineOpen.Load() {
+		// Nothing was typed at this prompt, nor left unended before it: what the
+		// screen shows after it is output, not a command line. bash draws its
+		// prompt over a row a progress line returned to (printf '50%\r') without
+		// erasing the rest, and a background job writes after the prompt.
+		return "", true
+	}
 	text, lost := s.scr.TextSince(ms[0].Pos)
 	if lost {
 		return "", false
@@ -108,6 +115,16 @@ func (s *Session) promptLine() (string, bool) {
 		lines[i] = continuation.ReplaceAllString(lines[i], "")
 	}
 	return strings.Join(lines, "\n"), true
+}
+
+// typed notes input about to be written to the terminal, for promptLine.
+func (s *Session) typed(b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	s.typedMark.Store(s.scr.Counters().MarkSeq)
+	last := b[len(b)-1]
+	s.lineOpen.Store(last != '\r' && last != '\n' && last != interruptKey)
 }
 
 // continuation matches the default continuation prompts of bash and zsh.

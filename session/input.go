@@ -154,6 +154,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			if inputLag.hold != nil {
 				b = inputLag.hold(b)
 			}
+			s.typed(b)
 			_, err := s.proc.Write(dctx, b)
 			return err
 		}

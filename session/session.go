@@ -94,6 +94,12 @@ type Session struct {
 	// editorMode: node's REPL took .editor and takes lines with no prompt (see
 	// replEditor).
 	editorMode atomic.Bool
+	// typedMark is the newest mark's Seq when input was last written, and lineOpen
+	// says that input did not end with a key that ends the line (Enter, Ctrl+C): with
+	// neither since a prompt's B mark, the shell's command line there is empty,
+	// whatever the screen shows after the prompt (see promptLine).
+	typedMark atomic.Uint64
+	lineOpen  atomic.Bool
 	// addedTo is the text the shell's command line held when this turn typed a
 	// line after it (gateLine), for the turn's Result.
 	addedTo string
