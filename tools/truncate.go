@@ -66,8 +66,10 @@ func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
 	for i := len(lines) - 1; i >= stop; i-- {
 		n := utf8.RuneCountInString(lines[i]) + 1
 		if used+n > tailBudget {
-			if len(tail) == 0 {
-				tail = append(tail, lastRunes(lines[i], tailBudget-1))
+			// The line the head cut keeps its end too, after what the tail already
+			// holds: one huge line of output with a shell's prompt below it.
+			if room := tailBudget - used - 1; len(tail) == 0 || i == whole && len(head) > whole && room > 0 {
+				tail = append(tail, lastRunes(lines[i], room))
 			}
 			break
 		}

@@ -38,6 +38,13 @@ func TestTruncate(t *testing.T) {
 	if !strings.Contains(out, "characters of a line omitted") {
 		t.Fatalf("huge line's marker: %q", out[strings.Index(out, "[..."):])
 	}
+	// Followed by a prompt, it still keeps its end (found by an independent probe:
+	// the prompt took the tail and the end of the line was lost).
+	out, _ = truncate(huge+"\n$ ", 1000)
+	if !strings.HasPrefix(out, "A") || !strings.HasSuffix(out, "Z\n$ ") || utf8.RuneCountInString(out) > 1000 ||
+		!strings.Contains(out, "characters of a line omitted") {
+		t.Fatalf("huge line and a prompt: %d chars: %q…%q", utf8.RuneCountInString(out), firstRunes(out, 40), lastRunes(out, 300))
+	}
 	out, _ = truncate("one\n"+strings.Repeat("y", 5000)+"\ntwo", 1000)
 	if !strings.Contains(out, "[... 1 line (") {
 		t.Fatalf("one line left out: %q", out)
