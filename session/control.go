@@ -87,7 +87,7 @@ func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending
 			return nil, err
 		}
 	}
-	write := func(p []byte) error { s.typed(p); _, err := s.proc.Write(ctx, p); return err }
+	write := func(p []byte) error { return s.writeInput(ctx, p) }
 	if gate == nil {
 		s.notePieces(b)
 		return nil, write(b)

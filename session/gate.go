@@ -117,14 +117,16 @@ func (s *Session) promptLine() (string, bool) {
 	return strings.Join(lines, "\n"), true
 }
 
-// typed notes input about to be written to the terminal, for promptLine.
-func (s *Session) typed(b []byte) {
-	if len(b) == 0 {
-		return
+// writeInput writes typed input to the terminal, noting for promptLine the
+// newest mark as it goes in and whether it ends its line.
+func (s *Session) writeInput(ctx context.Context, b []byte) error {
+	if len(b) > 0 {
+		s.typedMark.Store(s.scr.Counters().MarkSeq)
+		last := b[len(b)-1]
+		s.lineOpen.Store(last != '\r' && last != '\n' && last != interruptKey)
 	}
-	s.typedMark.Store(s.scr.Counters().MarkSeq)
-	last := b[len(b)-1]
-	s.lineOpen.Store(last != '\r' && last != '\n' && last != interruptKey)
+	_, err := s.proc.Write(ctx, b)
+	return err
 }
 
 // continuation matches the default continuation prompts of bash and zsh.

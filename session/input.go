@@ -154,9 +154,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			if inputLag.hold != nil {
 				b = inputLag.hold(b)
 			}
-			s.typed(b)
-			_, err := s.proc.Write(dctx, b)
-			return err
+			return s.writeInput(dctx, b)
 		}
 		// Typed ahead of its Enter, a line's echo woke the reader: what counts as
 		// evidence for the Enter is taken again just before it.

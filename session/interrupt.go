@@ -212,8 +212,7 @@ func (s *Session) repeatInterrupt(ctx context.Context) (pty.Waiting, error) {
 	before := s.proc.InputWait()
 	key := []byte{interruptKey}
 	s.tapInput(key, false)
-	s.typed(key)
-	_, err := s.proc.Write(ctx, key)
+	err := s.writeInput(ctx, key)
 	s.log.Debug("interrupt repeated for a line editor that noted it and waits for input", "err", err)
 	return before, err
 }

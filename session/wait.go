@@ -500,7 +500,7 @@ type candidate struct {
 	// echoed: the typed line was seen on the screen (or need not be); once seen,
 	// it is not looked for again in this wait.
 	echoed bool
-	// continues: the shell's marks allow a continued command (Session.continues).
+	// continues: the shell's marks allow a continued command (continues).
 	continues bool
 	// builtin: the line's command started and has not ended (builtinRuns).
 	builtin bool

@@ -57,6 +57,7 @@ func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
 		used += n
 		whole++
 	}
+	headCut := len(head) > whole // the head kept only the start of lines[whole]
 	stop := whole
 	if gapLines > 0 || gapRunes > 0 {
 		stop = max(whole, gapAt)
@@ -68,7 +69,7 @@ func keepEnds(lines []string, gapAt, gapLines, gapRunes, limit int) string {
 		if used+n > tailBudget {
 			// The line the head cut keeps its end too, after what the tail already
 			// holds: one huge line of output with a shell's prompt below it.
-			if room := tailBudget - used - 1; len(tail) == 0 || i == whole && len(head) > whole && room > 0 {
+			if room := tailBudget - used - 1; len(tail) == 0 || i == whole && headCut && room > 0 {
 				tail = append(tail, lastRunes(lines[i], room))
 			}
 			break

@@ -50,7 +50,7 @@ func BuildCommand(call *syntax.CallExpr) (Command, bool) {
 	ws := make([]Word, 0, len(call.Args))
 	for _, a := range call.Args {
 		if !unquotedBrace(a) { // most words: one word, as braceWords would say, without its slices
-			ws = append(ws, Word{S: ResolveWord(a).S, Node: a})
+			ws = append(ws, ResolveWord(a))
 			continue
 		}
 		ws = append(ws, braceWords(a)...)
