@@ -253,9 +253,8 @@ func TestLineMode(t *testing.T) {
 
 // TestProgress: a call that waits reports the last line of output as progress to a
 // client that asked for it. The command outlasts the first report (after a second)
-// by a margin a loaded machine needs.
+// by a margin a loaded machine needs. Not parallel: see progressMessages.
 func TestProgress(t *testing.T) {
-	t.Parallel()
 	h := newHarness(t, Config{})
 	id := h.bash()
 	if messages := h.progressMessages(id, "echo started; sleep 2.5; echo done"); messages[0] != "started" {
@@ -265,6 +264,12 @@ func TestProgress(t *testing.T) {
 
 // progressMessages runs input with a progress token, which must outlast the first
 // report, and returns the progress messages the client got (at least one).
+//
+// A test calling it must not run beside another harness: mcp-go's stdio servers
+// share one package-level session, so every live server in this process reads
+// notifications from one channel, and a notification can reach another test's
+// client (seen in CI: two parallel tests each got the other's messages). A
+// test that is not parallel runs with no parallel test started.
 func (h *harness) progressMessages(id, input string) []string {
 	h.t.Helper()
 	var mu sync.Mutex

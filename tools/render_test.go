@@ -66,8 +66,8 @@ func TestRenderMarkerNeverPastLimit(t *testing.T) {
 
 // TestProgressRedactsKeys: progress messages go through the session's redaction; a
 // key's body line, even with its BEGIN line scrolled off the screen, never shows.
+// Not parallel: see progressMessages.
 func TestProgressRedactsKeys(t *testing.T) {
-	t.Parallel()
 	h := newHarness(t, Config{Redactor: redact.NewRedactor(true)})
 	id := h.bash()
 	body := keyBody(40)
