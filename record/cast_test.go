@@ -2,8 +2,11 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,6 +160,62 @@ func TestSizeCap(t *testing.T) {
 	}
 }
 
+// TestLinesWithinPages: no line crosses a page boundary of the file, so a write that
+// SIGKILL stops between two pages (as Linux may) leaves only whole lines: the file
+// cut at any page boundary is a valid recording, and what it holds is output the
+// session printed, in order. Lines of every length, output longer than a page,
+// escapes that grow in JSON, input and markers, in batches of many sizes.
+func TestLinesWithinPages(t *testing.T) {
+	t.Parallel()
+	r, err := Create(Options{Dir: t.TempDir(), Input: true}, "pages", Header{Width: 80, Height: 24, Command: strings.Repeat("c", 300)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := range 400 {
+		chunk := strings.Repeat("é\"\x01", i%7) + strings.Repeat(string(rune('a'+i%26)), (i*37)%700) + "\r\n"
+		if i%50 == 7 {
+			chunk = strings.Repeat("line \x1b[1mbold\x1b[0m\t\"q\"\r\n", 900) // 24 KB, many pages
+		}
+		want.WriteString(chunk)
+		r.Output([]byte(chunk))
+		switch i % 9 {
+		case 3:
+			r.Input([]byte("ls\r"))
+		case 5:
+			r.Mark(fmt.Sprintf("mark %d", i))
+		case 8:
+			time.Sleep(6 * time.Millisecond) // a batch ends here
+		}
+	}
+	r.Close()
+	b, err := os.ReadFile(r.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := os.Getpagesize()
+	for start := 0; start < len(b); {
+		end := start + bytes.IndexByte(b[start:], '\n') + 1
+		if end <= start || start/page != (end-1)/page {
+			t.Fatalf("line at %d..%d crosses a page boundary: %.80q", start, end, b[start:])
+		}
+		start = end
+	}
+	_, events := readCast(t, r.Path())
+	if got := output(events, "o"); got != want.String() {
+		t.Fatalf("output differs: %d bytes recorded, %d printed", len(got), want.Len())
+	}
+	cut := filepath.Join(t.TempDir(), "cut.cast")
+	for k := 1; k*page < len(b); k++ {
+		if err := os.WriteFile(cut, b[:k*page], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, events := readCast(t, cut); !strings.HasPrefix(want.String(), output(events, "o")) {
+			t.Fatalf("cut at page %d: the output is not what was printed", k)
+		}
+	}
+}
+
 func TestSymlinkRefused(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -224,6 +283,26 @@ func FuzzUTF8Stream(f *testing.F) {
 // BenchmarkOutput: what recording costs the session's read path per read (here
 // 1.2 KB): the queue's lock, a copy, a wake-up. The writer is left out (it runs on
 // its own goroutine; BenchmarkWriter), and the queue is emptied as it would.
+// FuzzJSONString: a piece of valid UTF-8 encoded into a room is valid JSON of at
+// most the room, decodes to a prefix of the piece that ends at a character's start,
+// and is the whole piece when it fits.
+func FuzzJSONString(f *testing.F) {
+	f.Add("h\u00e9llo \"q\" \x01\t\u20ac \U0001F600", uint16(9))
+	f.Add(strings.Repeat("\x1b[1m\u00e9", 40), uint16(100))
+	f.Fuzz(func(t *testing.T, s string, room uint16) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		r := int(room%300) + 8 // a room holds any one character (6 bytes escaped) and the quotes
+		b, n := appendJSONString(nil, s, r)
+		var got string
+		if err := json.Unmarshal(b, &got); err != nil || len(b) > r || got != s[:n] || n < len(s) && !utf8.RuneStart(s[n]) || n == 0 && s != "" {
+			t.Fatalf("%q in %d: %s (%d bytes) for %d bytes of it, %v", s, r, b, len(b), n, err)
+		}
+		if full, _ := appendJSONString(nil, s, math.MaxInt); len(full) <= r && n != len(s) {
+			t.Fatalf("%q fits in %d but only %d bytes were taken", s, r, n)
+		}
+	})
+}
+
 func BenchmarkOutput(b *testing.B) {
 	r := &Recorder{start: time.Now(), wake: make(chan struct{}, 1)}
 	chunk := []byte(strings.Repeat("output line \x1b[32mok\x1b[0m é\r\n", 40))

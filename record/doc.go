@@ -7,9 +7,9 @@
 // A Recorder never slows the terminal it records: the session's read path only
 // appends the bytes to a queue, and a goroutine of the Recorder's own turns queued
 // events into JSON lines and appends each batch with one write, so a recording is
-// valid up to its last batch however the server ends (even SIGKILL, except that
-// the kernel may stop a write longer than a page between pages when the writer
-// is killed, leaving the last line of that batch cut). Output is
+// valid up to its last whole line however the server ends, even SIGKILL: the
+// kernel may stop a write between two pages of the file when the writer is
+// killed, and no line crosses a page boundary (see align in encode.go). Output is
 // decoded as UTF-8 across reads (a character split between two reads stays whole;
 // invalid bytes become U+FFFD, as asciinema's own recorder does) and passed through
 // an optional filter (redaction) before it is written.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,6 +62,7 @@ type writer struct {
 	stopped bool
 	out     utf8Stream
 	line    []byte
+	fill    []byte // a filler line being built (see align)
 }
 
 // header writes the first line: {"version": 2, "width": ..., ...}.
@@ -78,14 +80,16 @@ func (w *writer) header(h Header) error {
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
-	n, err := w.f.Write(b)
+	w.line = append(append(w.line[:0], b...), '\n')
+	w.settle()
+	n, err := w.f.Write(w.line)
 	w.written += int64(n)
 	return err
 }
 
-// stopReserve is room kept under the cap for the marker that says the cap was hit.
-const stopReserve = 160
+// stopReserve is room kept under the cap for the marker that says the cap was hit,
+// with the blanks that may place it and the batch's end on a page (see align).
+const stopReserve = 320
 
 // write appends a batch with one write. final: the session ended, so a character
 // left incomplete at the end of the output is written as U+FFFD.
@@ -98,7 +102,12 @@ func (w *writer) write(b *batch, final bool) error {
 		before := len(w.line)
 		w.appendEvent(e, b.data[e.start:e.end])
 		if w.written+int64(len(w.line)) > w.max-stopReserve {
-			w.line = w.line[:before]
+			// Back to the lines before the event, without the blanks its first
+			// line may have put before their last newline.
+			w.line = w.line[:max(before-1, 0)]
+			if before > 0 {
+				w.line = append(w.line, '\n')
+			}
 			w.appendMarker(e.at, fmt.Sprintf("recording stopped: it reached its size limit of %s", size(w.max)))
 			w.stopped = true
 			break
@@ -112,6 +121,7 @@ func (w *writer) write(b *batch, final bool) error {
 	if len(w.line) == 0 {
 		return nil
 	}
+	w.settle()
 	n, err := w.f.Write(w.line)
 	w.written += int64(n)
 	if err != nil {
@@ -144,15 +154,73 @@ func (w *writer) filtered(s string) string {
 	return w.filter(s)
 }
 
-// appendLine adds [seconds, "kind", "data"] and a newline.
+// appendLine adds [seconds, "kind", "data"] and a newline: as several lines of the
+// same time and kind where one would not fit a page, each placed within a page of
+// the file (see align).
 func (w *writer) appendLine(at time.Duration, kind byte, data string) {
-	w.line = append(w.line, '[')
-	w.line = strconv.AppendFloat(w.line, at.Seconds(), 'f', 6, 64)
-	w.line = append(w.line, ", \""...)
-	w.line = append(w.line, kind)
-	w.line = append(w.line, "\", "...)
-	w.line = appendJSONString(w.line, data)
-	w.line = append(w.line, "]\n"...)
+	for {
+		start := len(w.line)
+		w.line = append(w.line, '[')
+		w.line = strconv.AppendFloat(w.line, at.Seconds(), 'f', 6, 64)
+		w.line = append(w.line, ", \""...)
+		w.line = append(w.line, kind)
+		w.line = append(w.line, "\", "...)
+		var n int
+		w.line, n = appendJSONString(w.line, data, page-(len(w.line)-start)-len("]\n"))
+		w.line = append(w.line, "]\n"...)
+		w.align(start, at)
+		if data = data[n:]; data == "" {
+			return
+		}
+	}
+}
+
+// page is how Linux writes a file: page by page, and a write that SIGKILL
+// interrupts stops at the end of a page, never inside one (generic_perform_write
+// checks for a fatal signal before each). So a recording stays valid to its last
+// whole line when the server is killed in the middle of a batch if no line
+// crosses a page boundary of the file: every line is at most a page long, and one
+// that would cross starts on the next page instead. The blanks that move it there
+// are whitespace that JSON allows after a line's closing bracket, or, when the
+// line before it was written in an earlier batch, a filler line (an empty output
+// event) that ends at the boundary.
+var page = os.Getpagesize()
+
+// blanks are the spaces align and settle insert.
+var blanks = []byte(strings.Repeat(" ", page))
+
+// fillMin is the room a filler line needs, with a time of any length a recording
+// reaches: settle leaves no batch ending closer than this to a page's end.
+const fillMin = 48
+
+// align moves the line that begins at w.line[start:] to the next page of the file
+// when it would cross into it.
+func (w *writer) align(start int, at time.Duration) {
+	gap := page - int((w.written+int64(start))%int64(page))
+	if len(w.line)-start <= gap {
+		return
+	}
+	if start > 0 { // the line before it ends at the boundary
+		w.line = slices.Insert(w.line, start-1, blanks[:gap]...)
+		return
+	}
+	w.fill = append(w.fill[:0], '[')
+	w.fill = strconv.AppendFloat(w.fill, at.Seconds(), 'f', 6, 64)
+	w.fill = append(w.fill, `, "o", ""]`...)
+	if len(w.fill)+1 > gap {
+		return // settle leaves the room; a line that cannot move stays as it is
+	}
+	w.fill = append(append(w.fill, blanks[:gap-len(w.fill)-1]...), '\n')
+	w.line = slices.Insert(w.line, 0, w.fill...)
+}
+
+// settle ends what is about to be written at a page's end, with blanks before its
+// last newline, when the rest of the page could not hold a filler line.
+func (w *writer) settle() {
+	rest := page - int((w.written+int64(len(w.line)))%int64(page))
+	if rest < fillMin && len(w.line) > 0 {
+		w.line = slices.Insert(w.line, len(w.line)-1, blanks[:rest]...)
+	}
 }
 
 func size(n int64) string {
@@ -162,16 +230,28 @@ func size(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// appendJSONString appends s, valid UTF-8, as a JSON string.
-func appendJSONString(b []byte, s string) []byte {
+// appendJSONString appends as much of s, valid UTF-8, as fits in room bytes, as a
+// JSON string with its quotes, and says how much of s that is: all of it if it
+// fits, else up to the start of a character.
+func appendJSONString(b []byte, s string, room int) ([]byte, int) {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	room -= 2 // the quotes
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
 			continue
 		}
+		esc := 6
+		if c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' {
+			esc = 2
+		}
+		if i-start+esc > room { // the bytes before c fit, or some of them
+			end := cutAt(s, start, min(i, start+room))
+			return append(append(b, s[start:end]...), '"'), end
+		}
+		room -= i - start + esc
 		b = append(b, s[start:i]...)
 		switch c {
 		case '"', '\\':
@@ -187,8 +267,17 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 		start = i + 1
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	end := cutAt(s, start, min(len(s), start+room))
+	return append(append(b, s[start:end]...), '"'), end
+}
+
+// cutAt moves end back to the start of a character, but not before start; at the
+// end of s it stays.
+func cutAt(s string, start, end int) int {
+	for end < len(s) && end > start && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return end
 }
 
 // utf8Stream decodes output read in pieces: a character split between two reads is
