@@ -284,13 +284,46 @@ func TestTextSinceColumns(t *testing.T) {
 	}
 }
 
+// TestOverdrawn: a command's C mark keeps its command line (from the B mark, over
+// wrapped rows) as it was; output that later changes a row of it begins at the
+// first cell that changed, blanks that were blank skipped, after wide characters
+// counted as two.
+func TestOverdrawn(t *testing.T) {
+	for _, tt := range []struct {
+		name, after string
+		want        Pos
+	}{
+		{"untouched", "out\r\n", Pos{2, 0}},
+		{"cleared and rewritten", "\x1b[2A\x1b[2Kup\r\n\r\n", Pos{0, 0}},
+		{"appended after blanks", "\x1b[1A\x1b[8Cx\r\n", Pos{1, 8}},
+		{"changed after wide", "\x1b[2A\x1b[6Cz\r\n\r\n", Pos{0, 6}},
+		{"only erased", "\x1b[2A\x1b[2K\x1b[1B\x1b[4G\x1b[K\r\n\r\n", Pos{2, 0}},
+		{"erased above what was drawn", "\x1b[2A\x1b[2K\x1b[1B\x1b[4Gxy\r\n\r\n", Pos{1, 3}},
+		{"the same text again", "\x1b[2A\r$ \u4e16\u754c ls ab\r\n\r\n", Pos{2, 0}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScreen(t, 10, 6, 0)
+			// "$ 世界 ls abcdef" wraps at 10 cells: "$ 世界 ls " and "abcdef".
+			write(t, s, "\x1b]133;A\x07$ \x1b]133;B\x07\u4e16\u754c ls abcdef\r\n\x1b]133;C\x07")
+			c := s.MarksSince(2)[0]
+			if diff := cmp.Diff([]string{"$ 世界 ls", "abcdef"}, c.Above); diff != "" {
+				t.Fatalf("Above (-want +got):\n%s", diff)
+			}
+			write(t, s, tt.after)
+			if got := s.Overdrawn(c); got != tt.want {
+				t.Errorf("Overdrawn = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestMarks(t *testing.T) {
 	s := newScreen(t, 40, 5, 0)
 	write(t, s, "\x1b]133;A\x07$ \x1b]133;B\x07ls\r\n\x1b]133;C\x1b\\out\r\n\x1b]133;D;1\x07")
 	want := []Mark{
 		{Kind: 'A', Pos: Pos{0, 0}, Seq: 1},
 		{Kind: 'B', Pos: Pos{0, 2}, Seq: 2},
-		{Kind: 'C', Pos: Pos{1, 0}, Seq: 3},
+		{Kind: 'C', Pos: Pos{1, 0}, Seq: 3, Above: []string{"$ ls"}},
 		{Kind: 'D', Arg: "1", Pos: Pos{2, 0}, Seq: 4},
 	}
 	if diff := cmp.Diff(want, s.MarksSince(0)); diff != "" {

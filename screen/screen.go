@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
 )
@@ -62,6 +63,10 @@ type Mark struct {
 	Seq  uint64
 	// Erases is Status.Erases when the mark arrived: a later erase makes Pos stale.
 	Erases uint64
+	// Above, for a C mark, is the command line as the screen showed it when the mark
+	// arrived: the rows from the prompt's B mark (at most a screenful) to the row
+	// above Pos, right-trimmed. Overdrawn compares them with the screen now.
+	Above []string
 }
 
 // Nonce is the n= option of an end mark (D): bash's integration puts there the
@@ -380,13 +385,85 @@ func (s *Screen) addMark(kind byte, arg string) {
 		// Drop the oldest half at once so adding stays amortised O(1).
 		s.marks = append(s.marks[:0], s.marks[maxMarks/2:]...)
 	}
-	s.marks = append(s.marks, Mark{
+	m := Mark{
 		Kind:   kind,
 		Arg:    arg,
 		Pos:    Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X},
 		Seq:    s.markSeq,
 		Erases: s.erases,
-	})
+	}
+	if kind == 'C' {
+		m.Above = s.commandRows(m.Pos.Line)
+	}
+	s.marks = append(s.marks, m)
+}
+
+// commandRows returns the rows above line back to the last B mark's (the command
+// line the shell echoed), right-trimmed; only the row above when there is no B
+// mark on the screen above line.
+func (s *Screen) commandRows(line int64) []string {
+	from := line - 1
+	if n := len(s.marks); n > 0 {
+		if b := s.marks[n-1]; b.Kind == 'B' && b.Erases == s.erases && b.Pos.Line < line && line-b.Pos.Line <= int64(s.rows) {
+			from = b.Pos.Line
+		}
+	}
+	from = max(from, s.lineBase)
+	if from >= line {
+		return nil
+	}
+	rows := make([]string, 0, line-from)
+	for l := from; l < line; l++ {
+		row, _ := s.renderRow(int(l - s.lineBase))
+		rows = append(rows, trimRight(row))
+	}
+	return rows
+}
+
+// Overdrawn returns where output drawn over a command's line begins: the first
+// row of c.Above (c is a C mark) where the screen shows something new, at the
+// first column that changed; c.Pos when every row is as it was (or only erased),
+// or has left the scrollback.
+func (s *Screen) Overdrawn(c Mark) Pos {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushPend()
+	oldest := s.lineBase - int64(s.hist.len())
+	first := c.Pos.Line - int64(len(c.Above))
+	for i, was := range c.Above {
+		line := first + int64(i)
+		if line < oldest {
+			continue
+		}
+		if line >= s.lineBase+int64(s.rows) {
+			break // the screen shrank since
+		}
+		row, _ := s.lineAt(line, oldest)
+		if now := trimRight(row); now != was {
+			col := sameCols(was, now)
+			if strings.TrimSpace(cutCols(now, col)) == "" {
+				continue // only erased: nothing was drawn there to show
+			}
+			return Pos{Line: line, Col: col}
+		}
+	}
+	return c.Pos
+}
+
+// sameCols is how many cells a (a row as it was, right-trimmed) and b (as it is)
+// share from their start; blank cells past a's end were blank before too.
+func sameCols(a, b string) int {
+	cols := 0
+	for i, r := range a {
+		if i >= len(b) {
+			return cols
+		}
+		if q, _ := utf8.DecodeRuneInString(b[i:]); q != r {
+			return cols
+		}
+		cols += runeWidth(r)
+	}
+	return cols + len(b[len(a):]) - len(strings.TrimLeft(b[len(a):], " "))
 }
 
 func (s *Screen) altScreen() bool {

@@ -331,8 +331,9 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 	}
 	if o.hasCmd {
 		// Shell integration marked where the command's own output begins: after the
-		// echo, however the line editor drew it.
-		text, lost := s.scr.TextSince(o.cmd.Pos)
+		// echo, however the line editor drew it; or on the echo's rows, where the
+		// command drew over them.
+		text, lost := s.scr.TextSince(s.scr.Overdrawn(o.cmd))
 		if len(echoes) > 0 {
 			echoes = echoes[1:] // the first line's echo is before the mark
 		}

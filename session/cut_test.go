@@ -399,3 +399,43 @@ func TestOutputAfterPromptIsNotCommandLine(t *testing.T) {
 		t.Fatalf("added to it: %+v", r)
 	}
 }
+
+// TestOutputOverTheEcho: output a program draws over its own command line (the
+// cursor moved up past where the output began) is output: a person sees it where
+// the command was, and the reply shows it. In an integrated shell the output is
+// cut at the command's C mark, below that row; a row drawn over shows from the
+// first column that changed. Control: a command that leaves its line alone.
+func TestOutputOverTheEcho(t *testing.T) {
+	for _, sh := range [][]string{{"bash", "--norc", "--noprofile"}, {"bash", "-i"}, {"zsh", "-i"}, {"sh"}} {
+		t.Run(strings.Join(sh, " "), func(t *testing.T) {
+			if _, err := exec.LookPath(sh[0]); err != nil {
+				t.Skip(sh[0] + " not installed")
+			}
+			m := newManager(t, Config{})
+			s, err := m.Create(CreateOptions{Command: sh[0], Args: sh[1:],
+				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+				t.Fatalf("startup: %+v", r)
+			}
+			send(t, s, `PS1='$ '`)
+			for _, c := range []struct {
+				input, want string
+				marked      bool // the want of an integrated shell; sh keeps the echo's row whole
+			}{
+				{`printf 'abc\n\033[2A\033[2Kup\n\n'`, "up\nabc\n$ ", false},
+				{`printf 'one\033[1A\033[60Ctwo\n\n'`, "two\none\n$ ", true},
+				{`echo plain`, "plain\n$ ", false},
+			} {
+				if c.marked && sh[0] == "sh" {
+					continue
+				}
+				if r := send(t, s, c.input); !r.Complete || r.Output != c.want {
+					t.Errorf("%s: %+v, want output %q", c.input, r, c.want)
+				}
+			}
+		})
+	}
+}

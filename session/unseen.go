@@ -81,7 +81,7 @@ func (s *Session) keepSkipped(from mark, echoes []string) bool {
 	var erases uint64
 	switch o := s.originOf(from); {
 	case o.hasCmd:
-		anchor, erases = o.cmd.Pos, o.cmd.Erases
+		anchor, erases = s.scr.Overdrawn(o.cmd), o.cmd.Erases
 	case o.hasPrompt:
 		anchor, erases = o.prompt.Pos, o.prompt.Erases
 	case hasKind(o.ours, 'B'):
