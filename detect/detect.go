@@ -341,18 +341,22 @@ func InputWaitSignal(st *State) Verdict {
 // CursorLine returns the cursor's row up to the cursor column, padded with the blanks
 // the screen trimmed (a prompt usually ends in a space the cursor sits after).
 func CursorLine(s *screen.Status) string {
-	line := s.Line
+	col := s.Cursor.Col
+	if s.PendingWrap {
+		col++ // the cursor is past the character in the last column
+	}
 	var b strings.Builder
+	b.WriteString(s.WrappedIn)
 	width := 0
-	for _, r := range line {
+	for _, r := range s.Line {
 		w := screen.RuneWidth(r) // the screen's table: go-runewidth's global one follows the locale
-		if width+w > s.Cursor.Col {
+		if width+w > col {
 			break
 		}
 		b.WriteRune(r)
 		width += w
 	}
-	for ; width < s.Cursor.Col; width++ {
+	for ; width < col; width++ {
 		b.WriteByte(' ')
 	}
 	return b.String()

@@ -143,6 +143,29 @@ func TestCursorLineIgnoresLocaleWidths(t *testing.T) {
 	}
 }
 
+// TestCursorLineAtTheLastColumn: a prompt that ends in the last column (the cursor
+// stays there with a wrap pending) or wraps onto the next row is still the line up
+// to the cursor, after a short write and after a flood alike (the screen lays a
+// flood out on its fast path).
+func TestCursorLineAtTheLastColumn(t *testing.T) {
+	t.Parallel()
+	flood := strings.Repeat("flood line\r\n", 3000)
+	for _, before := range []string{"", flood} {
+		for _, n := range []int{70, 75, 76, 77, 79, 80, 156, 157} {
+			scr := screen.New(screen.Options{Cols: 80, Rows: 24})
+			scr.Write([]byte(before + strings.Repeat("x", n) + ">>> "))
+			st := scr.Status()
+			want := strings.Repeat("x", n) + ">>> "
+			if got := CursorLine(&st); got != want {
+				t.Errorf("%d bytes before, %d columns: CursorLine %q", len(before), n, got)
+			}
+			if name, ok := MatchPrompt(CursorLine(&st)); !ok || name != "shell" {
+				t.Errorf("%d bytes before, %d columns: prompt %q %v", len(before), n, name, ok)
+			}
+		}
+	}
+}
+
 // A flood is never quiet: the detector must not look at the process tables for the
 // settle signal on every check of it, only once the output has been quiet for the
 // settle window, and then the kernel's answer still decides.

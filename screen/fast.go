@@ -210,7 +210,17 @@ type setup struct {
 func (s *Screen) flowStatus() Status {
 	f := &s.flow
 	s.rowText = s.appendCells(s.rowText[:0], f.cells, s.cols)
-	return s.statusAt(Point{Row: f.y, Col: f.x}, string(s.rowText))
+	st := s.statusAt(Point{Row: f.y, Col: f.x}, f.wrapNext, string(s.rowText))
+	// The rows above the cursor's that wrap onto it: with output kept back, the
+	// flow laid out every row on the screen.
+	first := len(f.out)
+	for first > 0 && len(f.out)-first < f.y && f.out[first-1].wrapped {
+		first--
+	}
+	for _, r := range f.out[first:] {
+		st.WrappedIn += string(f.slab[r.start:r.text])
+	}
+	return st
 }
 
 // applySetup does the setup a bulk step left due.

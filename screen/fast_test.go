@@ -479,3 +479,19 @@ func TestDifferentialPlainLines(t *testing.T) {
 		w.compare(rng)
 	}
 }
+
+// TestFlowWrappedIn: a line that wraps onto the cursor's row at the end of a flood,
+// and one that ends in the last column, read the same on the fast path, while it
+// keeps output back, as on the slow one.
+func TestFlowWrappedIn(t *testing.T) {
+	for _, n := range []int{76, 77, 80, 157, 500} {
+		w := newTwin(t, Options{Cols: 80, Rows: 24})
+		w.write([]byte(strings.Repeat("flood line\r\n", 3000) + strings.Repeat("x", n) + ">>> "))
+		if !w.status() {
+			t.Fatalf("%d columns: no output was kept back", n)
+		}
+		if st := w.fast.Status(); st.WrappedIn+st.Line == "" || st.PendingWrap != (n == 76) {
+			t.Errorf("%d columns: %+v", n, st)
+		}
+	}
+}

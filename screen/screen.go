@@ -244,10 +244,18 @@ type Status struct {
 	Cursor    Point  // always inside the screen
 	CursorRow int64  // the cursor's Pos.Line: Cursor.Row counted from the first line ever
 	Line      string // the cursor's row, right-trimmed, as in Snapshot.Lines
-	AltScreen bool
-	AppCursor bool   // DECCKM: arrow keys must be sent as ESC O A..D
-	Written   uint64 // total bytes ever fed to Write
-	Clears    uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
+	// WrappedIn is the text of the rows that soft-wrap onto the cursor's row, the
+	// first of them first: the start of the line the cursor is on ("" if the row
+	// above does not wrap onto it). Like Line, only Status reads it.
+	WrappedIn string
+	// PendingWrap: the cursor is in the last column with the next character due
+	// to wrap, so the cell it is on holds the last character written; the line
+	// reads up to and including it.
+	PendingWrap bool
+	AltScreen   bool
+	AppCursor   bool   // DECCKM: arrow keys must be sent as ESC O A..D
+	Written     uint64 // total bytes ever fed to Write
+	Clears      uint64 // times the visible screen was erased (ED 2 / ED 3 / RIS / alt-screen switch)
 
 	// Erases counts the times the visible main screen was blanked (ED 2, RIS; not ED 3,
 	// which leaves the screen as it is, nor the alternate screen). EraseTop is the
@@ -298,28 +306,49 @@ func (s *Screen) snapshot(row bool) Status {
 		if row {
 			return s.flowStatus()
 		}
-		return s.statusAt(Point{Row: s.flow.y, Col: s.flow.x}, "")
+		return s.statusAt(Point{Row: s.flow.y, Col: s.flow.x}, s.flow.wrapNext, "")
 	}
 	s.flushPend()
 	if row {
 		return s.status()
 	}
 	cur := s.vt.Cursor()
-	return s.statusAt(Point{Row: cur.Y, Col: cur.X}, "")
+	return s.statusAt(Point{Row: cur.Y, Col: cur.X}, cur.State&vtCursorWrapNext != 0, "")
 }
 
 // status reads the Status; the caller holds s.mu and has flushed pending output.
 func (s *Screen) status() Status {
 	cur := s.vt.Cursor()
 	text, _ := s.renderRow(cur.Y)
-	return s.statusAt(Point{Row: cur.Y, Col: cur.X}, text)
+	st := s.statusAt(Point{Row: cur.Y, Col: cur.X}, cur.State&vtCursorWrapNext != 0, text)
+	st.WrappedIn = s.wrappedInto(cur.Y)
+	return st
 }
 
-// statusAt is the Status with the cursor at cur on a row that reads text.
-func (s *Screen) statusAt(cur Point, text string) Status {
+// wrappedInto returns the text of the rows above y that soft-wrap onto it, in order.
+func (s *Screen) wrappedInto(y int) string {
+	top := y
+	for top > 0 && s.vt.Cell(s.cols-1, top-1).Mode&vtAttrWrap != 0 {
+		top--
+	}
+	if top == y {
+		return ""
+	}
+	var b strings.Builder
+	for r := top; r < y; r++ {
+		row, _ := s.renderRow(r)
+		b.WriteString(row)
+	}
+	return b.String()
+}
+
+// statusAt is the Status with the cursor at cur (wrap: with a wrap pending) on a
+// row that reads text.
+func (s *Screen) statusAt(cur Point, wrap bool, text string) Status {
 	mode := s.vt.Mode()
 	return Status{
 		Cursor:      cur,
+		PendingWrap: wrap,
 		CursorRow:   s.lineBase + int64(cur.Row),
 		Line:        trimRight(text),
 		AltScreen:   mode&vt10x.ModeAltScreen != 0,

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os/exec"
 	"strings"
@@ -437,5 +438,32 @@ func TestOutputOverTheEcho(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestPromptAtTheLastColumn: a known prompt that ends in the terminal's last column
+// leaves the cursor there with the next character due to wrap; the prompt, its
+// trailing space included, is still at the cursor. Behind a proxy (script here,
+// ssh alike) the prompt is all there is to go by: without it the reply only
+// settles, hundreds of milliseconds later and not complete.
+func TestPromptAtTheLastColumn(t *testing.T) {
+	for _, tool := range []string{"script", "python3"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skip(tool + " not installed")
+		}
+	}
+	m := newManager(t, Config{})
+	s, err := m.Create(CreateOptions{Command: "script", Args: []string{"-qfec", "python3 -q", "/dev/null"}, Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+		t.Fatalf("startup: %+v", r)
+	}
+	for _, n := range []int{10, 76, 75, 77} {
+		r := send(t, s, fmt.Sprintf("print('x'*%d, end='')", n))
+		if !r.Complete || r.Reason != "prompt" || !strings.HasSuffix(r.Output, ">>> ") {
+			t.Errorf("%d columns before the prompt: %+v", n, r)
+		}
 	}
 }
