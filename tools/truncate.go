@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clipperhouse/uax29/v2/graphemes"
 )
 
 // truncate keeps the beginning and the end of s within limit characters, cut at line
@@ -102,23 +104,49 @@ func marker(lines, chars, limit int) string {
 		"read_output with full_screen: true shows the scrollback ...]", what, limit)
 }
 
+// firstRunes returns the longest start of s of at most n characters that ends
+// between two grapheme clusters: a letter with its accents, an emoji sequence
+// joined by ZWJ or a flag is kept whole or left out whole.
 func firstRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
+	end, count := 0, 0
+	for g := graphemes.FromString(s); g.Next(); {
+		if count += utf8.RuneCountInString(g.Value()); count > n {
+			break
 		}
-		i++
+		end = g.End()
 	}
-	return s
+	return s[:end]
 }
 
+// lastRunes returns the longest end of s of at most n characters that begins a
+// grapheme cluster.
 func lastRunes(s string, n int) string {
 	count := utf8.RuneCountInString(s)
 	if count <= n {
 		return s
 	}
-	return firstRunesFrom(s, count-n)
+	cut := len(s) - len(firstRunesFrom(s, count-n))
+	// Clusters are found from the last sure break before the cut, not from the
+	// start of what may be a megabyte-long line.
+	base := breakBefore(s, cut)
+	for g := graphemes.FromString(s[base:]); g.Next(); {
+		if base+g.Start() >= cut {
+			return s[base+g.Start():]
+		}
+	}
+	return ""
+}
+
+// breakBefore returns the last offset at or before i where a grapheme cluster
+// surely begins: between two ASCII characters other than CR LF (none of them
+// extends, joins or prepends), or the start of s.
+func breakBefore(s string, i int) int {
+	for ; i > 0; i-- {
+		if i < len(s) && s[i-1] < utf8.RuneSelf && s[i] < utf8.RuneSelf && (s[i-1] != '\r' || s[i] != '\n') {
+			return i
+		}
+	}
+	return 0
 }
 
 func firstRunesFrom(s string, skip int) string {

@@ -51,6 +51,33 @@ func TestTruncate(t *testing.T) {
 	}
 }
 
+// TestTruncateKeepsClustersWhole: a cut never splits a grapheme cluster (found by an
+// independent probe: a family emoji lost its last member and a letter its accent),
+// at the head's end or the tail's start, with clusters of every length about it.
+func TestTruncateKeepsClustersWhole(t *testing.T) {
+	family := "\U0001F468\u200D\U0001F469\u200D\U0001F467" // five code points, one cluster
+	accent := "e\u0301"                                    // two
+	flag := "\U0001F1EB\U0001F1F7"                         // two
+	for _, c := range []string{family, accent, flag} {
+		for pad := range 6 {
+			line := strings.Repeat("x", pad) + strings.Repeat(c, 700) + strings.Repeat("y", pad)
+			for _, limit := range []int{400, 401, 402, 403, 404} {
+				out, _ := truncate(line, limit)
+				i := strings.Index(out, "\n[...")
+				j := strings.LastIndex(out, "...]\n")
+				if i < 0 || j < 0 {
+					t.Fatalf("%q×700, limit %d: no marker between two parts: %q", c, limit, out)
+				}
+				for _, part := range []string{out[:i], out[j+len("...]\n"):]} {
+					if rest := strings.Trim(strings.ReplaceAll(part, c, ""), "xy"); rest != "" {
+						t.Errorf("%q×700 padded by %d, limit %d: a cluster was cut: %q left in %q", c, pad, limit, rest, part)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestTruncateCountsTheMarker: the reply, marker included, fits the limit, even when
 // the marker's numbers are long (millions of lines and characters left out, the
 // largest limit) and when the limit leaves room for little else.
