@@ -467,3 +467,39 @@ func TestPromptAtTheLastColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDuringACallIgnoresItsEcho: a read that waits for output while a call is
+// still waiting for its command (another client's, or one its client gave up on
+// before the server saw it cancelled) matches output, not the command line the
+// call typed: waiting for t5 while `sleep 1; echo t5` runs returns at t5, not at
+// once on the echo (found by an independent probe over HTTP).
+func TestReadDuringACallIgnoresItsEcho(t *testing.T) {
+	for _, args := range [][]string{{"--norc", "--noprofile"}, {"-i"}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			m := newManager(t, Config{})
+			s, err := m.Create(CreateOptions{Command: "bash", Args: args,
+				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+				t.Fatalf("startup: %+v", r)
+			}
+			send(t, s, `PS1='$ '`)
+			done := make(chan Result, 1)
+			go func() { done <- send(t, s, "sleep 1; echo t$((5))") }()
+			deadline := time.Now().Add(5 * time.Second)
+			for !strings.Contains(s.Read(t.Context(), ReadOptions{}).Output, "sleep 1; echo t$((5))") && time.Now().Before(deadline) {
+				time.Sleep(5 * time.Millisecond)
+			}
+			began := time.Now()
+			got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, `t\$?\(*5`), Timeout: 5 * time.Second})
+			if !got.Matched || strings.Contains(got.Output, "sleep") || !strings.HasPrefix(got.Output, "t5\n") {
+				t.Errorf("read after %s: %+v", time.Since(began), got)
+			}
+			if r := <-done; !r.Complete {
+				t.Errorf("the call: %+v", r)
+			}
+		})
+	}
+}

@@ -182,6 +182,13 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			unsent = len(chunks) - i - 1
 			break
 		}
+		if err == nil {
+			// Its echo is not output to a read while this call waits, nor after
+			// the call ended without a reply (its client gave up).
+			s.mu.Lock()
+			s.unseenEchoes = append(s.unseenEchoes, echoes[i])
+			s.mu.Unlock()
+		}
 		if err == nil && withEnter {
 			s.typedAhead(from)
 		}

@@ -110,8 +110,9 @@ type Session struct {
 	typedPieces string
 
 	// seen is where the last reply ended: output after it has not been given to the
-	// agent. unseenEchoes are the lines the last input typed, when its reply ended
-	// before their echo could show.
+	// agent. unseenEchoes are the lines typed since that are not output: those of
+	// the last input when its reply ended before their echo could show, and those
+	// of a call still waiting (or whose reply was never given).
 	seen      mark
 	seenReady bool // that reply had evidence the program was ready for input
 
