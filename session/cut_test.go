@@ -503,3 +503,40 @@ func TestReadDuringACallIgnoresItsEcho(t *testing.T) {
 		})
 	}
 }
+
+// TestBusySession: a call on a session another call holds waits for its turn no
+// longer than its own timeout, and an interrupt does not wait at all: ctrl+c is
+// for the command the other call waits on, as a person's Ctrl+C would be, and the
+// other call's reply shows what it did (found by an independent probe over HTTP:
+// echo with a 1 s timeout waited 9 s, and ctrl+c pressed after the sleep it was
+// meant to end had finished).
+func TestBusySession(t *testing.T) {
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	held := make(chan Result, 1)
+	go func() { held <- sendWithin(t, s, "sleep 4; echo o$((1))ne", 20*time.Second) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(s.Read(t.Context(), ReadOptions{}).Output, "sleep 4") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	began := time.Now()
+	_, err := s.Send(t.Context(), Input{Text: "echo two", AppendNewline: true, Timeout: 300 * time.Millisecond})
+	if !errors.Is(err, ErrBusy) || time.Since(began) > 2*time.Second {
+		t.Fatalf("a line typed while another call waits: %v after %s", err, time.Since(began))
+	}
+	began = time.Now()
+	r, err := s.Send(t.Context(), Input{Keys: "ctrl+c", Timeout: 3 * time.Second})
+	if err != nil || !r.Complete || time.Since(began) > 2*time.Second {
+		t.Fatalf("ctrl+c while another call waits: %+v %v after %s", r, err, time.Since(began))
+	}
+	h := <-held
+	if !h.Complete || h.Code == nil || *h.Code != 130 || strings.Contains(h.Output, "o1ne") {
+		t.Fatalf("the interrupted call: %+v", h)
+	}
+	if time.Since(began) > 3*time.Second {
+		t.Fatalf("the sleep was not interrupted: the call ended after %s: %+v", time.Since(began), h)
+	}
+	if r := send(t, s, "echo th$((3))ree"); r.Output != "th3ree\n$ " {
+		t.Fatalf("after: %+v", r)
+	}
+}

@@ -96,15 +96,37 @@ const enter = "\r"
 // one finished (or went quiet), as a person would; the result is the new output of all
 // of them with every echoed input line removed.
 func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
-	if err := s.acquire(ctx); err != nil {
-		return Result{}, err
+	began := time.Now()
+	deadline := began.Add(in.Timeout)
+	// The wait for another call's turn is part of this call's time.
+	tctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	if key := interruptOnly(in.Keys); key != nil && !s.tryAcquire() {
+		// Another call holds the turn, most likely waiting on the command this
+		// interrupt is for: it goes in now, as a person's Ctrl+C would, and that
+		// call's reply shows what it did. This one answers, once the turn is free,
+		// with what follows.
+		if !s.Alive() {
+			return Result{}, s.exitedErr()
+		}
+		s.tapInput(key, false)
+		if err := s.writeInput(tctx, key); err != nil {
+			return Result{}, fmt.Errorf("type into session %s: %w", s.ID, err)
+		}
+		if err := s.acquire(tctx); err != nil {
+			return Result{}, err
+		}
+		defer s.release()
+		return s.afterInterrupt(ctx, began, deadline), nil
+	} else if key == nil {
+		if err := s.acquire(tctx); err != nil {
+			return Result{}, err
+		}
 	}
 	defer s.release()
 	if !s.Alive() {
 		return Result{}, s.exitedErr()
 	}
-	began := time.Now()
-	deadline := began.Add(in.Timeout)
 	chunks, echoes, err := s.chunks(in)
 	if err != nil {
 		return Result{}, err
@@ -247,6 +269,37 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 	}
 	s.delivered(r.Complete, echoes)
 	return r, nil
+}
+
+// afterInterrupt answers an interrupt typed while another call held the turn, once
+// this one has it: that call's reply showed what the interrupt did, and this one
+// says what the program shows now, a prompt at the cursor counting as it does at
+// startup.
+func (s *Session) afterInterrupt(ctx context.Context, began, deadline time.Time) Result {
+	from := s.markNow(true)
+	v := s.wait(ctx, waitSpec{
+		from:        from,
+		det:         detect.New(detect.Options{Startup: true, Settle: s.settleDur}),
+		deadline:    deadline,
+		allowSettle: true,
+		startup:     true,
+	})
+	r := s.result(from, nil, v, began, 0)
+	s.delivered(r.Complete, nil)
+	return r
+}
+
+// interruptOnly returns the key keys name when it is one that makes the terminal
+// signal the program in front (ctrl+c, ctrl+\\), nil otherwise.
+func interruptOnly(keys string) []byte {
+	if keys == "" {
+		return nil
+	}
+	b, err := Keys(keys, false)
+	if err != nil || len(b) != 1 || b[0] != interruptKey && b[0] != quitKey {
+		return nil
+	}
+	return b
 }
 
 // chunks splits the input into what is written at once, and the echo each produces.

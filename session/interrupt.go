@@ -69,6 +69,9 @@ import (
 // interruptKey is the key the terminal turns into SIGINT for its foreground group.
 const interruptKey = 0x03
 
+// quitKey is the key the terminal turns into SIGQUIT.
+const quitKey = 0x1c
+
 // interruptLate bounds how long after the key the command may take the terminal
 // and still be interrupted: the shell's fork and hand-over, on a loaded machine.
 const interruptLate = 3 * time.Second

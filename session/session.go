@@ -316,12 +316,26 @@ func (s *Session) settleWindow() time.Duration {
 
 // acquire takes the session's turn, or fails when ctx ends first.
 func (s *Session) acquire(ctx context.Context) error {
+	if s.tryAcquire() {
+		return nil // a free turn is taken even when ctx has ended: the call says what then
+	}
 	select {
 	case s.turn <- struct{}{}:
 		s.touch()
 		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("%w: another call is still running on session %s", ErrBusy, s.ID)
+	}
+}
+
+// tryAcquire takes the session's turn if no call holds it.
+func (s *Session) tryAcquire() bool {
+	select {
+	case s.turn <- struct{}{}:
+		s.touch()
+		return true
+	default:
+		return false
 	}
 }
 

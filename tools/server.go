@@ -120,7 +120,7 @@ func sessionError(id string, err error) *mcp.CallToolResult {
 	case errors.Is(err, session.ErrExited):
 		return toolError("session %s: %v", id, err)
 	case errors.Is(err, session.ErrBusy):
-		return toolError("%v: wait for it to finish, or use read_output to watch it", err)
+		return toolError("%v: this call waited its timeout_ms for it. read_output watches it; send_control ctrl+c interrupts the command it waits on at once.", err)
 	case errors.Is(err, session.ErrUnknownKey):
 		return toolError("%v", err)
 	case errors.Is(err, session.ErrShuttingDown):
