@@ -16,11 +16,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The HTTP transport serves both protocol eras on /mcp; terminal sessions belong to
@@ -250,28 +250,72 @@ func TestHTTPOriginHostAndBodyChecks(t *testing.T) {
 	}
 }
 
-// SIGTERM stops accepting, cancels a call still running after the drain period and
-// ends every session's processes.
+// SIGTERM stops accepting and lets in-flight calls finish; those still waiting
+// near the end of the drain period get a reply (their session closed as the
+// server stops), not a dropped response, in both eras and whether the reply is
+// plain JSON or an event stream (a call with a progress token); a call that ends
+// during the drain gets its output; every session's processes end (found by an
+// independent probe: such calls got an empty 200, EOF, or nothing until the
+// client's own timeout).
 func TestHTTPSigtermDrains(t *testing.T) {
 	t.Parallel()
 	need(t, "bash", "sleep")
 	h := startHTTP(t, nil)
-	s := h.connect(t, "", modernEra)
-	id := s.bash(nil)
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		req := map[string]any{"session_id": id, "input": "sleep 120", "timeout_ms": 120000}
-		_, _ = s.c.CallTool(s.ctx, toolRequest("send_command", req)) // cancelled by the server
-	}()
-	waitForProcesses(t, s, 2)
+	type call struct {
+		name, input string
+		progress    bool
+		want        string // in the reply's text
+	}
+	calls := []call{
+		{"quick", "sleep 2; echo qu$((1))ick", false, "qu1ick"},
+		{"plain", "sleep 120", false, "The server is stopping"},
+		{"stream", "sleep 120", true, "The server is stopping"},
+	}
+	type reply struct {
+		name, text string
+		err        error
+	}
+	replies := make(chan reply, 2*len(calls))
+	procs := 0
+	var last *server
+	for _, era := range []string{legacyEra, modernEra} {
+		for _, c := range calls {
+			s := h.connect(t, "", era)
+			id := s.bash(nil)
+			req := toolRequest("send_command", map[string]any{"session_id": id, "input": c.input, "timeout_ms": 120000})
+			if c.progress {
+				req.Params.Meta = &mcp.Meta{ProgressToken: "p-" + c.name}
+			}
+			go func() {
+				res, err := s.c.CallTool(s.ctx, req)
+				r := reply{name: era + " " + c.name, err: err}
+				if err == nil {
+					r.text = text(res)
+				}
+				replies <- r
+			}()
+			procs += 2
+			last = s
+		}
+	}
+	waitForProcesses(t, last, procs)
 	began := time.Now()
 	h.stop()
 	if d := time.Since(began); d > 15*time.Second {
 		t.Errorf("server took %s to stop after SIGTERM", d)
 	}
-	wg.Wait()
+	for range 2 * len(calls) {
+		r := <-replies
+		want := calls[0].want
+		for _, c := range calls {
+			if strings.HasSuffix(r.name, " "+c.name) {
+				want = c.want
+			}
+		}
+		if r.err != nil || !strings.Contains(r.text, want) {
+			t.Errorf("%s: %v, reply %q, want %q in it", r.name, r.err, r.text, want)
+		}
+	}
 	if left := markedProcesses(h.mark); len(left) > 0 {
 		t.Fatalf("processes outlived the server: %v", left)
 	}

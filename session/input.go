@@ -61,8 +61,9 @@ type Result struct {
 	// command's, after its reply timed out); it is not part of this reply.
 	Unseen bool
 	// Closed: the session was closed during the call (close_session, the idle
-	// reaper, the server stopping); its program ended because of that.
-	Closed bool
+	// reaper, the server stopping); its program ended because of that. Stopping:
+	// it was the server stopping.
+	Closed, Stopping bool
 	// Pending: the integrated shell waits at its prompt with this text on its
 	// command line, not run (set after input that did not end with Enter).
 	Pending string
@@ -342,6 +343,7 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 		Alive:    s.Alive(),
 		Unsent:   unsent,
 		Closed:   s.closing.Load(),
+		Stopping: s.stopping.Load(),
 	}
 	if !v.Done {
 		r.Reason = detect.Timeout

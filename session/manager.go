@@ -290,6 +290,7 @@ func (m *Manager) Shutdown(ctx context.Context) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				s.stopping.Store(true)
 				if _, err := s.close(ctx, 0); err != nil {
 					m.cfg.Logger.Warn("close session", "session", s.ID, "err", err)
 				}

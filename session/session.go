@@ -106,6 +106,8 @@ type Session struct {
 	// closing: the session is being closed (close_session, the idle reaper, the
 	// server stopping), not just ended by its program.
 	closing atomic.Bool
+	// stopping: it is the server stopping that closes it.
+	stopping atomic.Bool
 	// typedPieces is what was typed since the last Enter (guarded by the turn).
 	typedPieces string
 

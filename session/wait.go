@@ -10,6 +10,10 @@ import (
 	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
+// Cancelled is a reply's detail when its call was cancelled: the client gave up on
+// it, or the server stopped serving it.
+const Cancelled = "cancelled"
+
 // waitSpec is one wait for evidence.
 type waitSpec struct {
 	from        mark
@@ -99,7 +103,7 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 		case <-timer.C:
 			streamed = 0
 		case <-ctx.Done():
-			return detect.Verdict{Reason: detect.Timeout, Detail: "cancelled"}
+			return detect.Verdict{Reason: detect.Timeout, Detail: Cancelled}
 		}
 		if !timer.Stop() {
 			select {
@@ -119,7 +123,7 @@ func (s *Session) wait(ctx context.Context, w waitSpec) detect.Verdict {
 				case <-done:
 				case <-timer.C:
 				case <-ctx.Done():
-					return detect.Verdict{Reason: detect.Timeout, Detail: "cancelled"}
+					return detect.Verdict{Reason: detect.Timeout, Detail: Cancelled}
 				}
 				timer.Stop() // no stale tick can follow: go.mod's Go has synchronous timers
 			}

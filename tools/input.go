@@ -201,6 +201,9 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	case r.Reason == session.Settled:
 		w = append(w, "There is no evidence the program is ready: its output went quiet, nothing more. "+
 			"Check the output; if more is expected, wait with read_output (wait_for a pattern).")
+	case r.Detail == session.Cancelled:
+		w = append(w, "The call was cancelled (its client gave up on it, or the server is stopping) before the program showed it was ready; it is still running. "+
+			"Wait for it with read_output (wait_for a pattern), or interrupt it with send_control ctrl+c.")
 	case r.Reading:
 		w = append(w, fmt.Sprintf("The program is waiting for input, but there was no evidence within %s that it finished with this one "+
 			"(wait_for did not match, or it asks something unrecognised). Answer it, or interrupt it with send_control ctrl+c.", fmtDuration(timeout)))
@@ -231,6 +234,8 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 			"for long output, redirect it to a file (cmd > out.txt 2>&1) and read the parts you need.")
 	}
 	switch {
+	case r.Closed && r.Stopping:
+		w = append(w, "The server is stopping: it closed the session while this call waited, and the session's program ended because of that.")
 	case r.Closed:
 		w = append(w, "The session was closed while this call waited: its program ended because of that.")
 	case !r.Alive:

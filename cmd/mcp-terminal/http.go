@@ -94,7 +94,22 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 	logger.Info("signal received; draining HTTP calls", "timeout", drainTimeout)
 	drain, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
-	if err := handler.mcp.Shutdown(drain); err != nil {
+	drained := make(chan error, 1)
+	go func() { drained <- handler.mcp.Shutdown(drain) }()
+
+	select {
+	case err = <-drained:
+	case <-time.After(drainTimeout - replyTime):
+		// Calls still wait on their commands: the sessions end now, so that each
+		// of them replies (its session closed as the server stops) while there is
+		// time for the reply to get out. A cancelled call would send nothing.
+		logger.Info("calls still waiting; ending the sessions so that they reply")
+		end, cancelEnd := context.WithTimeout(context.Background(), replyTime/2)
+		a.sessions.Shutdown(end)
+		cancelEnd()
+		err = <-drained
+	}
+	if err != nil {
 		logger.Warn("in-flight calls did not finish in time; cancelling them", "err", err)
 	}
 	cancelCalls()
@@ -102,6 +117,10 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 	<-served
 	return nil
 }
+
+// replyTime is what the drain keeps, at its end, for the calls still waiting to
+// reply once their sessions are ended.
+const replyTime = 2 * time.Second
 
 // httpHandler is the routing in front of the MCP server: /healthz, the RFC 9728
 // metadata, and /mcp behind the origin check, the body limit and the guard.
