@@ -166,10 +166,35 @@ func tokensFile(t *testing.T, pairs ...string) string {
 
 // post sends a raw JSON-RPC initialize to /mcp with the given headers and returns
 // the response, body read.
+// initialize is a session-based client's first request.
+const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+
+// request sends method to /mcp with headers and body (nil: none; a reader of no
+// known length goes in chunks) and returns the response, its body read.
+func (h *httpServer) request(t *testing.T, method string, headers map[string]string, body io.Reader) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), method, h.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s /mcp: %v", method, err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
 func (h *httpServer) post(t *testing.T, headers map[string]string, body string) (*http.Response, string) {
 	t.Helper()
 	if body == "" {
-		body = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
+		body = initialize
 	}
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, h.url, strings.NewReader(body))
 	if err != nil {

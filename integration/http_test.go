@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -247,6 +248,81 @@ func TestHTTPOriginHostAndBodyChecks(t *testing.T) {
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 2<<20) + `"}}`
 	if resp, _ := h.post(t, nil, big); resp.StatusCode != 413 {
 		t.Errorf("2 MiB body: %d", resp.StatusCode)
+	}
+	// Sent in chunks, its length unsaid (found by an independent probe: 400).
+	if resp := h.request(t, http.MethodPost, nil, io.MultiReader(strings.NewReader(big))); resp.StatusCode != 413 {
+		t.Errorf("2 MiB body in chunks: %d", resp.StatusCode)
+	}
+	if resp := h.request(t, http.MethodPost, nil, io.MultiReader(strings.NewReader(initialize))); resp.StatusCode != 200 {
+		t.Errorf("a small body in chunks: %d", resp.StatusCode)
+	}
+}
+
+// TestHTTPCORSWithAuth: with tokens, a browser page on an allowed origin can call
+// the server: its preflight (which never carries credentials) is answered before
+// authentication, and every response to it, a 401's challenge included, can be
+// read; the allowed origins are compared as origins (case, a trailing slash).
+// Found by an independent probe: the preflight got 401 and a browser's fetch failed.
+func TestHTTPCORSWithAuth(t *testing.T) {
+	t.Parallel()
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken),
+		"--allowed-origins", "http://localhost:3000/,https://App.example.com"})
+	preflight := map[string]string{"Origin": "http://localhost:3000", "Access-Control-Request-Method": "POST",
+		"Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version"}
+	resp := h.request(t, http.MethodOptions, preflight, nil)
+	if resp.StatusCode/100 != 2 || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:3000" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization") ||
+		!strings.Contains(resp.Header.Get("Access-Control-Allow-Methods"), "POST") {
+		t.Errorf("preflight: %d %v", resp.StatusCode, resp.Header)
+	}
+	resp, _ = h.post(t, map[string]string{"Origin": "https://app.example.com"}, "")
+	if resp.StatusCode != 401 || resp.Header.Get("Access-Control-Allow-Origin") != "https://app.example.com" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "WWW-Authenticate") {
+		t.Errorf("no token from an allowed origin: %d %v", resp.StatusCode, resp.Header)
+	}
+	resp, _ = h.post(t, map[string]string{"Origin": "http://localhost:3000", "Authorization": "Bearer " + aliceToken}, "")
+	if resp.StatusCode != 200 || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:3000" ||
+		!strings.Contains(resp.Header.Get("Access-Control-Expose-Headers"), "Mcp-Session-Id") {
+		t.Errorf("a token from an allowed origin: %d %v", resp.StatusCode, resp.Header)
+	}
+	for _, method := range []string{http.MethodOptions, http.MethodPost} {
+		resp := h.request(t, method, map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, nil)
+		if resp.StatusCode != 403 || resp.Header.Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("%s from a foreign origin: %d %v", method, resp.StatusCode, resp.Header)
+		}
+	}
+}
+
+// TestHTTPStatelessCancelStaysWithItsCaller: in the stateless era a
+// notifications/cancelled names a request id with no MCP session to scope it, so
+// another principal (or client) cannot end a call with it by guessing the id
+// (found by an independent probe: bob's cancel of id 7 ended alice's call).
+func TestHTTPStatelessCancelStaysWithItsCaller(t *testing.T) {
+	t.Parallel()
+	need(t, "bash", "sleep")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken)})
+	alice := h.connect(t, aliceToken, modernEra)
+	id := alice.bash(nil)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + modernEra + `","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"raw","version":"1"}}`
+	modern := func(token, method string) map[string]string {
+		return map[string]string{"Authorization": "Bearer " + token, "Mcp-Protocol-Version": modernEra, "Mcp-Method": method}
+	}
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"send_command","arguments":{"session_id":"` + id +
+		`","input":"sleep 2; echo sl$((1))ept","timeout_ms":20000},` + meta + `}}`
+	headers := modern(aliceToken, "tools/call")
+	headers["Mcp-Name"] = "send_command"
+	done := make(chan string, 1)
+	go func() {
+		_, body := h.post(t, headers, call)
+		done <- body
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"mine now",` + meta + `}}`
+	if resp, body := h.post(t, modern(bobToken, "notifications/cancelled"), cancel); resp.StatusCode/100 != 2 {
+		t.Errorf("bob's cancel: %d %s", resp.StatusCode, body)
+	}
+	if body := <-done; !strings.Contains(body, "sl1ept") || strings.Contains(body, "cancelled") {
+		t.Errorf("alice's call after bob's cancel: %s", body)
 	}
 }
 

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"log/slog"
 	"net"
@@ -16,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcp-terminal/mcp-terminal/auth"
@@ -136,13 +140,6 @@ func newHTTPHandler(cfg config, a *app, guard *auth.Guard, logger *slog.Logger) 
 		server.WithStreamableHTTPLogger(logger),
 		server.WithHTTPContextFunc(callerContext),
 	}
-	if len(cfg.HTTP.AllowedOrigins) > 0 {
-		h.options = append(h.options, server.WithStreamableHTTPCORS(
-			server.WithCORSAllowedOrigins(cfg.HTTP.AllowedOrigins...),
-			server.WithCORSAllowedHeaders("Authorization", "Content-Type", "Mcp-Session-Id", "Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID"),
-			server.WithCORSExposedHeaders("Mcp-Session-Id", "WWW-Authenticate"),
-		))
-	}
 	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
@@ -158,7 +155,7 @@ func newHTTPHandler(cfg config, a *app, guard *auth.Guard, logger *slog.Logger) 
 		mcpEndpoint = guard.Wrap(mcpEndpoint)
 	}
 	limit := int64(max(minBodyLimit, 8*cfg.MaxInput))
-	h.mux.Handle("/mcp", checkOrigin(cfg.HTTP.AllowedOrigins, capBody(limit, mcpEndpoint)))
+	h.mux.Handle("/mcp", checkOrigin(cfg.HTTP.AllowedOrigins, capBody(limit, dropUnscopedCancels(mcpEndpoint))))
 	return h
 }
 
@@ -176,27 +173,99 @@ func callerContext(ctx context.Context, r *http.Request) context.Context {
 }
 
 // checkOrigin refuses a browser request from an origin not allowed (403); requests
-// without an Origin (every non-browser client) pass.
+// without an Origin (every non-browser client) pass. It answers an allowed origin's
+// CORS preflight itself, before authentication (a browser never sends credentials
+// on one), and lets every response to that origin be read, a 401's challenge
+// included, or a browser client could not find where to get a token.
 func checkOrigin(allowed []string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Get("Origin"); o != "" && !slices.ContainsFunc(allowed, func(a string) bool {
-			return strings.EqualFold(strings.TrimRight(a, "/"), o)
-		}) {
+		o := r.Header.Get("Origin")
+		if o == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if !slices.ContainsFunc(allowed, func(a string) bool { return sameOrigin(a, o) }) {
 			http.Error(w, "origin not allowed", http.StatusForbidden)
+			return
+		}
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", o)
+		h.Add("Vary", "Origin")
+		h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, Retry-After")
+		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID")
+			h.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// capBody refuses a request body over limit bytes with 413.
+// sameOrigin compares an allowed origin, as the operator wrote it, with a
+// request's: the scheme and host ignore case, and a trailing slash is no part of an
+// origin.
+func sameOrigin(allowed, origin string) bool {
+	return strings.EqualFold(strings.TrimRight(allowed, "/"), origin)
+}
+
+// capBody refuses a request body over limit bytes with 413, whether it says its
+// length or comes in chunks.
 func capBody(limit int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
 			http.Error(w, fmt.Sprintf("request body over %d bytes", limit), http.StatusRequestEntityTooLarge)
 			return
 		}
+		if r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody {
+			// Chunked: its size is known once read (mcp-go would answer a body cut
+			// at the limit with a JSON parse error, 400).
+			body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+			switch {
+			case err != nil:
+				http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+				return
+			case int64(len(body)) > limit:
+				http.Error(w, fmt.Sprintf("request body over %d bytes", limit), http.StatusRequestEntityTooLarge)
+				return
+			}
+			r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// dropUnscopedCancels answers notifications/cancelled outside an MCP session (the
+// stateless 2026-07-28 era) with 202 and drops it. mcp-go finds the call to cancel
+// by its request id within the MCP session, and every stateless request has the
+// same, empty, session: any principal could cancel another's call by guessing a
+// small id. A stateless call is cancelled by closing its request, which mcp-go's
+// client does and which still works.
+func dropUnscopedCancels(next http.Handler) http.Handler {
+	marker := []byte(mcp.MethodNotificationCancelled)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get(server.HeaderKeySessionID) != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(r.Body) // capped by capBody
+		if err != nil {
+			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if bytes.Contains(body, marker) {
+			var msg struct {
+				Method string          `json:"method"`
+				ID     json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal(body, &msg) == nil && msg.Method == string(mcp.MethodNotificationCancelled) && msg.ID == nil {
+				w.WriteHeader(http.StatusAccepted)
+				return
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
 		next.ServeHTTP(w, r)
 	})
 }
