@@ -293,6 +293,50 @@ func TestHTTPCORSWithAuth(t *testing.T) {
 	}
 }
 
+// TestHTTPMCPSessionsBelongToTheirPrincipal: in the session-based era an MCP
+// session id works only for the principal that initialized it, only once issued,
+// and not after DELETE ended it: 404 otherwise, so that a client initializes
+// again (found by an independent probe: any well-formed id worked, for anyone,
+// and went on working after DELETE).
+func TestHTTPMCPSessionsBelongToTheirPrincipal(t *testing.T) {
+	t.Parallel()
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken, "bob", bobToken)})
+	as := func(token, sid string) map[string]string {
+		m := map[string]string{"Authorization": "Bearer " + token, "Mcp-Protocol-Version": legacyEra}
+		if sid != "" {
+			m["Mcp-Session-Id"] = sid
+		}
+		return m
+	}
+	resp, _ := h.post(t, as(aliceToken, ""), "")
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || sid == "" {
+		t.Fatalf("alice's initialize: %d, session %q", resp.StatusCode, sid)
+	}
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	for _, c := range []struct {
+		what, token, sid string
+		want             int
+	}{
+		{"alice, her session", aliceToken, sid, 200},
+		{"bob, alice's session", bobToken, sid, 404},
+		{"alice, an id never issued", aliceToken, "mcp-session-00000000-0000-4000-8000-000000000000", 404},
+	} {
+		if resp, body := h.post(t, as(c.token, c.sid), list); resp.StatusCode != c.want {
+			t.Errorf("%s: %d, want %d: %.200s", c.what, resp.StatusCode, c.want, body)
+		}
+	}
+	if resp := h.request(t, http.MethodDelete, as(bobToken, sid), nil); resp.StatusCode != 404 {
+		t.Errorf("bob ends alice's session: %d", resp.StatusCode)
+	}
+	if resp := h.request(t, http.MethodDelete, as(aliceToken, sid), nil); resp.StatusCode != 200 {
+		t.Errorf("alice ends her session: %d", resp.StatusCode)
+	}
+	if resp, _ := h.post(t, as(aliceToken, sid), list); resp.StatusCode != 404 {
+		t.Errorf("alice, her ended session: %d", resp.StatusCode)
+	}
+}
+
 // TestHTTPStatelessCancelStaysWithItsCaller: in the stateless era a
 // notifications/cancelled names a request id with no MCP session to scope it, so
 // another principal (or client) cannot end a call with it by guessing the id

@@ -136,15 +136,17 @@ type httpHandler struct {
 
 func newHTTPHandler(cfg config, a *app, guard *auth.Guard, logger *slog.Logger) *httpHandler {
 	h := &httpHandler{mux: http.NewServeMux()}
+	sessions := newMCPSessions() // mcpsessions.go
 	h.options = []server.StreamableHTTPOption{
 		server.WithStreamableHTTPLogger(logger),
 		server.WithHTTPContextFunc(callerContext),
+		server.WithSessionIdManagerResolver(sessions),
 	}
 	h.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, "ok")
 	})
-	var mcpEndpoint http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.mcp.ServeHTTP(w, r) })
+	var mcpEndpoint http.Handler = sessions.guardDelete(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.mcp.ServeHTTP(w, r) }))
 	if guard != nil {
 		meta := auth.Metadata{PublicURL: cfg.HTTP.PublicURL, Scope: cfg.HTTP.Scope}
 		if cfg.HTTP.Issuer != "" {
