@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 )
 
-// Tokens is the static bearer tokens of a tokens file.
+// Tokens is the static bearer tokens of a tokens file. Replace swaps them for a
+// file read again while requests look them up.
 type Tokens struct {
-	entries []tokenEntry
+	entries atomic.Pointer[[]tokenEntry]
 }
 
 type tokenEntry struct {
@@ -42,7 +44,7 @@ func LoadTokens(path string) (*Tokens, error) {
 	if st.Mode().Perm()&0o077 != 0 {
 		return nil, fmt.Errorf("%w: %s is %v; run chmod 600 %s", ErrFileMode, path, st.Mode().Perm(), path)
 	}
-	t := &Tokens{}
+	var entries []tokenEntry
 	seen := map[[sha256.Size]byte]bool{}
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
@@ -62,23 +64,28 @@ func LoadTokens(path string) (*Tokens, error) {
 			return nil, fmt.Errorf("%s line %d: the same token is given twice", path, n)
 		}
 		seen[sum] = true
-		t.entries = append(t.entries, tokenEntry{name: fields[0], sum: sum})
+		entries = append(entries, tokenEntry{name: fields[0], sum: sum})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	if len(t.entries) == 0 {
+	if len(entries) == 0 {
 		return nil, fmt.Errorf("%s holds no \"principal token\" line", path)
 	}
+	t := &Tokens{}
+	t.entries.Store(&entries)
 	return t, nil
 }
+
+// Replace makes n's tokens the ones that authenticate, from the next lookup on.
+func (t *Tokens) Replace(n *Tokens) { t.entries.Store(n.entries.Load()) }
 
 // Lookup returns the principal a token belongs to. It compares against every
 // entry, in constant time each, so timing says nothing about which matched.
 func (t *Tokens) Lookup(token string) (string, bool) {
 	sum := sha256.Sum256([]byte(token))
 	name, found := "", 0
-	for _, e := range t.entries {
+	for _, e := range *t.entries.Load() {
 		eq := subtle.ConstantTimeCompare(sum[:], e.sum[:])
 		if eq == 1 {
 			name = e.name
@@ -92,7 +99,7 @@ func (t *Tokens) Lookup(token string) (string, bool) {
 func (t *Tokens) Principals() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, e := range t.entries {
+	for _, e := range *t.entries.Load() {
 		if !seen[e.name] {
 			seen[e.name] = true
 			out = append(out, e.name)

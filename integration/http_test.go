@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -334,6 +335,52 @@ func TestHTTPMCPSessionsBelongToTheirPrincipal(t *testing.T) {
 	}
 	if resp, _ := h.post(t, as(aliceToken, sid), list); resp.StatusCode != 404 {
 		t.Errorf("alice, her ended session: %d", resp.StatusCode)
+	}
+}
+
+// TestHTTPSighupReadsTheTokensAgain: SIGHUP makes the server read its tokens file
+// again, so a token is revoked (and another added) without a restart that would
+// end every session; a file that would not be accepted at startup (readable by
+// others) is not taken, and the tokens read before still hold (found by an
+// independent probe: SIGHUP stopped the server, and nothing re-read the file).
+func TestHTTPSighupReadsTheTokensAgain(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	const carolToken = "carol-token-0123456789abcdef"
+	path := tokensFile(t, "alice", aliceToken, "bob", bobToken)
+	h := startHTTP(t, []string{"--auth-tokens-file", path})
+	alice := h.connect(t, aliceToken, legacyEra)
+	id := alice.bash(nil)
+	status := func(token string) int {
+		resp, _ := h.post(t, map[string]string{"Authorization": "Bearer " + token}, "")
+		return resp.StatusCode
+	}
+	rewrite := func(mode os.FileMode, content string) {
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rewrite(0o600, "alice "+aliceToken+"\ncarol "+carolToken+"\n")
+	eventually(t, 5*time.Second, "bob's token to be refused", func() bool { return status(bobToken) == 401 })
+	if a, c := status(aliceToken), status(carolToken); a != 200 || c != 200 {
+		t.Errorf("after SIGHUP: alice %d, carol %d", a, c)
+	}
+	if r := alice.send(id, "echo st$((1))ill", nil); !strings.Contains(r.str("output"), "st1ill") {
+		t.Errorf("alice's session after SIGHUP: %+v", r)
+	}
+	rewrite(0o644, "alice "+aliceToken+"\nbob "+bobToken+"\n")
+	time.Sleep(300 * time.Millisecond)
+	if b, c := status(bobToken), status(carolToken); b != 401 || c != 200 {
+		t.Errorf("after SIGHUP with a file others may read: bob %d, carol %d", b, c)
+	}
+	if !strings.Contains(h.stderr.String(), "the tokens file was not taken") {
+		t.Errorf("the refused file was not reported:\n%s", h.stderr.String())
 	}
 }
 

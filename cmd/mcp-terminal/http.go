@@ -15,8 +15,10 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -89,10 +91,19 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 	logger.Info("mcp-terminal serving streamable HTTP", "url", scheme+"://"+ln.Addr().String()+"/mcp",
 		"version", version, "pid", os.Getpid(), "auth", authKinds(h), "principals", len(principals))
 
-	select {
-	case err := <-served:
-		return fmt.Errorf("serve HTTP: %w", err)
-	case <-ctx.Done():
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+serving:
+	for {
+		select {
+		case err := <-served:
+			return fmt.Errorf("serve HTTP: %w", err)
+		case <-hup:
+			reloadTokens(h, guard, a.isolationGap, logger)
+		case <-ctx.Done():
+			break serving
+		}
 	}
 	ui.Close() // its event streams would hold the drain below
 	logger.Info("signal received; draining HTTP calls", "timeout", drainTimeout)
@@ -120,6 +131,31 @@ func serveHTTP(ctx context.Context, cfg config, a *app, logger *slog.Logger) err
 	srv.Close()
 	<-served
 	return nil
+}
+
+// reloadTokens reads the tokens file again on SIGHUP and, if it is as valid as at
+// startup would require, authenticates with it from the next request on: a token
+// removed is refused at once, without a restart that would end every session. A
+// removed principal's sessions run on until closed or idle (nobody can reach them).
+// A file that would add a second principal to a server whose sessions are not
+// started apart from each other is refused, as at startup.
+func reloadTokens(h httpConfig, guard *auth.Guard, gap string, logger *slog.Logger) {
+	if h.TokensFile == "" || guard == nil || guard.Tokens == nil {
+		logger.Info("SIGHUP: no tokens file to read again")
+		return
+	}
+	t, err := auth.LoadTokens(h.TokensFile)
+	if err == nil {
+		err = checkExposure(h, t.Principals(), gap)
+	}
+	if err != nil {
+		logger.Error("SIGHUP: the tokens file was not taken; the tokens read before still hold "+
+			"(a server started with one principal does not start sessions apart: restart it to serve several)",
+			"file", h.TokensFile, "err", err)
+		return
+	}
+	guard.Tokens.Replace(t)
+	logger.Info("SIGHUP: tokens file read again", "file", h.TokensFile, "principals", len(t.Principals()))
 }
 
 // replyTime is what the drain keeps, at its end, for the calls still waiting to

@@ -191,7 +191,13 @@ func serve(cfg config, j *jail, stdin io.Reader, stdout io.Writer, logger *slog.
 	// every session ran with SIGPIPE ignored (yes | head -1 printed "yes: standard
 	// output: Broken pipe"); a handled one is reset to the default there.
 	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	// Over stdio a hang-up is the client's terminal going: stop. Over HTTP it asks
+	// for the tokens file to be read again (serveHTTP).
+	stopOn := []os.Signal{syscall.SIGTERM, syscall.SIGINT}
+	if cfg.HTTP.Addr == "" {
+		stopOn = append(stopOn, syscall.SIGHUP)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopOn...)
 	defer stop()
 	a.audit.Record(redact.Event{Kind: redact.EventServerStart, Detail: version})
 	if cfg.HTTP.Addr != "" {
