@@ -95,6 +95,32 @@ func TestLimiterWindows(t *testing.T) {
 	}
 }
 
+// TestLimitKey: failed attempts from one IPv6 /64 count together (a host commonly
+// holds all of it), IPv4 (mapped or not) per address (found by an independent
+// probe reading the code: a /64 gave an attacker endless fresh sources).
+func TestLimitKey(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ a, b string }{
+		{"2001:db8::1", "2001:db8::ffff:1234"},
+		{"2001:db8:0:0:1::1", "2001:db8::2"},
+		{"fe80::1%eth0", "fe80::2"},
+		{"192.0.2.7", "::ffff:192.0.2.7"},
+	} {
+		if LimitKey(tt.a) != LimitKey(tt.b) {
+			t.Errorf("%s and %s count apart: %s, %s", tt.a, tt.b, LimitKey(tt.a), LimitKey(tt.b))
+		}
+	}
+	for _, tt := range []struct{ a, b string }{
+		{"2001:db8:0:1::1", "2001:db8:0:2::1"},
+		{"192.0.2.7", "192.0.2.8"},
+		{"unix", "192.0.2.8"},
+	} {
+		if LimitKey(tt.a) == LimitKey(tt.b) {
+			t.Errorf("%s and %s count together: %s", tt.a, tt.b, LimitKey(tt.a))
+		}
+	}
+}
+
 func TestGuardChallenges(t *testing.T) {
 	t.Parallel()
 	tok, err := LoadTokens(writeTokens(t, 0o600, "alice aaaaaaaaaaaaaaaa1\n"))

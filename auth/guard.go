@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 )
@@ -28,7 +29,7 @@ type Guard struct {
 func (g *Guard) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		source := Source(r)
-		if wait := g.Limit.Blocked(source); wait > 0 {
+		if wait := g.Limit.Blocked(LimitKey(source)); wait > 0 {
 			w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 			http.Error(w, "too many failed authentication attempts", http.StatusTooManyRequests)
 			return
@@ -44,7 +45,7 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 			if g.Failed != nil {
 				g.Failed(r, source, reason)
 			}
-			g.Limit.Fail(source)
+			g.Limit.Fail(LimitKey(source))
 			if errors.Is(err, errScope) {
 				g.challenge(w, r, http.StatusForbidden, "insufficient_scope", reason)
 				return
@@ -119,6 +120,24 @@ func MetadataURL(publicURL string, r *http.Request) string {
 
 // MetadataPath is RFC 9728's well-known path.
 const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// LimitKey is what failed attempts are counted by: an IPv4 address, or an IPv6
+// address's /64, which one host commonly holds whole (each of its addresses would
+// otherwise get attempts of its own).
+func LimitKey(source string) string {
+	ip, err := netip.ParseAddr(source)
+	if err != nil {
+		return source
+	}
+	if ip = ip.Unmap(); ip.Is4() {
+		return ip.String()
+	}
+	p, err := ip.WithZone("").Prefix(64)
+	if err != nil {
+		return source
+	}
+	return p.String()
+}
 
 // Source is the address a request came from, without its port.
 func Source(r *http.Request) string {

@@ -55,8 +55,11 @@ func (c config) checkWeb() error {
 }
 
 // newWebUI builds the UI over the app's sessions; login checks sign-in tokens.
-func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(token string) (string, bool), logger *slog.Logger) *web.Server {
-	limit := auth.NewLimiter(authFailures, authWindow) // as the bearer guard (http.go)
+// limit counts failed sign-ins (nil: a limiter of its own, as the bearer guard's).
+func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(token string) (string, bool), limit *auth.Limiter, logger *slog.Logger) *web.Server {
+	if limit == nil {
+		limit = auth.NewLimiter(authFailures, authWindow)
+	}
 	ui := web.New(web.Config{
 		Sessions: a.sessions, Prefix: prefix, BaseURL: baseURL, LoopbackOnly: loopbackOnly, Logger: logger,
 		Login: func(token, remote string) (string, bool) {
@@ -64,6 +67,7 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			if host, _, err := net.SplitHostPort(remote); err == nil {
 				src = host
 			}
+			src = auth.LimitKey(src)
 			if limit.Blocked(src) > 0 {
 				return "", false
 			}
@@ -156,7 +160,7 @@ func serveWeb(cfg config, a *app, logger *slog.Logger) (stop func(), err error) 
 		return nil, fmt.Errorf("write the web control token: %w", err)
 	}
 	base := "http://" + ln.Addr().String()
-	ui := newWebUI(a, "/", base, true, tokenLogin(tok), logger)
+	ui := newWebUI(a, "/", base, true, tokenLogin(tok), nil, logger)
 	srv := &http.Server{
 		Handler: ui.Handler(), ReadHeaderTimeout: readHeaderTimeout, IdleTimeout: idleTimeout,
 		ErrorLog: log.New(stderr(logger), "web: ", 0),
@@ -203,7 +207,11 @@ func mountWeb(cfg config, a *app, mux *http.ServeMux, baseURL string, guard *aut
 		}
 	}
 	host, _, _ := net.SplitHostPort(cfg.HTTP.Addr)
-	ui := newWebUI(a, "/ui/", strings.TrimRight(baseURL, "/"), loopback(host), login, logger)
+	var limit *auth.Limiter
+	if guard != nil {
+		limit = guard.Limit // a wrong guess counts the same at /ui/ and /mcp
+	}
+	ui := newWebUI(a, "/ui/", strings.TrimRight(baseURL, "/"), loopback(host), login, limit, logger)
 	mux.Handle("/ui/", capBody(1<<20, ui.Handler()))
 	return ui
 }
