@@ -320,25 +320,33 @@ func TestLateEchoAfterAReplyIsNotOutput(t *testing.T) {
 	}
 }
 
+// startShell starts command with args, PS1 "$ " and a HOME of its own, and waits for
+// its first prompt; it skips the test when command is not installed.
+func startShell(t *testing.T, command string, args ...string) *Session {
+	t.Helper()
+	if _, err := exec.LookPath(command); err != nil {
+		t.Skip(command + " not installed")
+	}
+	m := newManager(t, Config{})
+	s, err := m.Create(CreateOptions{Command: command, Args: args,
+		Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+		t.Fatalf("startup: %+v", r)
+	}
+	return s
+}
+
 // A prefix put before the marked prompt, as a virtualenv's activate does
 // (PS1="(venv) $PS1", here with a blank line as themes add), is prompt, not
 // output: each reply holds its command's output, then the prompt, whole and once,
 // and the exit status still comes.
 func TestPromptPrefixIsNotOutput(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not installed")
-	}
 	for _, args := range [][]string{{"--norc", "--noprofile"}, {"-i"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			m := newManager(t, Config{})
-			s, err := m.Create(CreateOptions{Command: "bash", Args: args,
-				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
-				t.Fatalf("startup: %+v", r)
-			}
+			s := startShell(t, "bash", args...)
 			r := send(t, s, `PS1="\n(venv) $PS1"`)
 			prompt := r.Output // bash -i: the system's rc file sets PS1
 			if !r.Complete || r.Code == nil || !strings.HasPrefix(prompt, "\n(venv) ") {
@@ -409,18 +417,7 @@ func TestOutputAfterPromptIsNotCommandLine(t *testing.T) {
 func TestOutputOverTheEcho(t *testing.T) {
 	for _, sh := range [][]string{{"bash", "--norc", "--noprofile"}, {"bash", "-i"}, {"zsh", "-i"}, {"sh"}} {
 		t.Run(strings.Join(sh, " "), func(t *testing.T) {
-			if _, err := exec.LookPath(sh[0]); err != nil {
-				t.Skip(sh[0] + " not installed")
-			}
-			m := newManager(t, Config{})
-			s, err := m.Create(CreateOptions{Command: sh[0], Args: sh[1:],
-				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
-				t.Fatalf("startup: %+v", r)
-			}
+			s := startShell(t, sh[0], sh[1:]...)
 			send(t, s, `PS1='$ '`)
 			for _, c := range []struct {
 				input, want string
@@ -476,15 +473,7 @@ func TestPromptAtTheLastColumn(t *testing.T) {
 func TestReadDuringACallIgnoresItsEcho(t *testing.T) {
 	for _, args := range [][]string{{"--norc", "--noprofile"}, {"-i"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
-			m := newManager(t, Config{})
-			s, err := m.Create(CreateOptions{Command: "bash", Args: args,
-				Env: map[string]string{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": t.TempDir()}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
-				t.Fatalf("startup: %+v", r)
-			}
+			s := startShell(t, "bash", args...)
 			send(t, s, `PS1='$ '`)
 			done := make(chan Result, 1)
 			go func() { done <- send(t, s, "sleep 1; echo t$((5))") }()
