@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -527,5 +529,34 @@ func TestBusySession(t *testing.T) {
 	}
 	if r := send(t, s, "echo th$((3))ree"); r.Output != "th3ree\n$ " {
 		t.Fatalf("after: %+v", r)
+	}
+}
+
+// TestTabKeyCompletes: the tab key (send_control tab, ctrl+i) is the key that
+// completes, not pasted text: a tab in typed text goes in as a paste, and the key
+// went in as one too, so bash and zsh inserted it instead of completing (found by
+// an independent probe: git checkout fea<tab> ran "git checkout fea").
+func TestTabKeyCompletes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "completable-name"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range [][]string{{"bash", "--norc", "--noprofile"}, {"bash", "-i"}, {"zsh", "-i"}} {
+		t.Run(strings.Join(sh, " "), func(t *testing.T) {
+			s := startShell(t, sh[0], sh[1:]...)
+			send(t, s, "cd "+dir)
+			for _, key := range []string{"tab", "ctrl+i"} {
+				if _, err := s.Send(t.Context(), Input{Text: "echo complet", Timeout: 5 * time.Second}); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := s.Send(t.Context(), Input{Keys: key, Timeout: 5 * time.Second}); err != nil {
+					t.Fatal(err)
+				}
+				r, err := s.Send(t.Context(), Input{Keys: "enter", Timeout: 5 * time.Second})
+				if err != nil || !strings.Contains(r.Output, "completable-name") {
+					t.Errorf("%s: %+v %v", key, r, err)
+				}
+			}
+		})
 	}
 }

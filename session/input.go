@@ -172,7 +172,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			}
 			dctx, cancel := context.WithDeadline(ctx, deadline) // as moved by the gate so far
 			defer cancel()
-			b = s.pasteTabs(b)
+			if in.Keys == "" {
+				b = s.pasteTabs(b) // text; the tab key is the key that completes
+			}
 			s.tapInput(b, hidden) // first, so the recording has it before its echo
 			if inputLag.hold != nil {
 				b = inputLag.hold(b)
