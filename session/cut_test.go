@@ -560,3 +560,40 @@ func TestTabKeyCompletes(t *testing.T) {
 		})
 	}
 }
+
+// TestMultiLineIsNotAddedTo: the lines of a construct typed over several lines (a
+// loop, a heredoc) were each ended with Enter; the shell's continuation prompt
+// between them holds nothing typed without Enter, so no reply says its line was
+// added to earlier text (found by an independent probe: every heredoc and loop
+// did), in bash and zsh, typed in one call or over two. Text left without Enter on
+// a continuation line is still added to.
+func TestMultiLineIsNotAddedTo(t *testing.T) {
+	gated := func(t *testing.T, s *Session, text string, enter bool) Result {
+		t.Helper()
+		r, err := s.Send(t.Context(), Input{Text: text, AppendNewline: enter, Timeout: 10 * time.Second, Gate: func(Pending) error { return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	for _, sh := range [][]string{{"bash", "--norc", "--noprofile"}, {"bash", "-i"}, {"zsh", "-i"}} {
+		t.Run(strings.Join(sh, " "), func(t *testing.T) {
+			s := startShell(t, sh[0], sh[1:]...)
+			gated(t, s, "PS1='$ '", true)
+			for _, in := range []string{"for i in 1 2; do\n  echo item$i\ndone", "cat <<EOF\nhere$((1))doc\nEOF"} {
+				if r := gated(t, s, in, true); !r.Complete || r.AddedTo != "" {
+					t.Errorf("%q: %+v", in, r)
+				}
+			}
+			gated(t, s, "if true; then", true)
+			if r := gated(t, s, "echo th$((2))en; fi", true); !strings.Contains(r.Output, "th2en") || r.AddedTo != "" {
+				t.Errorf("over two calls: %+v", r)
+			}
+			gated(t, s, "for i in 1; do", true)
+			gated(t, s, "echo par", false)
+			if r := gated(t, s, "t$((3)); done", true); !strings.Contains(r.Output, "part3") || !strings.Contains(r.AddedTo, "echo par") {
+				t.Errorf("text without Enter on a continuation line: %+v", r)
+			}
+		})
+	}
+}

@@ -129,8 +129,17 @@ func (s *Session) writeInput(ctx context.Context, b []byte) error {
 	return err
 }
 
-// continuation matches the default continuation prompts of bash and zsh.
-var continuation = regexp.MustCompile(`^[a-z ]*> `)
+// continuation matches the default continuation prompts of bash and zsh ("> ",
+// "for> ", "quote> "; its blank is gone where the line was right-trimmed).
+var continuation = regexp.MustCompile(`^[a-z ]*>( |$)`)
+
+// heldWithoutEnter says whether a command line (promptLine's) holds text typed
+// without Enter: on its last line. The lines before it of a construct typed over
+// several lines (a loop, a heredoc, after continuation prompts) were each ended
+// with Enter, and the next line is not added to them but follows them.
+func heldWithoutEnter(line string) bool {
+	return strings.TrimSpace(line[strings.LastIndexByte(line, '\n')+1:]) != ""
+}
 
 // settleEcho waits until what was just written has been echoed: the screen changed
 // and then stayed unchanged for a moment, or echoSettle passed.
@@ -298,7 +307,7 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 	case withEnter:
 		// Text already at the prompt, or keys the line editor acts on (a tab completes):
 		// type it, and judge the line the screen shows.
-		if strings.TrimSpace(cur) != "" {
+		if heldWithoutEnter(cur) {
 			s.addedTo = cur
 		}
 		if text := chunk[:len(chunk)-len(enter)]; len(text) > 0 {

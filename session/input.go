@@ -266,7 +266,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		// Text typed without Enter, or keys a program in front did not take (less
 		// quit at the q of "seq"), wait on the shell's command line: echoed, so not
 		// in the output, and the next command would be added to them.
-		if line, ok := s.promptLine(); ok && strings.TrimSpace(line) != "" {
+		if line, ok := s.promptLine(); ok && heldWithoutEnter(line) {
 			r.Pending = line
 		}
 	}
