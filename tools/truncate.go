@@ -101,7 +101,7 @@ func marker(lines, chars, limit int) string {
 		what = fmt.Sprintf("1 line (%d characters)", chars)
 	}
 	return fmt.Sprintf("[... %s omitted: the output was longer than max_output_chars=%d; "+
-		"read_output with full_screen: true shows the scrollback ...]", what, limit)
+		"read_output with full_screen: true and a larger max_output_chars shows the scrollback ...]", what, limit)
 }
 
 // firstRunes returns the longest start of s of at most n characters that ends
