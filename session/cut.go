@@ -96,7 +96,19 @@ func (s *Session) markNow(keys bool) mark {
 		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
 	}
 	m.shellFront = s.integrated && s.shellInFront()
-	if !s.integrated || keys {
+	if !s.integrated {
+		return m
+	}
+	if keys {
+		// Lines typed ahead whose commands have not started take the next prompts:
+		// keys typed now come after them, like a line typed now would.
+		s.mu.Lock()
+		waiting := len(s.ahead) > 0
+		s.mu.Unlock()
+		if waiting {
+			m.ahead = s.linesAhead(false)
+			m.owed = m.ahead > 0
+		}
 		return m
 	}
 	s.mu.Lock()

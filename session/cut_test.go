@@ -597,3 +597,39 @@ func TestMultiLineIsNotAddedTo(t *testing.T) {
 		})
 	}
 }
+
+// TestKeysAfterTypeAhead: keys (or a resize alone) sent while a line typed ahead
+// waits for the command before it to end do not complete on that command's prompt:
+// the line typed ahead takes it and runs, and the keys come after it, at the prompt
+// after it (found by an independent probe: "complete, exit 0" while the
+// typed-ahead command still ran).
+func TestKeysAfterTypeAhead(t *testing.T) {
+	for _, keys := range []string{"x", ""} {
+		t.Run("keys "+keys, func(t *testing.T) {
+			m := newManager(t, Config{})
+			s := bashWith(t, m, nil)
+			if r := sendWithin(t, s, "sleep 1; echo AA$((1))A", 200*time.Millisecond); r.Complete {
+				t.Fatalf("first: %+v", r)
+			}
+			if r := sendWithin(t, s, "sleep 1; echo BB$((2))B", 200*time.Millisecond); r.Complete || !r.Owed {
+				t.Fatalf("typed ahead: %+v", r)
+			}
+			in := Input{Keys: keys, Timeout: 10 * time.Second}
+			if keys == "" {
+				in.Cols, in.Rows = 100, 30
+			}
+			r, err := s.Send(t.Context(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.Read(t.Context(), ReadOptions{}).Output; r.Complete && !strings.Contains(got, "BB2B") {
+				t.Fatalf("complete (%s, %s) before the typed-ahead command ended: %+v", r.Reason, r.Detail, r)
+			}
+			// It completes once the typed-ahead command's prompt is back, saying
+			// that command's output came meanwhile and is not this reply's.
+			if !r.Complete || !r.Skipped || strings.Contains(r.Output, "BB2B") || r.Pending != keys {
+				t.Fatalf("after the typed-ahead command: %+v", r)
+			}
+		})
+	}
+}

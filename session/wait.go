@@ -423,6 +423,12 @@ func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Ma
 		}
 		running := indexKind(ours, lastKind(ours, 'B')+1, 'C') >= 0
 		returned := !w.from.shellFront && !hasKind(ours, 'B')
+		if returned && w.from.owed {
+			// Typed while lines typed ahead waited: the prompt after the last of
+			// their commands is the shell taking the terminal back.
+			_, _, prompted := s.marksFor(w.from, snap.MarkSeq)
+			returned = !prompted
+		}
 		return running || returned, false
 	}
 	if w.startup {
