@@ -633,3 +633,34 @@ func TestKeysAfterTypeAhead(t *testing.T) {
 		})
 	}
 }
+
+// TestWaitForOnAFullScreen: behind a full-screen program (tmux here), whose whole
+// screen is the reply, wait_for matches what is new on it: not the line just typed,
+// nor what matched before (found by an independent probe: waiting for DONE-MARK
+// after `sleep 1; echo DONE-MARK` in tmux matched its echo at once).
+func TestWaitForOnAFullScreen(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	m := newManager(t, Config{})
+	s := bashWith(t, m, nil)
+	sock := fmt.Sprintf("mcpt-test-%d", os.Getpid())
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", sock, "kill-server").Run() })
+	sendWithin(t, s, "tmux -L "+sock+" -f /dev/null new-session", 5*time.Second)
+	for i := range 2 {
+		began := time.Now()
+		r, err := s.Send(t.Context(), Input{Text: "sleep 0.5; echo DONE-$((7))MARK", AppendNewline: true,
+			Timeout: 5 * time.Second, WaitFor: re(t, "DONE-7MARK")})
+		if err != nil || !r.Complete || r.Reason != "pattern" || time.Since(began) < 450*time.Millisecond {
+			t.Fatalf("round %d after %s: %+v %v", i, time.Since(began), r, err)
+		}
+	}
+	// A read that waits, with the job typed by a call that timed out.
+	if r := sendWithin(t, s, "sleep 0.2; echo work; sleep 0.5; echo DONE-$((8))MARK", 50*time.Millisecond); r.Complete {
+		t.Fatalf("the job: %+v", r)
+	}
+	began := time.Now()
+	if got := s.Read(t.Context(), ReadOptions{WaitFor: re(t, "DONE-[78]MARK"), Timeout: 5 * time.Second}); !got.Matched || time.Since(began) < 500*time.Millisecond {
+		t.Fatalf("read after %s: %+v", time.Since(began), got)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -235,15 +236,19 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			return Result{}, fmt.Errorf("type into session %s: the program is not reading its input (%w); try send_control ctrl+c", s.ID, err)
 		}
 		opts := detect.Options{Settle: s.settleDur}
-		if last {
+		output := func() string { return s.outputSince(from, echoes[i:i+1]) }
+		if last && in.WaitFor != nil {
 			opts.WaitFor = in.WaitFor
+			if from.alt {
+				output = s.newOnFullScreen(echoes[i:i+1], output)
+			}
 		}
 		v = s.wait(ctx, waitSpec{
 			from:        from,
 			det:         detect.New(opts),
 			deadline:    deadline,
 			allowSettle: !last || in.Keys != "" || !in.AppendNewline,
-			output:      func() string { return s.outputSince(from, echoes[i:i+1]) },
+			output:      output,
 			typed:       echoes[i],
 			enter:       withEnter,
 			hidden:      hidden,
@@ -290,6 +295,40 @@ func (s *Session) afterInterrupt(ctx context.Context, began, deadline time.Time)
 	r := s.result(from, nil, v, began, 0)
 	s.delivered(r.Complete, nil)
 	return r
+}
+
+// newOnFullScreen is what wait_for matches while a full-screen program (tmux, a
+// pager) shows its screen: the reply is that whole screen, with the lines just
+// typed on it and whatever matched before, so the pattern is matched only against
+// the rows that are new since now, the typed lines' echoes left out. A row that
+// scrolled away while a new one like it came is not new: such a match waits for
+// the timeout rather than being taken from the old screen.
+func (s *Session) newOnFullScreen(echoes []string, output func() string) func() string {
+	seen := map[string]int{}
+	for _, l := range s.scr.Snapshot().Lines {
+		seen[strings.TrimRight(l, " ")]++
+	}
+	return func() string {
+		out := output()
+		if !s.scr.Counters().AltScreen {
+			return out // the program left it: what follows is output as usual
+		}
+		left := maps.Clone(seen)
+		next := 0 // the echoes are looked for in order, each once
+		var fresh []string
+		for _, l := range strings.Split(out, "\n") {
+			l = strings.TrimRight(l, " ")
+			switch {
+			case left[l] > 0:
+				left[l]--
+			case next < len(echoes) && echoes[next] != "" && (isEcho(l, echoes[next]) || strings.TrimSpace(l) == strings.TrimSpace(echoes[next])):
+				next++
+			default:
+				fresh = append(fresh, l)
+			}
+		}
+		return strings.Join(fresh, "\n")
+	}
 }
 
 // interruptOnly returns the key keys name when it is one that makes the terminal

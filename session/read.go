@@ -70,11 +70,17 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) ReadResult {
 		if o.WaitFor.MatchString(gap) {
 			r.Matched = true // it came between two replies, and is here already
 		} else {
+			match := unseen
+			if s.scr.Counters().AltScreen {
+				// A full screen is the output whole, what it showed before and the
+				// lines typed included: only what is new on it from now can match.
+				match = s.newOnFullScreen(echoes, unseen)
+			}
 			v := s.wait(ctx, waitSpec{
 				from:     from,
 				det:      detect.New(detect.Options{WaitFor: o.WaitFor}),
 				deadline: began.Add(o.Timeout),
-				output:   unseen,
+				output:   match,
 			})
 			r.Matched = v.Done && v.Reason == detect.Pattern
 		}
