@@ -664,3 +664,44 @@ func TestWaitForOnAFullScreen(t *testing.T) {
 		t.Fatalf("read after %s: %+v", time.Since(began), got)
 	}
 }
+
+// TestRightPromptIsNotTyped: zsh's right prompt (RPROMPT), drawn at the right edge
+// of the line being edited, is no text on the command line: a reply does not say
+// the line holds it, nor that the next line was added to it (found by an
+// independent probe). Text typed without Enter still is.
+func TestRightPromptIsNotTyped(t *testing.T) {
+	if _, err := exec.LookPath("zsh"); err != nil {
+		t.Skip("zsh not installed")
+	}
+	m := newManager(t, Config{})
+	s, err := m.Create(CreateOptions{Command: "zsh", Args: []string{"-i"},
+		Env: map[string]string{"PS1": "%# ", "RPROMPT": "[rp]", "HOME": t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := s.Startup(t.Context(), 10*time.Second); !r.Complete {
+		t.Fatalf("startup: %+v", r)
+	}
+	gated := func(in Input) Result {
+		t.Helper()
+		in.Timeout, in.Gate = 5*time.Second, func(Pending) error { return nil }
+		r, err := s.Send(t.Context(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	gated(Input{Text: "read -q '?Proceed? '", AppendNewline: true})
+	if r := gated(Input{Keys: "y"}); r.Pending != "" {
+		t.Errorf("the answer: the line holds %q", r.Pending)
+	}
+	if r := gated(Input{Text: "echo ne$((1))xt", AppendNewline: true}); r.AddedTo != "" || !strings.Contains(r.Output, "ne1xt") {
+		t.Errorf("the next line: %+v", r)
+	}
+	if r := gated(Input{Text: "echo pa"}); r.Pending != "echo pa" {
+		t.Errorf("typed without Enter: %+v", r)
+	}
+	if r := gated(Input{Text: "rt", AppendNewline: true}); r.AddedTo != "echo pa" || !strings.Contains(r.Output, "part") {
+		t.Errorf("added to it: %+v", r)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
+	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
 // Pending is what is about to be typed, as Input.Gate sees it inside the session's
@@ -108,6 +109,9 @@ func (s *Session) promptLine() (string, bool) {
 	if lost {
 		return "", false
 	}
+	if ms[0].Pos.Line == st.CursorRow && !strings.Contains(text, "\n") {
+		text = dropRightPrompt(text, st.Cursor.Col-ms[0].Pos.Col, st.Cols-ms[0].Pos.Col)
+	}
 	lines := strings.Split(strings.TrimRight(text, " "), "\n")
 	for i := 1; i < len(lines); i++ {
 		// A command continued over several lines shows the continuation prompt (PS2:
@@ -115,6 +119,38 @@ func (s *Session) promptLine() (string, bool) {
 		lines[i] = continuation.ReplaceAllString(lines[i], "")
 	}
 	return strings.Join(lines, "\n"), true
+}
+
+// dropRightPrompt removes a right prompt (zsh's RPROMPT) from a command line that
+// fits on the prompt's row: text after the cursor, past blanks, that reaches the
+// row's right edge (zsh leaves its last column free). cursor and width count
+// cells from where the line starts. Text typed after the cursor (moved back with
+// an arrow key) starts at the cursor or does not reach the edge, and stays.
+func dropRightPrompt(line string, cursor, width int) string {
+	cells, cut := 0, -1
+	for i, r := range line {
+		if cells == cursor {
+			cut = i
+			break
+		}
+		cells += screen.RuneWidth(r)
+	}
+	if cut < 0 {
+		return line
+	}
+	after := line[cut:]
+	right := strings.TrimLeft(after, " ")
+	if right == after || strings.TrimSpace(right) == "" {
+		return line
+	}
+	end := cursor + len(after) - len(right)
+	for _, r := range strings.TrimRight(right, " ") {
+		end += screen.RuneWidth(r)
+	}
+	if end < width-1 {
+		return line
+	}
+	return line[:cut]
 }
 
 // writeInput writes typed input to the terminal, noting for promptLine the
