@@ -331,6 +331,21 @@ func (s *Session) newOnFullScreen(echoes []string, output func() string) func() 
 	}
 }
 
+// ErrControlInText refuses text that holds a control character while lines are
+// judged before they run (see chunks).
+var ErrControlInText = errors.New("control character in text")
+
+// controlIn returns the first control character in text other than tab and
+// newline (DEL included), and whether there is one.
+func controlIn(text string) (byte, bool) {
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
 // interruptOnly returns the key keys name when it is one that makes the terminal
 // signal the program in front (ctrl+c, ctrl+\\), nil otherwise.
 func interruptOnly(keys string) []byte {
@@ -355,7 +370,17 @@ func (s *Session) chunks(in Input) (chunks [][]byte, echoes []string, err error)
 		}
 		return [][]byte{keys}, []string{""}, nil
 	}
-	text := strings.ReplaceAll(in.Text, "\r\n", "\n")
+	// A carriage return ends a line as a newline does: every line editor and
+	// terminal takes it for Enter. Split there, each line is judged and waited for
+	// on its own, and the bytes typed are the same.
+	text := strings.ReplaceAll(strings.ReplaceAll(in.Text, "\r\n", "\n"), "\r", "\n")
+	if in.Gate != nil {
+		if c, ok := controlIn(text); ok && !s.scr.Counters().AltScreen {
+			return nil, nil, fmt.Errorf("%w: the input holds the control character %#02x, which a line editor takes as a key "+
+				"(ctrl+o runs the line as Enter does, others edit it), so the line it ends or changes would not be judged as typed. "+
+				"Send keys with send_control, where a line that Enter, ctrl+j or ctrl+o submits is judged", ErrControlInText, c)
+		}
+	}
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
 		b := line

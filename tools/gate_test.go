@@ -358,3 +358,46 @@ func TestGateContinuedCommand(t *testing.T) {
 	}
 	untouched(t, target)
 }
+
+// Route: control characters inside send_command's text. A carriage return, or
+// ctrl+o, in the middle of the text made a line editor run the line at that byte,
+// before or without the gate, and the refusal then named the text after it
+// ("nothing ran") while the first line had run (found by an independent probe).
+// A carriage return now ends a line that is judged like any other; other control
+// characters are refused in text (keys go through send_control, judged there).
+func TestGateControlCharactersInText(t *testing.T) {
+	t.Parallel()
+	h, target, auditPath := gateHarness(t)
+	danger := "chmod -R 777 " + target
+	for _, sh := range []map[string]any{
+		{"command": "bash", "args": []any{"--norc", "--noprofile"}},
+		{"command": "bash", "args": []any{"-i"}},
+		{"command": "sh"},
+	} {
+		sh["cwd"], sh["env"] = h.dir, map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": h.dir}
+		id := h.must("create_session", sh).str("session_id")
+		for _, in := range []map[string]any{
+			{"input": danger + "\x0f", "append_newline": false},
+			{"input": danger + "\rx", "append_newline": false},
+			{"input": danger + "\recho hi"},
+			{"input": danger + "\r"},
+			{"input": "echo hi\r" + danger},
+			{"input": danger + "\x7f\x7f7"},
+		} {
+			in["session_id"] = id
+			r := h.refused("send_command", in)
+			time.Sleep(100 * time.Millisecond) // what was typed would have run by now
+			untouched(t, target)
+			if strings.Contains(r.Text, `refused: "echo hi"`) || strings.Contains(r.Text, `refused: ""`) {
+				t.Errorf("%q: the refusal names another line: %s", in["input"], r.Text)
+			}
+		}
+		// The session is as it was: the next line runs alone.
+		if r := h.must("send_command", map[string]any{"session_id": id, "input": "echo ne$((1))xt"}); !strings.Contains(r.str("output"), "ne1xt") {
+			t.Errorf("after: %s", r.Text)
+		}
+	}
+	if lines := auditLines(t, auditPath); !strings.Contains(lines, "refused | ") {
+		t.Errorf("no refusal audited:\n%s", lines)
+	}
+}
