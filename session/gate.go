@@ -39,6 +39,11 @@ type Pending struct {
 	Prompt string
 	// Index numbers the lines of a multi-line Text from 0.
 	Index int
+	// Ahead: the program in front was not reading the terminal when the line was
+	// typed (it runs, or sleeps): the line waits in the terminal, and whoever reads
+	// next takes it, the shell once that program ends. Program's rules alone do
+	// not say what it will do.
+	Ahead bool
 }
 
 // PromptFamily names the program family whose prompt line (the cursor's row up to the
@@ -80,7 +85,7 @@ var clearLine = []byte{0x05, 0x15}
 // line is known: the program in front and the prompt at the cursor.
 func (s *Session) pending(text string, enter, hidden bool) Pending {
 	st := s.scr.Status()
-	return Pending{Text: text, Enter: enter, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st)}
+	return Pending{Text: text, Enter: enter, Hidden: hidden, Program: s.Foreground(), Prompt: detect.CursorLine(&st), Ahead: s.typingAhead}
 }
 
 // promptLine returns the command line an integrated shell is editing: the screen from

@@ -165,6 +165,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 		hidden := s.InputHidden()
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
+		s.typingAhead = from.reader.Known && !from.reader.Reading && !from.reader.Proxy
 		write := func(b []byte) error {
 			if !time.Now().Before(deadline) {
 				// Out of time before a byte went in (a loaded machine, a slow gate):

@@ -110,6 +110,9 @@ type Session struct {
 	stopping atomic.Bool
 	// typedPieces is what was typed since the last Enter (guarded by the turn).
 	typedPieces string
+	// typingAhead: the line being typed goes to a program in front that is not
+	// reading the terminal (see Pending.Ahead; guarded by the turn).
+	typingAhead bool
 
 	// seen is where the last reply ended: output after it has not been given to the
 	// agent. unseenEchoes are the lines typed since that are not output: those of

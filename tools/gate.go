@@ -34,31 +34,45 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 			return nil // text left at the prompt runs nothing until its Enter, judged then
 		}
 		ctx := contextFor(p.Program, p.Prompt, t.sess.Command)
+		// A line typed while the program in front does not read waits for whoever
+		// reads next: the shell, once that program ends. It is judged as the shell
+		// would take it too.
+		ctxs := []danger.Context{ctx}
+		if p.Ahead && ctx != danger.Shell {
+			ctxs = append(ctxs, danger.Shell)
+		}
 		if pol := s.cfg.Policy; len(pol.Allowed)+len(pol.Blocked)+len(pol.AllowedPaths) > 0 {
 			// Read from /proc, so only when a policy asks: "~" is the session's HOME.
 			pol.Home = t.sess.Home()
-			if err := pol.CheckInput(ctx, p.Line, t.sess.Cwd()); err != nil {
-				s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
-				return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
+			for _, c := range ctxs {
+				if err := pol.CheckInput(c, p.Line, t.sess.Cwd()); err != nil {
+					s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
+					return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
+				}
 			}
 		}
 		gd := s.guards.get(t.id, s.cfg.Redactor)
-		var mem *danger.Memory // what the session's shells ran and defined: "!!", aliases, functions
-		if ctx == danger.Shell {
-			mem = &gd.mem
+		memFor := func(c danger.Context) *danger.Memory { // what the session's shells ran and defined: "!!", aliases, functions
+			if c == danger.Shell {
+				return &gd.mem
+			}
+			return nil
 		}
+		mem := memFor(ctxs[len(ctxs)-1]) // the shell's, when the line may reach it
 		if s.cfg.DangerDetection {
 			// The line as the screen shows it, then what was typed since the last Enter
 			// and what this call typed on their own: a line the screen shows in pieces
 			// (a loop continued over several lines, text typed before the prompt was
 			// drawn) must not hide what runs.
-			v := danger.ClassifyIn(ctx, p.Line, mem)
-			for _, text := range []string{p.Pieces, p.Text} {
-				if v.Dangerous {
-					break
-				}
-				if text != p.Line && strings.TrimSpace(text) != "" {
-					v = danger.ClassifyIn(ctx, text, mem)
+			var v danger.Verdict
+			for _, c := range ctxs {
+				for i, text := range []string{p.Line, p.Pieces, p.Text} {
+					if v.Dangerous {
+						break
+					}
+					if i == 0 || text != p.Line && strings.TrimSpace(text) != "" {
+						v = danger.ClassifyIn(c, text, memFor(c))
+					}
 				}
 			}
 			if v.Dangerous {

@@ -401,3 +401,27 @@ func TestGateControlCharactersInText(t *testing.T) {
 		t.Errorf("no refusal audited:\n%s", lines)
 	}
 }
+
+// Route: a line typed ahead while a program that is not reading is in front (a
+// python3 script that sleeps). The shell reads it once the program ends, so it is
+// judged as the shell would take it too, not only with the rules of the program
+// then in front (found by an independent probe: judged as Python, it passed, and
+// bash ran it).
+func TestGateTypedAheadBehindAProgram(t *testing.T) {
+	t.Parallel()
+	need(t, "python3")
+	h, target, _ := gateHarness(t)
+	id := h.bash()
+	r := h.must("send_command", map[string]any{"session_id": id, "input": "python3 -c 'import time; time.sleep(1.5)'", "timeout_ms": 300})
+	if r.boolean("is_complete") {
+		t.Fatalf("the script: %s", r.Text)
+	}
+	h.refused("send_command", map[string]any{"session_id": id, "input": "chmod -R 777 " + target, "timeout_ms": 5000})
+	// At python's own prompt, reading, the line is Python's: its rules alone.
+	h.must("send_command", map[string]any{"session_id": id, "input": "python3 -q", "timeout_ms": 10000})
+	if r := h.must("send_command", map[string]any{"session_id": id, "input": "print('chmod -R 777 ' + 'x')"}); !strings.Contains(r.str("output"), "chmod -R 777 x") {
+		t.Errorf("python's line: %s", r.Text)
+	}
+	time.Sleep(200 * time.Millisecond)
+	untouched(t, target)
+}
