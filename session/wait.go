@@ -423,11 +423,13 @@ func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Ma
 		}
 		running := indexKind(ours, lastKind(ours, 'B')+1, 'C') >= 0
 		returned := !w.from.shellFront && !hasKind(ours, 'B')
-		if returned && w.from.owed {
+		if w.from.owed {
 			// Typed while lines typed ahead waited: the prompt after the last of
-			// their commands is the shell taking the terminal back.
+			// their commands is the shell taking the terminal back, and a prompt on
+			// the screen before it is an earlier command's, which a typed-ahead
+			// line is about to take.
 			_, _, prompted := s.marksFor(w.from, snap.MarkSeq)
-			returned = !prompted
+			return running || returned && !prompted, !prompted
 		}
 		return running || returned, false
 	}
