@@ -290,6 +290,10 @@ func (s *Session) inputWait(ws waitSpec, written uint64) func() detect.Wait {
 			case unmarked && !s.marksLost(ws):
 				// What arrived holds the shell's prompt marks after all: they, with the
 				// command's status, are the answer, at the next check.
+			case s.scr.Counters().Written != written:
+				// Output reached the screen after this check's look at it (a reader
+				// the machine had not run let it go): the next check sees it, and a
+				// prompt's marks in it, with the command's status, are the answer.
 			default:
 				d.Ready = true
 				if cand.builtin && w.PID == s.proc.Pid() {
