@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -84,6 +85,10 @@ func startServerTB(t testing.TB, env ...string) *server {
 	return startServerWith(t, mcp.LATEST_PROTOCOL_VERSION, nil, env...)
 }
 
+// ignoreSignals, among startServer's environment, starts the server with SIGINT
+// and SIGQUIT ignored (see startServerWith); the server never sees it.
+const ignoreSignals = "MCPT_TEST_IGNORE_INT_QUIT=1"
+
 // startServerWith starts the server for a client that speaks version and has opts
 // (an elicitation handler, say).
 func startServerWith(t testing.TB, version string, opts []client.ClientOption, env ...string) *server {
@@ -93,6 +98,11 @@ func startServerWith(t testing.TB, version string, opts []client.ClientOption, e
 	s := &server{t: t, stderr: &syncBuffer{}, ctx: ctx, mark: fmt.Sprintf("mcpt-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmdFunc := func(ctx context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
 		cmd := exec.Command(command, args...)
+		if slices.Contains(env, ignoreSignals) {
+			// As a background job of a non-interactive shell starts: SIGINT and
+			// SIGQUIT ignored, which exec keeps.
+			cmd = exec.Command("sh", append([]string{"-c", `trap '' INT QUIT; exec "$0" "$@"`, command}, args...)...)
+		}
 		cmd.Env = append(os.Environ(), env...)
 		s.cmd = cmd
 		return cmd, nil

@@ -1066,3 +1066,24 @@ func TestOffPathMenuSelectionIsShown(t *testing.T) {
 	r = opKeys(s, id, "up enter", map[string]any{"timeout_ms": 5000})
 	opMust(t, opHasLine(r.str("output"), "chosen: Beta"), r, "premise: Beta was chosen")
 }
+
+// TestKeysSignalWhenStartedInTheBackground: a server started as a background job
+// of a non-interactive shell (nohup mcp-terminal ... &) inherits SIGINT and SIGQUIT
+// ignored, and an ignored signal stays ignored across exec: its sessions' programs
+// must still get ctrl+c and ctrl+\ as signals.
+func TestKeysSignalWhenStartedInTheBackground(t *testing.T) {
+	t.Parallel()
+	need(t, "bash", "sleep", "sh")
+	s := startServer(t, ignoreSignals)
+	id := s.bash(nil)
+	for _, c := range []struct {
+		key  string
+		code float64
+	}{{"ctrl+c", 130}, {"ctrl+\\", 131}} {
+		s.send(id, "sleep 30", map[string]any{"timeout_ms": 300})
+		r := s.must("send_control", map[string]any{"session_id": id, "control": c.key, "timeout_ms": 5000}, nil)
+		if code, _ := r.num("exit_code"); !r.boolean("is_complete") || code != c.code {
+			t.Errorf("%s: %s", c.key, r.Text)
+		}
+	}
+}
