@@ -102,13 +102,8 @@ func (s *Session) markNow(keys bool) mark {
 	if keys {
 		// Lines typed ahead whose commands have not started take the next prompts:
 		// keys typed now come after them, like a line typed now would.
-		s.mu.Lock()
-		waiting := len(s.ahead) > 0
-		s.mu.Unlock()
-		if waiting {
-			m.ahead = s.linesAhead(false)
-			m.owed = m.ahead > 0
-		}
+		m.ahead = s.linesAhead(false)
+		m.owed = m.ahead > 0
 		return m
 	}
 	s.mu.Lock()

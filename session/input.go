@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"regexp"
 	"strings"
 	"time"
@@ -126,6 +125,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		}
 	}
 	defer s.release()
+	defer func() { s.typingAhead = false }() // this call's, not a later Type's
 	if !s.Alive() {
 		return Result{}, s.exitedErr()
 	}
@@ -296,40 +296,6 @@ func (s *Session) afterInterrupt(ctx context.Context, began, deadline time.Time)
 	r := s.result(from, nil, v, began, 0)
 	s.delivered(r.Complete, nil)
 	return r
-}
-
-// newOnFullScreen is what wait_for matches while a full-screen program (tmux, a
-// pager) shows its screen: the reply is that whole screen, with the lines just
-// typed on it and whatever matched before, so the pattern is matched only against
-// the rows that are new since now, the typed lines' echoes left out. A row that
-// scrolled away while a new one like it came is not new: such a match waits for
-// the timeout rather than being taken from the old screen.
-func (s *Session) newOnFullScreen(echoes []string, output func() string) func() string {
-	seen := map[string]int{}
-	for _, l := range s.scr.Snapshot().Lines {
-		seen[strings.TrimRight(l, " ")]++
-	}
-	return func() string {
-		out := output()
-		if !s.scr.Counters().AltScreen {
-			return out // the program left it: what follows is output as usual
-		}
-		left := maps.Clone(seen)
-		next := 0 // the echoes are looked for in order, each once
-		var fresh []string
-		for _, l := range strings.Split(out, "\n") {
-			l = strings.TrimRight(l, " ")
-			switch {
-			case left[l] > 0:
-				left[l]--
-			case next < len(echoes) && echoes[next] != "" && (isEcho(l, echoes[next]) || strings.TrimSpace(l) == strings.TrimSpace(echoes[next])):
-				next++
-			default:
-				fresh = append(fresh, l)
-			}
-		}
-		return strings.Join(fresh, "\n")
-	}
 }
 
 // ErrControlInText refuses text that holds a control character while lines are

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -149,4 +150,38 @@ func (s *Session) delivered(complete bool, echoes []string) {
 		s.unseenEchoes = echoes
 	}
 	s.mu.Unlock()
+}
+
+// newOnFullScreen is what wait_for matches while a full-screen program (tmux, a
+// pager) shows its screen: the reply is that whole screen, with the lines just
+// typed on it and whatever matched before, so the pattern is matched only against
+// the rows that are new since now, the typed lines' echoes left out. A row that
+// scrolled away while a new one like it came is not new: such a match waits for
+// the timeout rather than being taken from the old screen.
+func (s *Session) newOnFullScreen(echoes []string, output func() string) func() string {
+	seen := map[string]int{}
+	for _, l := range s.scr.Snapshot().Lines {
+		seen[strings.TrimRight(l, " ")]++
+	}
+	return func() string {
+		out := output()
+		if !s.scr.Counters().AltScreen {
+			return out // the program left it: what follows is output as usual
+		}
+		left := maps.Clone(seen)
+		next := 0 // the echoes are looked for in order, each once
+		var fresh []string
+		for _, l := range strings.Split(out, "\n") {
+			l = strings.TrimRight(l, " ")
+			switch {
+			case left[l] > 0:
+				left[l]--
+			case next < len(echoes) && echoes[next] != "" && (isEcho(l, echoes[next]) || strings.TrimSpace(l) == strings.TrimSpace(echoes[next])):
+				next++
+			default:
+				fresh = append(fresh, l)
+			}
+		}
+		return strings.Join(fresh, "\n")
+	}
 }

@@ -165,11 +165,12 @@ func (s *Session) state(w waitSpec) (<-chan struct{}, *detect.State) {
 		AllowSettle:  w.allowSettle || !prompted || snap.AltScreen,
 		InputWait:    s.inputWait(w, snap.Written),
 	}
+	earlierPrompt := false // an owed input's earlier command has drawn its prompt since
 	if snap.MarkSeq > w.from.marks {
-		st.Marks, _, _ = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
+		st.Marks, _, earlierPrompt = s.marksFor(w.from, snap.MarkSeq) // the marks the snapshot has seen
 	}
 	w.cand.builtin = !w.keys && builtinRuns(st.Marks)
-	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks)
+	st.MarksOnly, st.ShellInFront = s.shellEvidence(w, snap, st.Marks, earlierPrompt)
 	st.ShellContinues = st.MarksOnly && continues(w, st.Marks)
 	w.cand.continues = st.ShellContinues
 	if !snap.AltScreen && !st.MarksOnly && !st.ShellInFront {
@@ -411,8 +412,9 @@ const shortWait = 50 * time.Millisecond
 // noPrompt: a prompt at the cursor is no evidence while the shell itself is in front,
 // nor for a line typed ahead whose command has not started: the prompt on screen may
 // be an earlier command's, drawn while this line waited (the foreground can change
-// before the screen has caught up with what the shell printed).
-func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Mark) (marksOnly, noPrompt bool) {
+// before the screen has caught up with what the shell printed). earlierPrompt is
+// marksFor's: the prompt after the lines an owed input was typed behind is there.
+func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Mark, earlierPrompt bool) (marksOnly, noPrompt bool) {
 	if !s.integrated {
 		return false, false
 	}
@@ -432,8 +434,7 @@ func (s *Session) shellEvidence(w waitSpec, snap screen.Status, ours []screen.Ma
 			// their commands is the shell taking the terminal back, and a prompt on
 			// the screen before it is an earlier command's, which a typed-ahead
 			// line is about to take.
-			_, _, prompted := s.marksFor(w.from, snap.MarkSeq)
-			return running || returned && !prompted, !prompted
+			return running || returned && !earlierPrompt, !earlierPrompt
 		}
 		return running || returned, false
 	}

@@ -146,12 +146,12 @@ func reloadTokens(h httpConfig, guard *auth.Guard, gap string, logger *slog.Logg
 	}
 	t, err := auth.LoadTokens(h.TokensFile)
 	if err == nil {
-		err = checkExposure(h, t.Principals(), gap)
+		if err = checkExposure(h, t.Principals(), gap); err != nil {
+			err = fmt.Errorf("%w (a server started with one principal does not start sessions apart: restart it to serve several)", err)
+		}
 	}
 	if err != nil {
-		logger.Error("SIGHUP: the tokens file was not taken; the tokens read before still hold "+
-			"(a server started with one principal does not start sessions apart: restart it to serve several)",
-			"file", h.TokensFile, "err", err)
+		logger.Error("SIGHUP: the tokens file was not taken; the tokens read before still hold", "file", h.TokensFile, "err", err)
 		return
 	}
 	guard.Tokens.Replace(t)
