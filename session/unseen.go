@@ -23,7 +23,10 @@ func (s *Session) unseenBefore(from mark) bool {
 	s.mu.Lock()
 	seen, echoes := s.seen, s.unseenEchoes
 	s.mu.Unlock()
-	if seen.written == from.written || seen.at.IsZero() {
+	if seen.written == from.written || seen.at.IsZero() || from.alt {
+		// A full-screen program's screen is every reply's whole output: what it
+		// drew in between is in the next one, and its screen kept as the gap would
+		// let a read's wait_for match what it showed long before.
 		return false
 	}
 	text := s.dropPromptLine(s.unseenSince(seen, echoes))
