@@ -52,6 +52,7 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 			}
 		}
 		gd := s.guards.get(t.id, s.cfg.Redactor)
+		gd.dirSet.Do(func() { gd.mem.Dir = shellDir(t.sess) })
 		memFor := func(c danger.Context) *danger.Memory { // what the session's shells ran and defined: "!!", aliases, functions
 			if c == danger.Shell {
 				return &gd.mem
@@ -173,4 +174,23 @@ func contextFor(program, prompt, command string) danger.Context {
 		return ctx
 	}
 	return danger.Shell
+}
+
+// shellDir tells the danger rules where a session's shell is: the working
+// directory of the program in front, "~" for its HOME. Read from /proc, only
+// for a line the directory can make dangerous (rm .bashrc typed in the home
+// directory).
+func shellDir(sess *session.Session) func() string {
+	return func() string {
+		dir := sess.Cwd()
+		home := strings.TrimSuffix(sess.Home(), "/")
+		switch {
+		case home == "" || dir == "":
+		case dir == home:
+			return "~"
+		case strings.HasPrefix(dir, home+"/"):
+			return "~" + dir[len(home):]
+		}
+		return dir
+	}
 }

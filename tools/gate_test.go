@@ -425,3 +425,35 @@ func TestGateTypedAheadBehindAProgram(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	untouched(t, target)
 }
+
+// A cd in an earlier call moves what a relative path names: "rm .bashrc" typed in
+// the home directory is refused as "cd ~ && rm .bashrc" typed at once is, and the
+// refusal says where it was typed. Below the home directory, in a project, removing
+// its build directory is not.
+func TestGateJudgesInTheShellsDirectory(t *testing.T) {
+	t.Parallel()
+	h, _, _ := gateHarness(t)
+	home := t.TempDir()
+	rc, build := filepath.Join(home, ".bashrc"), filepath.Join(home, "proj", "build")
+	if err := os.MkdirAll(build, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rc, []byte("# mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := h.must("create_session", map[string]any{"command": "bash", "args": []any{"--norc", "--noprofile"}, "cwd": h.dir,
+		"env": map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": home}}).str("session_id")
+	h.send(id, "cd ~", nil)
+	r := h.refused("send_command", map[string]any{"session_id": id, "input": "rm .bashrc"})
+	if !strings.Contains(r.Text, "overwrite-protected") || !strings.Contains(r.Text, "typed in ~") {
+		t.Errorf("refusal: %s", r.Text)
+	}
+	if _, err := os.Stat(rc); err != nil {
+		t.Fatalf("the refused line ran: %v", err)
+	}
+	h.send(id, "cd proj", nil)
+	h.send(id, "rm -rf build", nil)
+	if _, err := os.Stat(build); !os.IsNotExist(err) {
+		t.Fatalf("rm -rf build in ~/proj did not run: %v", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 type guard struct {
 	stream *redact.Stream
 	mem    danger.Memory
+	dirSet sync.Once // mem.Dir, set by the first gate
 
 	mu      sync.Mutex
 	secrets []string

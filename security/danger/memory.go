@@ -19,6 +19,14 @@ type Memory struct {
 	history []string          // expanded lines, oldest first
 	aliases map[string]string // name -> value
 	funcs   map[string]string // name -> body text
+
+	// Dir, when set, returns the directory the shell is in now ("~" or
+	// "~/…" under its HOME, "" if unknown). A line naming a command whose
+	// relative paths a cd moves (rm, find, tar -x…) is judged there too, as
+	// if a cd to it began the line: "rm .bashrc" typed in the home directory
+	// is refused like "cd ~ && rm .bashrc", whichever call ran the cd. Set
+	// before the Memory is used; called only for such lines.
+	Dir func() string
 }
 
 // maxHistory bounds the lines kept; history expansion rarely reaches further.
@@ -63,9 +71,12 @@ func ClassifyIn(ctx Context, line string, m *Memory) Verdict {
 		return v
 	}
 	if exp := m.Expand(line); exp != line {
-		return via(Classify(ctx, exp), "history, alias or function expansion")
+		if v = via(Classify(ctx, exp), "history, alias or function expansion"); v.Dangerous {
+			return v
+		}
+		line = exp
 	}
-	return v
+	return m.inDir(ctx, line, v)
 }
 
 var (

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"strings"
 	"sync"
 	"testing"
 )
@@ -126,4 +127,43 @@ func FuzzMemory(f *testing.F) {
 		m.Remember(line)
 		_ = ClassifyIn(Shell, m.Expand(line), &m)
 	})
+}
+
+// TestClassifyInDir: with Memory.Dir, a line is judged in the shell's directory
+// too, as if a cd there began it, and Dir is read only for lines it can change.
+func TestClassifyInDir(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		dir, line string
+		dangerous bool
+	}{
+		{"~", "rm .bashrc", true},
+		{"~", "tar xzf release.tgz", true},
+		{"/etc", "rm passwd", true},
+		{"/usr", "rm -rf build", true},
+		{"/etc", "ls -l passwd", false},
+		{"~/proj", "rm -rf build", false},
+		{"/tmp/x y", "rm -rf build", false},
+		{"~/it's here", "rm -rf build", false},
+		{"", "rm passwd", false}, // unknown: judged as typed
+	} {
+		reads := 0
+		m := Memory{Dir: func() string { reads++; return c.dir }}
+		v := ClassifyIn(Shell, c.line, &m)
+		if v.Dangerous != c.dangerous {
+			t.Errorf("in %q: ClassifyIn(%q) = %+v, want dangerous %v", c.dir, c.line, v, c.dangerous)
+		}
+		if v.Dangerous && !strings.HasSuffix(v.Why, "(typed in "+c.dir+").") {
+			t.Errorf("in %q: %q: the reason does not say where: %s", c.dir, c.line, v.Why)
+		}
+		if want := strings.HasPrefix(c.line, "rm ") || strings.HasPrefix(c.line, "tar "); (reads > 0) != want {
+			t.Errorf("in %q: %q: Dir read %d times", c.dir, c.line, reads)
+		}
+	}
+	// What an alias stands for is judged there too.
+	m := Memory{Dir: func() string { return "~" }}
+	m.Remember("alias tidy='rm .bashrc'")
+	if v := ClassifyIn(Shell, "tidy", &m); !v.Dangerous {
+		t.Errorf("an alias typed in ~: %+v", v)
+	}
 }
