@@ -426,11 +426,11 @@ func TestGateTypedAheadBehindAProgram(t *testing.T) {
 	untouched(t, target)
 }
 
-// A cd in an earlier call moves what a relative path names: "rm .bashrc" typed in
-// the home directory is refused as "cd ~ && rm .bashrc" typed at once is, and the
-// refusal says where it was typed. Below the home directory, in a project, removing
-// its build directory is not.
-func TestGateJudgesInTheShellsDirectory(t *testing.T) {
+// What earlier calls did at the prompt changes what a line does: after cd ~, "rm
+// .bashrc" is refused as "cd ~ && rm .bashrc" typed at once is, and after F=.bashrc
+// so is rm "$F"; each refusal says why. Below the home directory, in a project,
+// removing its build directory is not refused.
+func TestGateJudgesInTheShellsState(t *testing.T) {
 	t.Parallel()
 	h, _, _ := gateHarness(t)
 	home := t.TempDir()
@@ -445,11 +445,16 @@ func TestGateJudgesInTheShellsDirectory(t *testing.T) {
 		"env": map[string]any{"PS1": "$ ", "HISTFILE": "/dev/null", "HOME": home}}).str("session_id")
 	h.send(id, "cd ~", nil)
 	r := h.refused("send_command", map[string]any{"session_id": id, "input": "rm .bashrc"})
-	if !strings.Contains(r.Text, "overwrite-protected") || !strings.Contains(r.Text, "typed in ~") {
+	if !strings.Contains(r.Text, "overwrite-protected") || !strings.Contains(r.Text, "(typed in ~)") {
+		t.Errorf("refusal: %s", r.Text)
+	}
+	h.send(id, "F=.bashrc", nil)
+	r = h.refused("send_command", map[string]any{"session_id": id, "input": `rm -f "$F"`})
+	if !strings.Contains(r.Text, "(typed in ~, with $F as set earlier)") {
 		t.Errorf("refusal: %s", r.Text)
 	}
 	if _, err := os.Stat(rc); err != nil {
-		t.Fatalf("the refused line ran: %v", err)
+		t.Fatalf("a refused line ran: %v", err)
 	}
 	h.send(id, "cd proj", nil)
 	h.send(id, "rm -rf build", nil)

@@ -8,7 +8,7 @@ import (
 )
 
 // Memory is what one shell session has run and defined so far: its history,
-// aliases and functions. A line such as "!!", "r" or "cleanup" means nothing
+// aliases, functions and variables. A line such as "!!", "r" or "cleanup" means nothing
 // by itself; with a Memory it is judged as the command it stands for.
 //
 // The gate calls Remember with each line that ran at a shell prompt, and
@@ -19,6 +19,7 @@ type Memory struct {
 	history []string          // expanded lines, oldest first
 	aliases map[string]string // name -> value
 	funcs   map[string]string // name -> body text
+	vars    map[string]string // name -> literal value, set at the prompt (memory_vars.go)
 
 	// Dir, when set, returns the directory the shell is in now ("~" or
 	// "~/…" under its HOME, "" if unknown). A line naming a command whose
@@ -76,7 +77,7 @@ func ClassifyIn(ctx Context, line string, m *Memory) Verdict {
 		}
 		line = exp
 	}
-	return m.inDir(ctx, line, v)
+	return m.inShell(ctx, line, v)
 }
 
 var (

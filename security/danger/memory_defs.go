@@ -11,13 +11,20 @@ import (
 
 // define records the aliases and functions line defines (alias x='…',
 // f() { …; }, function f { …; }) and forgets those it removes (unalias,
-// unset -f). The caller holds m.mu.
+// unset -f), and the variables it sets (see assign). The caller holds m.mu.
 func (m *Memory) define(line string) {
-	if !mayDefine(line) {
+	defs, vars := mayDefine(line), mayAssign(line)
+	if !defs && !vars {
 		return
 	}
 	f, err := shell.Parse(line)
 	if err != nil {
+		return
+	}
+	if vars {
+		m.assign(f)
+	}
+	if !defs {
 		return
 	}
 	if m.aliases == nil {

@@ -167,3 +167,49 @@ func TestClassifyInDir(t *testing.T) {
 		t.Errorf("an alias typed in ~: %+v", v)
 	}
 }
+
+// TestClassifyInVariables: a variable set at the prompt in one line keeps its value
+// for the next ones, as in the shell, unless it is set to a value known only when
+// it runs, unset, or set where the shell does not keep it.
+func TestClassifyInVariables(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		earlier   []string
+		line      string
+		dangerous bool
+	}{
+		{[]string{"TARGET=/"}, `rm -rf "$TARGET"`, true},
+		{[]string{"export D=~"}, "rm -rf ${D}", true},
+		{[]string{"cd /tmp && declare -r T=/etc/passwd"}, "> $T", true},
+		{[]string{"X=1; T=/etc"}, "rm -rf $T", true},
+		{[]string{`H="$HOME/"`}, `rm -rf "$H"`, true},
+		{[]string{"T=$PWD"}, `rm -rf "$T"`, false}, // $PWD then is not $PWD now
+		{[]string{"TARGET=build"}, `rm -rf "$TARGET"`, false},
+		{[]string{"TARGET=/", "unset TARGET"}, `rm -rf "$TARGET"`, false},
+		{[]string{"TARGET=/", "TARGET=$(pwd)/out"}, `rm -rf "$TARGET"`, false},
+		{[]string{"TARGET=/", "read TARGET"}, `rm -rf "$TARGET"`, false},
+		{[]string{"TARGET=/"}, `TARGET=out; rm -rf "$TARGET"`, false},
+		{[]string{"TARGET=/ make"}, `rm -rf "$TARGET"`, false},     // the make's environment only
+		{[]string{"echo | TARGET=/"}, `rm -rf "$TARGET"`, false},   // a pipeline's subshell
+		{[]string{"(TARGET=/)"}, `rm -rf "$TARGET"`, false},        // a subshell
+		{[]string{"f() { TARGET=/; }"}, `rm -rf "$TARGET"`, false}, // not run yet
+	} {
+		var m Memory
+		for _, l := range c.earlier {
+			m.Remember(l)
+		}
+		v := ClassifyIn(Shell, c.line, &m)
+		if v.Dangerous != c.dangerous {
+			t.Errorf("after %q: ClassifyIn(%q) = %+v, want dangerous %v", c.earlier, c.line, v, c.dangerous)
+		}
+		if v.Dangerous && !strings.Contains(v.Why, "as set earlier") {
+			t.Errorf("after %q: %q: the reason does not say why: %s", c.earlier, c.line, v.Why)
+		}
+	}
+	// With the directory too: both are in the reason.
+	m := Memory{Dir: func() string { return "~" }}
+	m.Remember("F=.bashrc")
+	if v := ClassifyIn(Shell, "rm $F", &m); !v.Dangerous || !strings.Contains(v.Why, "(typed in ~, with $F as set earlier)") {
+		t.Errorf("rm $F in ~ after F=.bashrc: %+v", v)
+	}
+}
