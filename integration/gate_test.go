@@ -57,3 +57,25 @@ func TestGateJudgesTheLineEnterSubmits(t *testing.T) {
 		untouched("recalled")
 	}
 }
+
+// TestGateRemoteShellHasNoLocalDirectory: a line typed into ssh runs in the far
+// shell's directory, which this machine cannot read. The ssh client's own directory
+// (here its user's home, where "tar xzf" could overwrite dotfiles and is refused)
+// must not be taken for it.
+func TestGateRemoteShellHasNoLocalDirectory(t *testing.T) {
+	need(t, "bash", "su", "tar")
+	d := startSSHD(t)
+	s := startServer(t)
+	home := t.TempDir()
+	var args []any
+	for _, a := range d.Args() {
+		args = append(args, a)
+	}
+	id := s.create("ssh", map[string]any{"args": args, "cwd": home, "env": map[string]any{"HOME": home}})
+	if r := s.send(id, "echo login-$((40+2))", map[string]any{"wait_for": `login-42\n[^\n]*\$ $`, "timeout_ms": 20000}); r.str("reason") != "pattern" {
+		t.Fatalf("no remote prompt after login: %q", r.str("output"))
+	}
+	if r := s.call("send_command", map[string]any{"session_id": id, "input": "tar xzf none.tgz", "timeout_ms": remoteTimeout}); r.IsError {
+		t.Fatalf("judged in the ssh client's directory: %s", r.Text)
+	}
+}

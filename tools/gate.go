@@ -177,11 +177,15 @@ func contextFor(program, prompt, command string) danger.Context {
 }
 
 // shellDir tells the danger rules where a session's shell is: the working
-// directory of the program in front, "~" for its HOME. Read from /proc, only
-// for a line the directory can make dangerous (rm .bashrc typed in the home
-// directory).
+// directory of the shell in front, "~" for its HOME. Read from /proc, only for
+// a line the directory can make dangerous (rm .bashrc typed in the home
+// directory). Behind ssh, docker exec or tmux (or sudo) the directory of the
+// shell that reads the line is not this machine's to read: none is given.
 func shellDir(sess *session.Session) func() string {
 	return func() string {
+		if front := strings.TrimPrefix(sess.Foreground(), "-"); proxies[front] || danger.ContextOf(front) != danger.Shell {
+			return ""
+		}
 		dir := sess.Cwd()
 		home := strings.TrimSuffix(sess.Home(), "/")
 		switch {
