@@ -43,6 +43,9 @@ type ReadResult struct {
 	Exit    *pty.ExitStatus
 	Screen  screen.Snapshot
 	Elapsed time.Duration
+	// Closed: the session was closed (Stopping: by the server stopping) by the
+	// time the read returned, as Result's.
+	Closed, Stopping bool
 }
 
 // Read returns the screen, after optionally waiting for new output to match a pattern.
@@ -102,6 +105,7 @@ func (s *Session) Read(ctx context.Context, o ReadOptions) ReadResult {
 	if st, ok := s.proc.Exit(); ok {
 		r.Exit = &st
 	}
+	r.Closed, r.Stopping = s.closing.Load(), s.stopping.Load()
 	r.Elapsed = time.Since(began)
 	return r
 }

@@ -468,3 +468,30 @@ func TestScrolledOffOutputIsTruncated(t *testing.T) {
 		t.Fatalf("seq 1 500 with 20 lines of scrollback: truncated=%v warning=%q", r.S["truncated"], r.str("warning"))
 	}
 }
+
+// TestReadEndedBySessionEnd: a read_output wait_for that the session's end cuts
+// short says so, and when, not that it waited its whole timeout: its program
+// exiting, or close_session.
+func TestReadEndedBySessionEnd(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, Config{})
+	exits := h.must("create_session", map[string]any{"command": "sh", "args": []any{"-c", "sleep 0.3; exit 4"}}).str("session_id")
+	r := h.must("read_output", map[string]any{"session_id": exits, "wait_for": "never", "timeout_ms": 20000})
+	if !strings.Contains(r.Text, "wait_for did not match before the program ended") || strings.Contains(r.Text, "within 20") {
+		t.Errorf("program exited during the wait: %s", r.Text)
+	}
+	id := h.bash()
+	h.send(id, "sleep 30", map[string]any{"timeout_ms": 100})
+	closed := make(chan reply)
+	go func() { // ends with its call, which the test waits for
+		time.Sleep(300 * time.Millisecond)
+		closed <- h.callNoFail("close_session", map[string]any{"session_id": id})
+	}()
+	r = h.must("read_output", map[string]any{"session_id": id, "wait_for": "never", "timeout_ms": 20000})
+	if c := <-closed; c.IsError {
+		t.Fatalf("close_session: %s", c.Text)
+	}
+	if !strings.Contains(r.Text, "wait_for did not match: the session was closed after") || strings.Contains(r.Text, "within 20") {
+		t.Errorf("closed during the wait: %s", r.Text)
+	}
+}

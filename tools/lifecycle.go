@@ -147,9 +147,16 @@ func (s *Server) readOutput(ctx context.Context, req mcp.CallToolRequest, a Read
 	if o.WaitFor != nil {
 		matched := r.Matched
 		res.Matched = &matched
-		if matched {
+		switch {
+		case matched:
 			parts = append(parts, "wait_for matched")
-		} else {
+		case r.Stopping:
+			parts = append(parts, fmt.Sprintf("wait_for did not match: the server stopping closed the session after %s", fmtDuration(r.Elapsed)))
+		case r.Closed:
+			parts = append(parts, fmt.Sprintf("wait_for did not match: the session was closed after %s", fmtDuration(r.Elapsed)))
+		case !r.Alive:
+			parts = append(parts, fmt.Sprintf("wait_for did not match before the program ended (%s)", fmtDuration(r.Elapsed)))
+		default:
 			parts = append(parts, fmt.Sprintf("wait_for did not match within %s", fmtDuration(o.Timeout)))
 		}
 	}
