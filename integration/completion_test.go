@@ -262,3 +262,21 @@ func TestProgressAndCancellation(t *testing.T) {
 		return !r.IsError && r.boolean("is_complete")
 	})
 }
+
+// TestPromptLikeOutputWhileTheShellWaits: in a shell without integration (dash), a
+// line that prints a prompt-like "$ " and then runs a job is at work until the
+// shell's own prompt: the reply waits for it. setsid -w holds the job in front
+// waiting for a child outside the foreground group, the state every job passes
+// through between its fork and being handed the terminal, and every shell after
+// its job ends and before it takes the terminal back (where probe 9 caught it, 4
+// runs in 10, with (sleep 1.5; true)).
+func TestPromptLikeOutputWhileTheShellWaits(t *testing.T) {
+	t.Parallel()
+	need(t, "sh", "setsid")
+	s := startServer(t)
+	id := s.create("sh", map[string]any{"env": map[string]any{"PS1": "$ "}})
+	r := s.send(id, `printf 'x\n$ '; setsid -w sleep 1; echo done`, map[string]any{"timeout_ms": 10000})
+	if out := r.str("output"); !strings.Contains(out, "done\n") {
+		t.Fatalf("replied before the command ended: reason %q, output %q", r.str("reason"), out)
+	}
+}

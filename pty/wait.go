@@ -41,7 +41,8 @@ type Waiting struct {
 	Timeout time.Duration
 
 	// Working: nobody in front reads the terminal, and a foreground process runs
-	// or waits for time alone (nanosleep, or select or poll on no descriptor).
+	// or waits for time alone (nanosleep, or select or poll on no descriptor) or
+	// for a child (wait4).
 	// The program is at work between two steps, so what it printed last (a
 	// line that looks like a prompt) is not a question put to the user.
 	Working bool

@@ -34,11 +34,16 @@ var waitSyscalls = map[string]map[int]waitCall{
 	},
 }
 
-// sleepSyscalls are, per architecture, the calls that wait for time alone
-// (nanosleep, clock_nanosleep): a program in one is at work, between two steps.
-var sleepSyscalls = map[string]map[int]bool{
-	"amd64": {35: true, 230: true},
-	"arm64": {101: true, 115: true},
+// workSyscalls are, per architecture, the calls in which a program is at work
+// though not running: waiting for time alone (nanosleep, clock_nanosleep), for a
+// child (wait4, waitid), or for a child it starts (clone, fork, vfork, clone3:
+// dash's vfork waits for the child's exec; execve, execveat). A shell blocked in
+// one between forking a job and handing it the terminal is still in front and
+// reads nothing: without them, a prompt-like line the job printed just before
+// (printf '$ '; setsid -w sleep 1) was taken for the shell's prompt (probe 9).
+var workSyscalls = map[string]map[int]bool{
+	"amd64": {35: true, 230: true, 61: true, 247: true, 56: true, 57: true, 58: true, 435: true, 59: true, 322: true},
+	"arm64": {101: true, 115: true, 260: true, 95: true, 220: true, 435: true, 221: true, 281: true},
 }
 
 func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
@@ -63,14 +68,20 @@ func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
 	if !ok {
 		return Waiting{Why: "/proc is not readable"}
 	}
+	if len(members) == 0 {
+		// The job in front has ended and its shell has not taken the terminal
+		// back yet: nobody reads, and whatever it printed last (a prompt-like
+		// "$ ") is not a question. The shell's prompt comes next.
+		return Waiting{Known: true, Working: true}
+	}
 	return judge(files, members, calls, tty)
 }
 
 // judge decides from the foreground processes' blocked system calls.
 func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty string) Waiting {
 	w := Waiting{Known: true}
-	sleeps := sleepSyscalls[runtime.GOARCH]
-	busy := false // a member runs, or waits for time alone
+	works := workSyscalls[runtime.GOARCH]
+	busy := false // a member runs, or waits for time or a child alone
 	for _, m := range members {
 		if m.state == 'R' || m.state == 'D' {
 			return Waiting{Known: true, Working: true} // something in front is working
@@ -80,8 +91,8 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 		if !ok {
 			return Waiting{Why: "/proc/" + strconv.Itoa(pid) + "/syscall is not readable"}
 		}
-		if nr < 0 || sleeps[nr] {
-			busy = true // running since its state was read, or sleeping
+		if nr < 0 || works[nr] {
+			busy = true // running since its state was read, or at work (sleeping, waiting for a child)
 			continue
 		}
 		call, ok := calls[nr]

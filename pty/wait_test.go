@@ -282,6 +282,20 @@ func TestSleepInSelectIsNotReading(t *testing.T) {
 	}
 }
 
+// endedJob hands the terminal to a child's process group, reaps the child and
+// sleeps: the group in front has no process left.
+const endedJob = `import os, signal, time
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+pid = os.fork()
+if pid == 0:
+    os.setpgid(0, 0)
+    os._exit(0)
+os.setpgid(pid, pid)
+os.tcsetpgrp(0, pid)
+os.waitpid(pid, 0)
+print("ended", flush=True)
+time.sleep(30)`
+
 // A program that sleeps for time alone, or runs, is at work (Working): what it
 // printed last is not a question. One that reads the terminal is not.
 func TestWorking(t *testing.T) {
@@ -289,13 +303,19 @@ func TestWorking(t *testing.T) {
 	for name, c := range map[string]struct {
 		script  string
 		working bool
+		after   string // output to wait for first
 	}{
-		"sleep":            {"sleep 30", true},
-		"a shell's sleep":  {"sh -c 'sleep 30; true'", true},
-		"a busy loop":      {"sh -c 'while :; do :; done'", true},
-		"read":             {"sh -c 'read x'", false},
-		"python3 input()":  {"python3 -c 'input()'", false},
-		"sleep with input": {"sh -c 'sleep 30 & read x'", false},
+		"sleep":           {"sleep 30", true, ""},
+		"a shell's sleep": {"sh -c 'sleep 30; true'", true, ""},
+		// Its child out of the foreground group, as a job is between its fork and
+		// being handed the terminal: the shell waiting for it is at work.
+		"waits for a child": {`sh -c 'setsid sh -c "echo started; exec sleep 30"; true'`, true, "started"},
+		// The job handed the terminal has ended, and nobody took it back yet.
+		"python3 an ended job in front": {`python3 -c '` + endedJob + `'`, true, "ended"},
+		"a busy loop":                   {"sh -c 'while :; do :; done'", true, ""},
+		"read":                          {"sh -c 'read x'", false, ""},
+		"python3 input()":               {"python3 -c 'input()'", false, ""},
+		"sleep with input":              {"sh -c 'sleep 30 & read x'", false, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -306,11 +326,21 @@ func TestWorking(t *testing.T) {
 			}
 			p, out := shell(t, "echo ready; exec "+c.script)
 			out.waitFor(t, "ready\r\n")
+			if c.after != "" {
+				out.waitFor(t, c.after)
+			}
 			var w Waiting
 			eventually(t, 10*time.Second, func() bool {
 				w = p.InputWait()
 				return w.Working == c.working && (c.working || w.Reading)
 			}, func() string { return fmt.Sprintf("%+v, want Working %v\n%s", w, c.working, out) })
+			// And it stays so: a moment of running (the exec) is no answer.
+			for range 10 {
+				time.Sleep(10 * time.Millisecond)
+				if w = p.InputWait(); w.Working != c.working {
+					t.Fatalf("%+v, want Working %v\n%s", w, c.working, out)
+				}
+			}
 		})
 	}
 }
