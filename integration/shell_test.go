@@ -313,3 +313,23 @@ func TestPolicyFromConfiguration(t *testing.T) {
 	}
 	complete(t, s.send(id, "echo inside > ok.txt; cat ok.txt", nil), "shell_mark")
 }
+
+// TestTerminalAnswersLeftToTheShell: a program that asks the terminal something and
+// ends without reading the answer (printf here; binary output does it by accident)
+// leaves the answer to bash's line editor, where it would run with the next line
+// ("bash: 62: command not found"). It is cleared first, and the reply says so. An
+// answer the program read leaves nothing to clear.
+func TestTerminalAnswersLeftToTheShell(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	s.send(id, `printf '\e[c'; echo END`, nil)
+	r := s.send(id, "echo ok", nil)
+	if r.str("output") != "ok\n$ " || !strings.Contains(r.str("warning"), "which no input typed") {
+		t.Fatalf("after an unread answer: output %q, warning %q", r.str("output"), r.str("warning"))
+	}
+	s.send(id, `printf '\e[6n'; read -rsdR pos; echo read`, nil)
+	if r := s.send(id, "echo ok", nil); r.str("output") != "ok\n$ " || r.str("warning") != "" {
+		t.Fatalf("after an answer read: output %q, warning %q", r.str("output"), r.str("warning"))
+	}
+}

@@ -165,6 +165,7 @@ func (s *Session) writeInput(ctx context.Context, b []byte) error {
 		s.typedMark.Store(s.scr.Counters().MarkSeq)
 		last := b[len(b)-1]
 		s.lineOpen.Store(last != '\r' && last != '\n' && last != interruptKey)
+		s.replyOpen.Store(false)
 	}
 	_, err := s.proc.Write(ctx, b)
 	return err
@@ -333,6 +334,31 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 // gateLine types one line of Text once Gate lets it through. A line whose Enter would
 // submit something the screen must show first (text already at the prompt, editing
 // keys) is typed, read back, judged, and then submitted or erased.
+// clearReplies clears the shell's command line of the terminal's answers to a
+// program's queries that the program left unread when it ended (62;22c after
+// binary output): no input typed them, and they would run with the next line.
+// Answers still on their way (typed, not read yet) are let in first. cur is the
+// command line; it returns it again.
+func (s *Session) clearReplies(ctx context.Context, cur string, write func([]byte) error) (string, bool, error) {
+	if n, err := s.proc.PendingInput(); err == nil && n > 0 {
+		s.settleEcho(ctx, s.scr.Counters().Written)
+		cur, _ = s.promptLine()
+	}
+	if !heldWithoutEnter(cur) {
+		s.replyOpen.Store(false) // the program that asked read them
+		line, ok := s.promptLine()
+		return line, ok, nil
+	}
+	before := s.scr.Counters().Written
+	if err := write(clearLine); err != nil {
+		return "", false, err
+	}
+	s.settleEcho(ctx, before)
+	s.cleared = cur
+	line, ok := s.promptLine()
+	return line, ok, nil
+}
+
 func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidden bool, index int, in Input, write func([]byte) error, rearm func()) (*Refusal, error) {
 	withEnter := bytes.HasSuffix(chunk, []byte(enter))
 	p := s.pending(line, withEnter, hidden)
@@ -341,6 +367,12 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 	p.Pieces = p.Line
 	ahead := false // the line was typed ahead of its Enter
 	cur, atPrompt := s.promptLine()
+	if atPrompt && !hidden && s.replyOpen.Load() {
+		var err error
+		if cur, atPrompt, err = s.clearReplies(ctx, cur, write); err != nil {
+			return nil, err
+		}
+	}
 	switch {
 	case !atPrompt || hidden:
 	case cur == "" && s.typedPieces == "" && !editsLine(line):

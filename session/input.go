@@ -70,6 +70,10 @@ type Result struct {
 	// AddedTo: a line was typed at a shell prompt that already held this text
 	// (typed earlier without Enter): they ran as one line.
 	AddedTo string
+	// Cleared: the shell's command line held this text, which no input typed (the
+	// terminal's answers to a program's queries), and it was cleared before a line
+	// was typed.
+	Cleared string
 	// Skipped: this input was typed ahead of an earlier command's prompt, and that
 	// command's late output came during this call; it is not part of this reply but
 	// kept, like Unseen's, for the next read.
@@ -268,6 +272,7 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		r.Skipped = s.keepSkipped(first, echoes)
 	}
 	r.AddedTo, s.addedTo = s.addedTo, ""
+	r.Cleared, s.cleared = s.cleared, ""
 	if keys && s.integrated && r.Alive {
 		// Text typed without Enter, or keys a program in front did not take (less
 		// quit at the q of "seq"), wait on the shell's command line: echoed, so not

@@ -100,6 +100,13 @@ type Session struct {
 	// whatever the screen shows after the prompt (see promptLine).
 	typedMark atomic.Uint64
 	lineOpen  atomic.Bool
+	// replyOpen: the input last written was the terminal's answer to a program's
+	// query, which a program that ended without reading it leaves to the shell's
+	// line editor (binary output asks for them). gateLine clears it there.
+	replyOpen atomic.Bool
+	// cleared is the text gateLine cleared from the shell's command line this
+	// turn, for the turn's Result.
+	cleared string
 	// addedTo is the text the shell's command line held when this turn typed a
 	// line after it (gateLine), for the turn's Result.
 	addedTo string
@@ -279,6 +286,10 @@ func (s *Session) sendReplies() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		if _, err := s.proc.Write(ctx, b); err != nil {
 			s.log.Debug("terminal reply not delivered", "err", err)
+		} else {
+			s.typedMark.Store(s.scr.Counters().MarkSeq)
+			s.lineOpen.Store(true)
+			s.replyOpen.Store(true)
 		}
 		cancel()
 	}

@@ -217,6 +217,9 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	if r.Unseen {
 		w = append(w, "Output arrived after the last reply and before this input (an earlier command's); it is not part of this reply: read_output shows the screen.")
 	}
+	if r.Cleared != "" {
+		w = append(w, fmt.Sprintf("The shell's command line held %q, which no input typed: the terminal's answers to a program's queries (binary output asks for them), left unread when it ended. It was cleared before this line was typed.", clip(r.Cleared, 120)))
+	}
 	if r.AddedTo != "" {
 		w = append(w, fmt.Sprintf("The shell's command line already held %q (typed earlier without Enter): this line was added to it, and they ran as one.", clip(r.AddedTo, 120)))
 	}
