@@ -117,6 +117,29 @@ func TestAltScreen(t *testing.T) {
 	}
 }
 
+// TestAltScreenKeepsItsOwnSavedCursor: a DECSC on the alternate screen (nano's)
+// does not move where leaving it (1049) puts the main screen's cursor back, as in
+// xterm, which keeps a saved cursor per screen; nor does a resize in between lose
+// the alternate screen's own.
+func TestAltScreenKeepsItsOwnSavedCursor(t *testing.T) {
+	s := newScreen(t, 40, 10, 0)
+	write(t, s, "$ before-alt")
+	write(t, s, "\x1b[?1049h\x1b[3;3H\x1b7\x1b[H\x1b[?1049l AFTER")
+	if got := s.Snapshot().Lines[0]; got != "$ before-alt AFTER" {
+		t.Fatalf("main screen after leaving: %q", got)
+	}
+	write(t, s, "\r\n$ nano\x1b[?1049h\x1b[5;7H\x1b7\x1b[H")
+	s.Resize(40, 8)
+	write(t, s, "\x1b8x")
+	if snap := s.Snapshot(); snap.Lines[4] != "      x" {
+		t.Fatalf("the alternate screen's DECRC after a resize: %q", snap.Lines)
+	}
+	write(t, s, "\x1b[?1049l back")
+	if got := s.Snapshot().Lines[1]; got != "$ nano back" {
+		t.Fatalf("main screen after a resize and leaving: %q", s.Snapshot().Lines)
+	}
+}
+
 func TestResetLeavesAltScreen(t *testing.T) {
 	s := newScreen(t, 20, 4, 0)
 	write(t, s, "main\x1b[?1049halt\x1bc")

@@ -126,8 +126,18 @@ func (s *Screen) setAltScreen(mode int, set bool) {
 	if set == s.altScreen() {
 		return
 	}
+	if set && mode == 1049 {
+		cur := s.vt.Cursor()
+		s.mainCursor = &cursorAt{x: cur.X, y: cur.Y}
+	}
 	s.sendf("\x1b[?%d%c", mode, "lh"[boolInt(set)])
 	s.clears++
+	if !set && mode == 1049 && s.mainCursor != nil {
+		s.sendf("\x1b[%d;%dH", s.mainCursor.y+1, s.mainCursor.x+1)
+	}
+	if !set {
+		s.mainCursor = nil
+	}
 	if !set {
 		cur := s.vt.Cursor()
 		s.altExit = Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
@@ -135,6 +145,9 @@ func (s *Screen) setAltScreen(mode int, set bool) {
 		s.altExitLeft = leftOf(row, cur.X)
 	}
 }
+
+// cursorAt is a cursor position on the screen, 0-based.
+type cursorAt struct{ x, y int }
 
 func boolInt(b bool) int {
 	if b {

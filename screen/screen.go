@@ -102,10 +102,15 @@ type Screen struct {
 	eraseTop    int64  // lineBase at the last erase
 	altExit     Pos
 	altExitLeft string
-	marks       []Mark
-	markSeq     uint64
-	promptN     string // the n= of the last prompt's end mark (redrawnPrompt)
-	redrawing   bool   // the marks arriving belong to a redrawn prompt
+	// mainCursor is where the main screen's cursor was when 1049 saved it, set
+	// while the alternate screen shows: vt10x keeps one saved cursor for both
+	// screens, and a DECSC on the alternate one (nano's) replaces the main
+	// screen's, which a terminal keeps apart.
+	mainCursor *cursorAt
+	marks      []Mark
+	markSeq    uint64
+	promptN    string // the n= of the last prompt's end mark (redrawnPrompt)
+	redrawing  bool   // the marks arriving belong to a redrawn prompt
 
 	tabsCustom bool   // a program set or cleared tab stops: TAB leaves the flow
 	pend       []byte // output kept back from vt10x by the bulk step (fast.go)

@@ -120,17 +120,19 @@ func (s *Screen) Resize(cols, rows int) {
 
 // slideMain does for the main screen, behind the alternate one, what a shrinking
 // resize does for the screen in front: the rows above the last one in use (or the
-// cursor saved on entering, where the program returns to) scroll into the
+// cursor saved on entering (mainCursor), where the program returns to) scroll into the
 // scrollback, so the prompt the program was started from is still there when it
 // leaves. vt10x would keep the top rows of both screens and drop the bottom ones.
 // The main screen is reached by leaving the alternate one, which vt10x clears:
 // the program in front redraws for the resize anyway (SIGWINCH).
 func (s *Screen) slideMain(rows int) {
 	front := s.vt.Cursor()
-	s.send([]byte("\x1b8")) // the main screen's cursor, saved on entering (1049)
-	saved := s.vt.Cursor()
+	saved := cursorAt{x: front.X, y: front.Y} // 47 and 1047 leave the cursor where it is
+	if s.mainCursor != nil {
+		saved = *s.mainCursor // saved on entering (1049)
+	}
 	s.send([]byte("\x1b[?47l"))
-	last := saved.Y
+	last := saved.y
 	for y := s.rows - 1; y > last; y-- {
 		if text, _ := s.renderRow(y); trimRight(text) != "" {
 			last = y
@@ -143,7 +145,11 @@ func (s *Screen) slideMain(rows int) {
 		s.scrollOff(n, -1)
 		s.sendf("\x1b[%dS", n)
 	}
-	s.sendf("\x1b[%d;%dH\x1b7\x1b[?47h\x1b[%d;%dH", max(saved.Y-max(n, 0), 0)+1, saved.X+1, front.Y+1, front.X+1)
+	if s.mainCursor != nil {
+		s.mainCursor.y = max(saved.y-max(n, 0), 0)
+	}
+	// The alternate screen's own saved cursor (vt10x's one slot) is left alone.
+	s.sendf("\x1b[?47h\x1b[%d;%dH", front.Y+1, front.X+1)
 }
 
 // resetTabs puts a tab stop every 8 columns. vt10x's resize sets the stops of a widened
@@ -169,6 +175,7 @@ func (s *Screen) resetTerminal() {
 	}
 	s.send([]byte("\x1bc"))
 	s.send([]byte("\x1b[2J"))
+	s.mainCursor = nil
 	s.top, s.bottom = 0, s.rows-1
 	s.bracketed = false
 	s.tabsCustom = false
