@@ -280,3 +280,32 @@ func TestPromptLikeOutputWhileTheShellWaits(t *testing.T) {
 		t.Fatalf("replied before the command ended: reason %q, output %q", r.str("reason"), out)
 	}
 }
+
+// TestLocalRelay: a program that runs another on a pseudo-terminal of its own (apt
+// running dpkg, script, expect, Python's pty.spawn) forwards input like ssh, but
+// its far side is on this machine: the reply waits for the command to end, with
+// its exit status, and a question asked behind it is answered as input_wait. It
+// used to settle, incomplete, after half a second of quiet, and the next line was
+// typed into the relay (probe 8: apt install settled at 1.7 s).
+func TestLocalRelay(t *testing.T) {
+	t.Parallel()
+	need(t, "python3")
+	s := startServer(t)
+	id := s.bash(nil)
+	spawn := func(script string) string {
+		return `python3 -c 'import os, pty, sys; sys.exit(os.waitstatus_to_exitcode(pty.spawn(["sh", "-c", "` + script + `"])))'`
+	}
+	r := s.send(id, spawn("sleep 0.8; echo done; exit 3"), map[string]any{"timeout_ms": 10000})
+	complete(t, r, "shell_mark")
+	if code, _ := r.num("exit_code"); r.str("output") != "done\n$ " || code != 3 {
+		t.Fatalf("behind the relay: output %q, exit %v", r.str("output"), r.S["exit_code"])
+	}
+	r = s.send(id, spawn(`sleep 0.3; printf \"Continue? \"; read x; echo got $x`), map[string]any{"timeout_ms": 10000})
+	complete(t, r, "input_wait")
+	if r.str("output") != "Continue? " {
+		t.Fatalf("the question behind the relay: %q", r.str("output"))
+	}
+	if r := s.send(id, "yes", nil); r.str("output") != "got yes\n$ " {
+		t.Fatalf("the answer: %q", r.str("output"))
+	}
+}

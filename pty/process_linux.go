@@ -31,7 +31,9 @@ type proc struct {
 	pid, ppid, pgid, sid int
 	start                uint64 // start time in clock ticks: with pid, identifies a process
 	zombie               bool
-	state                byte // R running, S sleeping, D disk wait, T stopped, Z zombie...
+	state                byte   // R running, S sleeping, D disk wait, T stopped, Z zombie...
+	tty                  uint64 // its controlling terminal's device number, 0 for none
+	tpgid                int    // the foreground process group of that terminal
 }
 
 // readStat parses /proc/<pid>/stat: "pid (comm) state ppid pgrp session ...";
@@ -57,8 +59,10 @@ func readStat(pid int) (proc, bool) {
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 		return proc{}, false
 	}
+	tty, _ := strconv.ParseUint(f[4], 10, 64)
+	tpgid, _ := strconv.Atoi(f[5])
 	zombie := f[0] == "Z" || f[0] == "X"
-	return proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, start: start, zombie: zombie, state: f[0][0]}, true
+	return proc{pid: pid, ppid: ppid, pgid: pgid, sid: sid, start: start, zombie: zombie, state: f[0][0], tty: tty, tpgid: tpgid}, true
 }
 
 // commLen is the longest name /proc/<pid>/comm shows (TASK_COMM_LEN - 1).

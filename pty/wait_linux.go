@@ -60,7 +60,7 @@ func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
 	// or is a zombie, shows no blocked system call, so it cannot pass as reading,
 	// and the walk below then reads every member as before.
 	if g, err := syscall.Getpgid(pgid); err == nil && g == pgid {
-		if w := judge(files, []proc{{pid: pgid, pgid: pgid}}, calls, tty); w.Reading || w.Proxy {
+		if w := judge(files, []proc{{pid: pgid, pgid: pgid}}, calls, tty, 0); w.Reading || w.Proxy {
 			return w
 		}
 	}
@@ -74,11 +74,12 @@ func inputWait(files *leaderFiles, leader, pgid int, tty string) Waiting {
 		// "$ ") is not a question. The shell's prompt comes next.
 		return Waiting{Known: true, Working: true}
 	}
-	return judge(files, members, calls, tty)
+	return judge(files, members, calls, tty, 0)
 }
 
-// judge decides from the foreground processes' blocked system calls.
-func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty string) Waiting {
+// judge decides from the foreground processes' blocked system calls. depth
+// counts the relays (relayed) it looks behind.
+func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty string, depth int) Waiting {
 	w := Waiting{Known: true}
 	works := workSyscalls[runtime.GOARCH]
 	busy := false // a member runs, or waits for time or a child alone
@@ -99,8 +100,21 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 		if !ok {
 			continue
 		}
-		term, proxy, timeout, idle := waitsOn(pid, call, args, tty)
+		term, proxy, timeout, idle, master := waitsOn(pid, call, args, tty)
 		busy = busy || idle
+		if term && master >= 0 && depth < maxRelays {
+			if in, ok := relayed(files, pid, master, calls, depth+1); ok {
+				// A local relay: what its inner terminal's reader does is the answer.
+				busy = busy || in.Working
+				w.Proxy = w.Proxy || in.Proxy
+				if in.Reading && (!w.Reading || in.Timeout > 0 && (w.Timeout == 0 || in.Timeout < w.Timeout)) {
+					w.PID, w.Syscall, w.Timeout = in.PID, in.Syscall, in.Timeout
+				}
+				w.Reading = w.Reading || in.Reading
+				w.Wakeups += in.Wakeups
+				continue
+			}
+		}
 		if !term {
 			if proxy && handsOffTerminal(pid) {
 				w.Proxy = true
@@ -137,29 +151,35 @@ func handsOffTerminal(pid int) bool {
 
 // waitsOn reports whether a blocked call waits on our terminal, whether it also
 // waits on a proxy's descriptor (see role), and the timeout it was given; idle
-// says it waits on no descriptor at all, for its timeout alone (a sleep).
-func waitsOn(pid int, call waitCall, args []uint64, tty string) (term, proxy bool, timeout time.Duration, idle bool) {
+// says it waits on no descriptor at all, for its timeout alone (a sleep). master
+// is a pseudo-terminal master it waits on, -1 if none (or unknown).
+func waitsOn(pid int, call waitCall, args []uint64, tty string) (term, proxy bool, timeout time.Duration, idle bool, master int) {
 	mem := &memory{pid: pid}
 	defer mem.close()
 	fds := waitSet(mem, call.kind, args)
 	idle = fds != nil && len(fds) == 0
+	master = -1
 	if fds == nil {
 		// The set could not be read: judge by everything the process holds open.
 		term, proxy = descriptors(pid, tty)
 	} else {
 		for _, fd := range fds {
-			switch role(fdTarget(pid, fd), tty) {
+			target := fdTarget(pid, fd)
+			switch role(target, tty) {
 			case termFD:
 				term = true
 			case proxyFD:
 				proxy = true
+				if master < 0 && strings.HasSuffix(target, "/ptmx") {
+					master = fd
+				}
 			}
 		}
 	}
 	if term {
 		timeout = callTimeout(mem, call, args)
 	}
-	return term, proxy, timeout, idle
+	return term, proxy, timeout, idle, master
 }
 
 // What a descriptor beside the terminal says about the reader.

@@ -228,7 +228,7 @@ func TestInputWaitPrograms(t *testing.T) {
 	}{
 		{"less", "seq 1 100000 | less", "2", false},                                     // 590 reads the tty; newer ones poll it and the pipe
 		{"gdb", "gdb -q -nx", "(gdb)", false},                                           // polls the tty, pipes and eventfds
-		{"script", "script -q -c cat /dev/null", "", true},                              // polls the tty and a pty master
+		{"script", "script -q -c cat /dev/null", "", false},                             // polls the tty and a pty master: the cat behind it reads (relayed)
 		{"tmux", "tmux -L " + tmuxSocket(t) + " -f /dev/null new -s t", "[t] 0:", true}, // its server reads the tty
 	}
 	for _, tt := range tests {
@@ -316,6 +316,10 @@ func TestWorking(t *testing.T) {
 		"read":                          {"sh -c 'read x'", false, ""},
 		"python3 input()":               {"python3 -c 'input()'", false, ""},
 		"sleep with input":              {"sh -c 'sleep 30 & read x'", false, ""},
+		// Behind a local relay (apt running dpkg, script, sudo's use_pty): its own
+		// terminal's foreground group answers, not a proxy's silence.
+		"python3 a relay's job at work": {`python3 -c 'import pty; pty.spawn(["sleep", "30"])'`, true, ""},
+		"python3 a relay's reader":      {`python3 -c 'import pty; pty.spawn(["sh", "-c", "read x"])'`, false, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
