@@ -140,3 +140,22 @@ func TestVim(t *testing.T) {
 		t.Fatalf("file on disk %q, %v", got, err)
 	}
 }
+
+// TestVimEscapeWithDebiansDefaults: Debian's defaults.vim waits 100 ms after Escape
+// (ttimeoutlen) for the rest of a key code, then leaves insert mode and redraws.
+// The reply to Escape shows that redraw, not the screen with the key pending (^[
+// in the showcmd area, -- INSERT -- still shown).
+func TestVimEscapeWithDebiansDefaults(t *testing.T) {
+	t.Parallel()
+	need(t, "vim")
+	s := startServer(t)
+	id := s.bash(nil)
+	s.send(id, "vim -u NONE -i NONE -N -c 'set ttimeout ttimeoutlen=100 showcmd showmode' "+filepath.Join(t.TempDir(), "x.txt"), nil)
+	s.control(id, "i")
+	s.send(id, "hello", map[string]any{"append_newline": false})
+	r := s.control(id, "escape")
+	if out := r.str("output"); strings.Contains(out, "-- INSERT --") || strings.Contains(out, "^[") {
+		t.Fatalf("the reply came before vim took the Escape: %q", out)
+	}
+	complete(t, s.control(id, ": q ! enter"), "shell_mark")
+}

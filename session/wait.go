@@ -398,9 +398,10 @@ func (s *Session) echoed(from mark, typed string, enter, hidden bool) bool {
 }
 
 // shortWait: a reader whose wait times out sooner than this is about to wake by
-// itself and act (vim waits 25 ms after a bare Escape before it leaves insert mode,
-// then up to ttimeoutlen, 100 ms, for a key code that changes nothing visible).
-const shortWait = 50 * time.Millisecond
+// itself and act: vim after a bare Escape waits ttimeoutlen for the rest of a key
+// code before it leaves insert mode, 25 ms by itself and 100 ms with Debian's
+// defaults.vim (probe 8: the reply showed ^[ pending and -- INSERT --).
+const shortWait = 150 * time.Millisecond
 
 // shellEvidence says what the integrated shell's marks make of the other evidence.
 //
