@@ -333,3 +333,30 @@ func TestTerminalAnswersLeftToTheShell(t *testing.T) {
 		t.Fatalf("after an answer read: output %q, warning %q", r.str("output"), r.str("warning"))
 	}
 }
+
+// TestCompletionListingLeavesTheLineAlone: bash lists the candidates of a double
+// tab below its prompt and draws the prompt again under them. The command line is
+// the redrawn one: the reply says it holds what was typed, not the listing, and
+// after ctrl+u clears it, nothing is said to have been added to.
+func TestCompletionListingLeavesTheLineAlone(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, f := range []string{"bag-one", "bat-two", "bay-three"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startServer(t)
+	id := s.create("bash", map[string]any{"args": []any{"--norc", "--noprofile"}, "cwd": dir, "env": map[string]any{"PS1": "$ "}})
+	s.send(id, "ls ba", map[string]any{"append_newline": false})
+	r := s.control(id, "tab tab")
+	if !strings.Contains(r.str("output"), "bat-two") || !strings.Contains(r.str("warning"), `holds "ls ba"`) {
+		t.Fatalf("after tab tab: output %q, warning %q", r.str("output"), r.str("warning"))
+	}
+	if w := s.control(id, "ctrl+u").str("warning"); w != "" {
+		t.Fatalf("after ctrl+u: %q", w)
+	}
+	if r := s.send(id, "echo ok", nil); r.str("output") != "ok\n$ " || r.str("warning") != "" {
+		t.Fatalf("echo ok: output %q, warning %q", r.str("output"), r.str("warning"))
+	}
+}

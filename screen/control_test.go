@@ -260,6 +260,35 @@ func TestRedrawnPromptAddsNoMarks(t *testing.T) {
 	}
 }
 
+// TestRedrawnPromptMovesItsCommandLine: a prompt redrawn below a completion listing
+// (bash's tab tab), or at the top after ctrl+l, adds no marks, but its command line
+// is where it was redrawn: the B mark moves there, with the erase it follows.
+func TestRedrawnPromptMovesItsCommandLine(t *testing.T) {
+	s := newScreen(t, 40, 6, 0)
+	redraw := "\x1b]133;D;0;n=1.5\x07\x1b]133;A\x07$ \x1b]133;B\x07"
+	write(t, s, "\x1b]133;D;0\x07"+redraw+"ls b")
+	seq := s.Counters().MarkSeq
+	b := func() Mark {
+		t.Helper()
+		ms := s.MarksSince(seq - 1)
+		if len(ms) != 1 || ms[0].Kind != 'B' || s.Counters().MarkSeq != seq {
+			t.Fatalf("marks %+v, seq %d, want the one B mark, seq %d", ms, s.Counters().MarkSeq, seq)
+		}
+		return ms[0]
+	}
+	write(t, s, "\r\nbase-files/  bash/\r\n"+redraw+"ls b")
+	if m := b(); m.Pos != (Pos{Line: 2, Col: 2}) {
+		t.Fatalf("after a listing, B at %+v, want row 2", m.Pos)
+	}
+	if text, _ := s.TextSince(b().Pos); text != "ls b" {
+		t.Fatalf("command line %q", text)
+	}
+	write(t, s, "\x1b[H\x1b[2J"+redraw+"ls b") // ctrl+l
+	if m := b(); m.Pos != (Pos{Line: s.lineBase, Col: 2}) || m.Erases != s.Counters().Erases {
+		t.Fatalf("after ctrl+l, B %+v, erases now %d", m, s.Counters().Erases)
+	}
+}
+
 func TestLeftOf(t *testing.T) {
 	s := newScreen(t, 20, 3, 5)
 	write(t, s, "$ ls\r\n你好 x  y\r\n$ ")

@@ -411,7 +411,15 @@ func (s *Screen) redrawnPrompt(kind byte, arg string) bool {
 
 func (s *Screen) addMark(kind byte, arg string) {
 	if s.redrawnPrompt(kind, arg) {
-		return // the same prompt again: it ends no command, and its marks say nothing new
+		// The same prompt again: it ends no command, and its marks say nothing new,
+		// but the command line now starts where it was redrawn (below a completion
+		// listing, at the top after Ctrl+L).
+		if n := len(s.marks); kind == 'B' && n > 0 && s.marks[n-1].Kind == 'B' {
+			cur := s.vt.Cursor()
+			s.marks[n-1].Pos = Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
+			s.marks[n-1].Erases = s.erases
+		}
+		return
 	}
 	cur := s.vt.Cursor()
 	s.markSeq++
