@@ -360,3 +360,24 @@ func TestCompletionListingLeavesTheLineAlone(t *testing.T) {
 		t.Fatalf("echo ok: output %q, warning %q", r.str("output"), r.str("warning"))
 	}
 }
+
+// TestEnterInsideTheCommandLine: Enter pressed with the cursor inside the command
+// line (ctrl+a, an arrow) ends the whole line; what is right of the cursor is the
+// line, not output, also for a line that runs no command (a comment, a syntax
+// error), where no C mark says where output begins (probe 8).
+func TestEnterInsideTheCommandLine(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	for _, c := range []struct{ line, want string }{
+		{"# a comment", "$ "},
+		{"echo ) foo", "bash: syntax error near unexpected token `)'\n$ "},
+		{"echo runs", "runs\n$ "},
+	} {
+		s.send(id, c.line, map[string]any{"append_newline": false})
+		s.control(id, "ctrl+a")
+		if got := s.control(id, "enter").str("output"); got != c.want {
+			t.Errorf("%s, ctrl+a, enter: output %q, want %q", c.line, got, c.want)
+		}
+	}
+}

@@ -457,3 +457,19 @@ func TestHighlighted(t *testing.T) {
 		t.Fatalf("Highlighted = %q, want [Beta]", got)
 	}
 }
+
+// TestLineEnd: where a line ends, from a position inside it, across soft wraps.
+func TestLineEnd(t *testing.T) {
+	s := newScreen(t, 10, 4, 0)
+	write(t, s, "$ echo 0123456789ab\r\n$ x  ")
+	for _, c := range []struct{ at, want Pos }{
+		{Pos{Line: 0, Col: 2}, Pos{Line: 1, Col: 9}}, // wraps onto row 1
+		{Pos{Line: 1, Col: 3}, Pos{Line: 1, Col: 9}},
+		{Pos{Line: 2, Col: 0}, Pos{Line: 2, Col: 3}},
+		{Pos{Line: 2, Col: 5}, Pos{Line: 2, Col: 5}}, // after the end already (blanks typed)
+	} {
+		if got := s.LineEnd(c.at); got != c.want {
+			t.Errorf("LineEnd(%+v) = %+v, want %+v", c.at, got, c.want)
+		}
+	}
+}

@@ -195,6 +195,34 @@ func (s *Screen) LeftOf(p Pos) string {
 	return leftOf(row, p.Col)
 }
 
+// LineEnd returns where the line holding p ends: just after its last character,
+// on the last row it wraps onto. Enter pressed with the cursor inside a command
+// line ends the whole line, and what follows starts there.
+func (s *Screen) LineEnd(p Pos) Pos {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushPend()
+	oldest := s.lineBase - int64(s.hist.len())
+	last := s.lineBase + int64(s.rows) - 1
+	if p.Line < oldest || p.Line > last {
+		return p
+	}
+	start := p.Line
+	row, wrapped := s.lineAt(p.Line, oldest)
+	for wrapped && p.Line < last {
+		p.Line++
+		row, wrapped = s.lineAt(p.Line, oldest)
+	}
+	width := 0
+	for _, r := range trimRight(row) {
+		width += runeWidth(r)
+	}
+	if p.Line > start || p.Col < width {
+		p.Col = width
+	}
+	return p
+}
+
 // leftOf is row left of column col, trailing blanks trimmed.
 func leftOf(row string, col int) string {
 	return strings.TrimRight(strings.TrimSuffix(row, cutCols(row, col)), " ")

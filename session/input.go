@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcp-terminal/mcp-terminal/detect"
 	"github.com/mcp-terminal/mcp-terminal/pty"
+	"github.com/mcp-terminal/mcp-terminal/screen"
 )
 
 // Input is one call that types into the terminal: either Text (send_command) or Keys
@@ -78,6 +79,23 @@ type Result struct {
 	// command's late output came during this call; it is not part of this reply but
 	// kept, like Unseen's, for the next read.
 	Skipped bool
+}
+
+// enterAtPrompt moves where an Enter key's output begins to the row after the
+// integrated shell's command line: with the cursor inside the line (ctrl+a, an
+// arrow), the text right of it is the line's, not output. A line that runs a
+// command is cut at its C mark anyway; one that runs none (a comment, a syntax
+// error) was answered with the rest of the line.
+func (s *Session) enterAtPrompt(from mark) mark {
+	if !s.integrated {
+		return from
+	}
+	if _, ok := s.promptLine(); !ok {
+		return from
+	}
+	end := s.scr.LineEnd(from.pos)
+	from.pos, from.left = screen.Pos{Line: end.Line + 1}, ""
+	return from
 }
 
 // errNoTimeToType: the call's time ran out before a chunk of its input could be
@@ -166,6 +184,11 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		from := first
 		if i > 0 {
 			from = s.markNow(keys && last)
+		}
+		if keys && bytes.IndexByte(chunk, '\r') >= 0 {
+			if from = s.enterAtPrompt(from); i == 0 {
+				first = from // the reply's output starts there too
+			}
 		}
 		hidden := s.InputHidden()
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
