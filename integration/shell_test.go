@@ -3,6 +3,7 @@ package integration
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -379,5 +380,27 @@ func TestEnterInsideTheCommandLine(t *testing.T) {
 		if got := s.control(id, "enter").str("output"); got != c.want {
 			t.Errorf("%s, ctrl+a, enter: output %q, want %q", c.line, got, c.want)
 		}
+	}
+}
+
+// TestMultiLineEchoWithoutPrompts: a program that reads lines without a prompt of
+// its own (cat, bc, ed, node's .editor) echoes each typed line bare: every one is
+// removed, not only the first (probe 8). Where the echo follows a prompt, output
+// that happens to read like a later line stays.
+func TestMultiLineEchoWithoutPrompts(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	s.send(id, "cat -n", nil)
+	if got := s.send(id, "alpha\nbeta\ngamma", nil).str("output"); got != "     1  alpha\n     2  beta\n     3  gamma\n" {
+		t.Errorf("cat -n: %q", got)
+	}
+	s.control(id, "ctrl+d")
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed")
+	}
+	s.send(id, "python3 -q", nil)
+	if got := s.send(id, "print('y')\ny = 2\ny", nil).str("output"); got != "y\n2\n>>> " {
+		t.Errorf("python3: %q", got)
 	}
 }

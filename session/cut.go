@@ -444,21 +444,45 @@ func stripEchoes(text string, echoes []string) string {
 	return dropEchoLines(rest, echoes[1:])
 }
 
-// dropEchoLines removes, in order, the lines that show a prompt followed by the next
-// typed line.
+// dropEchoLines removes, in order, each typed line's echo: the first line after
+// the previous echo that shows a prompt followed by it or, where no line does, the
+// typed line alone (cat, bc, ed, node's .editor and fish's indented blocks echo
+// each line without a prompt; probe 8). An echo not found is skipped.
 func dropEchoLines(text string, echoes []string) string {
 	if len(echoes) == 0 {
 		return text
 	}
 	lines := strings.Split(text, "\n")
-	kept := make([]string, 0, len(lines))
-	next := 0
-	for _, line := range lines {
-		if next < len(echoes) && isEcho(line, echoes[next]) {
-			next++
-			continue
+	drop := make([]bool, len(lines))
+	from := 0
+	find := func(match func(string) bool) int {
+		for i := from; i < len(lines); i++ {
+			if match(lines[i]) {
+				return i
+			}
 		}
-		kept = append(kept, line)
+		return -1
+	}
+	for _, e := range echoes {
+		i := find(func(l string) bool { return isEcho(l, e) })
+		if i < 0 && strings.TrimSpace(e) != "" {
+			i = find(func(l string) bool { return bareEcho(l, e) })
+		}
+		if i >= 0 {
+			drop[i], from = true, i+1
+		}
+	}
+	kept := make([]string, 0, len(lines))
+	for i, line := range lines {
+		if !drop[i] {
+			kept = append(kept, line)
+		}
 	}
 	return strings.Join(kept, "\n")
+}
+
+// bareEcho reports whether line is the typed input alone, indented or not.
+func bareEcho(line, input string) bool {
+	line, input = tabbed(strings.TrimSpace(line), strings.TrimSpace(input))
+	return line == input
 }
