@@ -198,6 +198,11 @@ func TestZsh(t *testing.T) {
 	if code, _ := f.num("exit_code"); code != 1 {
 		t.Fatalf("zsh false: %+v", f.S)
 	}
+	// Output without a final newline: zsh's end-of-line mark and the blanks it
+	// pads the row with are not output, and the prompt is a line of its own.
+	if got := s.send(id, "printf key=value", nil).str("output"); got != "key=value\n# " && got != "key=value\n% " {
+		t.Fatalf("zsh output without a newline %q", got)
+	}
 }
 
 func TestWaitForBackgroundJob(t *testing.T) {

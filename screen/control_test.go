@@ -473,3 +473,20 @@ func TestLineEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptSPIsNoOutput: zsh ends output without a final newline with its
+// end-of-line mark and blanks past the margin, so that its prompt starts a row of
+// its own; the text is the output, its line ended, without the mark or the blanks.
+func TestPromptSPIsNoOutput(t *testing.T) {
+	s := newScreen(t, 20, 5, 0)
+	prompt := "\x1b]133;D;0\x07\x1b]133;A\x07# \x1b]133;B\x07"
+	write(t, s, prompt+"cat f\r\n\x1b]133;C\x07")
+	from := s.Cursor()
+	write(t, s, "key=val##\x1b[7m#\x1b[0m"+strings.Repeat(" ", 19)+"\r \r\r"+prompt)
+	if text, _ := s.TextSince(from); text != "key=val##\n#" {
+		t.Fatalf("text %q", text)
+	}
+	if st := s.Status(); st.WrappedIn != "" {
+		t.Fatalf("the prompt's row is taken for the output's continuation: %q", st.WrappedIn)
+	}
+}

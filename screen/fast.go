@@ -217,6 +217,9 @@ func (s *Screen) flowStatus() Status {
 	for first > 0 && len(f.out)-first < f.y && f.out[first-1].wrapped {
 		first--
 	}
+	if line := s.lineBase + int64(f.y); s.promptRows(line)[line] {
+		first = len(f.out) // a prompt starts the row (wrappedInto)
+	}
 	for _, r := range f.out[first:] {
 		st.WrappedIn += string(f.slab[r.start:r.text])
 	}

@@ -332,6 +332,9 @@ func (s *Screen) status() Status {
 
 // wrappedInto returns the text of the rows above y that soft-wrap onto it, in order.
 func (s *Screen) wrappedInto(y int) string {
+	if s.promptRows(s.lineBase + int64(y))[s.lineBase+int64(y)] {
+		return "" // a prompt starts the row: zsh's PROMPT_SP wrapped onto it (TextSince)
+	}
 	top := y
 	for top > 0 && s.vt.Cell(s.cols-1, top-1).Mode&vtAttrWrap != 0 {
 		top--

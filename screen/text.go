@@ -170,14 +170,40 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 		}
 		j.b.Grow(size + s.rows*(s.cols+1))
 	}
+	prompts := s.promptRows(from.Line)
 	for line := from.Line; line <= cursorLine; line++ {
 		row, wrapped := s.lineAt(line, oldest)
 		if line == from.Line && from.Col > 0 {
 			row = cutCols(row, from.Col)
 		}
-		j.add(row, wrapped && line < cursorLine)
+		soft := wrapped && line < cursorLine
+		if soft && prompts[line+1] {
+			// zsh's PROMPT_SP after output without a final newline: its end-of-line
+			// mark (%, # for root) and blanks past the margin, so that the prompt
+			// starts a row of its own. The rows are two lines, the mark no output.
+			soft, row = false, trimRight(row)
+			if strings.HasSuffix(row, "%") || strings.HasSuffix(row, "#") {
+				row = row[:len(row)-1]
+			}
+		}
+		j.add(row, soft)
 	}
 	return j.String(), lost
+}
+
+// promptRows returns the lines from line on where a prompt starts at the first
+// column (an A mark there).
+func (s *Screen) promptRows(line int64) map[int64]bool {
+	var rows map[int64]bool
+	for i := len(s.marks) - 1; i >= 0 && s.marks[i].Pos.Line >= line; i-- {
+		if m := s.marks[i]; m.Kind == 'A' && m.Pos.Col == 0 {
+			if rows == nil {
+				rows = map[int64]bool{}
+			}
+			rows[m.Pos.Line] = true
+		}
+	}
+	return rows
 }
 
 // LeftOf returns the row of p, an absolute line, up to column p.Col, right-trimmed:
