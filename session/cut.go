@@ -441,14 +441,20 @@ func stripEchoes(text string, echoes []string) string {
 	if !more {
 		return ""
 	}
-	return dropEchoLines(rest, echoes[1:])
+	return dropEchoes(rest, echoes[1:], true)
 }
 
 // dropEchoLines removes, in order, each typed line's echo: the first line after
-// the previous echo that shows a prompt followed by it or, where no line does, the
-// typed line alone (cat, bc, ed, node's .editor and fish's indented blocks echo
-// each line without a prompt; probe 8). An echo not found is skipped.
-func dropEchoLines(text string, echoes []string) string {
+// the previous echo that shows a prompt followed by it. An echo not found is
+// skipped.
+func dropEchoLines(text string, echoes []string) string { return dropEchoes(text, echoes, false) }
+
+// dropEchoes is dropEchoLines that, with bare, takes the typed line alone for its
+// echo where no line shows it after a prompt: cat, bc, ed, node's .editor and
+// fish's indented blocks echo each line without one (probe 8). Only for output
+// cut from where the input began: after a shell's C mark the echoes are all
+// above, and a line of output that reads like a typed line (a heredoc's) stays.
+func dropEchoes(text string, echoes []string, bare bool) string {
 	if len(echoes) == 0 {
 		return text
 	}
@@ -465,7 +471,7 @@ func dropEchoLines(text string, echoes []string) string {
 	}
 	for _, e := range echoes {
 		i := find(func(l string) bool { return isEcho(l, e) })
-		if i < 0 && strings.TrimSpace(e) != "" {
+		if i < 0 && bare && strings.TrimSpace(e) != "" {
 			i = find(func(l string) bool { return bareEcho(l, e) })
 		}
 		if i >= 0 {

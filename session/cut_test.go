@@ -275,7 +275,7 @@ func TestStripEchoesFirstLineOnly(t *testing.T) {
 		if len(lines) == 1 {
 			return ""
 		}
-		return dropEchoLines(strings.Join(lines[1:], "\n"), echoes[1:])
+		return dropEchoes(strings.Join(lines[1:], "\n"), echoes[1:], true)
 	}
 	pieces := []string{"ls", "$ ls", "$ echo hi", "echo hi", "hi", "", "  ", ">>> 1+1", "2", "$ ", "ls  "}
 	rng := rand.New(rand.NewPCG(7, 11))
