@@ -278,6 +278,14 @@ func TestSandboxNetwork(t *testing.T) {
 	py := s.create("python3", map[string]any{"env": map[string]any{"HOME": s.work}})
 	s.blocked(t, py, fmt.Sprintf("import socket; socket.create_connection(('127.0.0.1', %d)); print('tcp-' + 'connected')", tcp.Addr().(*net.TCPAddr).Port), "tcp-connected")
 	s.blocked(t, py, "socket.socket().bind(('127.0.0.1', 0)); print('tcp-' + 'bound')", "tcp-bound")
+	// Routes around Landlock's connect and bind checks, which the seccomp filter
+	// closes (probe 10): a TCP Fast Open sendto connects without connect; listen on
+	// an unbound socket takes a port on every interface without bind; Multipath TCP
+	// and raw sockets are not TCP to Landlock.
+	s.blocked(t, py, fmt.Sprintf("f = socket.socket(); f.sendto(b'x', socket.MSG_FASTOPEN, ('127.0.0.1', %d)); print('tcp-' + 'fastopen')", tcp.Addr().(*net.TCPAddr).Port), "tcp-fastopen")
+	s.blocked(t, py, "l = socket.socket(); l.listen(1); print('tcp-' + 'listening', l.getsockname())", "tcp-listening")
+	s.blocked(t, py, "m = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262); print('mptcp-' + 'socket')", "mptcp-socket")
+	s.blocked(t, py, "r = socket.socket(socket.AF_INET6, socket.SOCK_STREAM | socket.SOCK_NONBLOCK); print('tcp6-' + 'socket')", "tcp6-socket")
 	stays := func(input, want string) {
 		t.Helper()
 		out := s.send(py, input, nil).str("output")

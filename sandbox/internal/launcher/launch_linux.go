@@ -70,6 +70,15 @@ func restrict(p *Plan, stderr io.Writer) error {
 	if _, _, e := unix.RawSyscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); e != 0 {
 		return fmt.Errorf("landlock: restrict: %w", e)
 	}
+	if p.Net != 0 {
+		// The network is off: the sockets Landlock's rules cannot govern go too.
+		if err := denyStreams(); err != nil {
+			if !p.BestEffort {
+				return err
+			}
+			io.WriteString(stderr, "mcp-terminal sandbox: best-effort, "+err.Error()+"\n")
+		}
+	}
 	return nil
 }
 
