@@ -366,8 +366,18 @@ func TestHTTPSighupReadsTheTokensAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	ui := newUIClient(t, h.base)
+	if st := ui.signIn(bobToken); st != http.StatusOK {
+		t.Fatalf("bob's sign-in to the live view: %d", st)
+	}
+	bobsID := h.connect(t, bobToken, legacyEra).bash(nil)
 	rewrite(0o600, "alice "+aliceToken+"\ncarol "+carolToken+"\n")
 	eventually(t, 5*time.Second, "bob's token to be refused", func() bool { return status(bobToken) == 401 })
+	// His sign-in to the live view ends with it (found by an independent probe: the
+	// cookie still took his session and typed into it for its 12 hours).
+	if st, _, _ := ui.do("POST", "/ui/s/"+bobsID+"/take", "application/json", "{}", h.base); st != http.StatusNotFound {
+		t.Errorf("bob's live view after his token was revoked: take answered %d", st)
+	}
 	if a, c := status(aliceToken), status(carolToken); a != 200 || c != 200 {
 		t.Errorf("after SIGHUP: alice %d, carol %d", a, c)
 	}

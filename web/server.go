@@ -33,6 +33,11 @@ type Config struct {
 	// Login checks a sign-in token from source (the remote address) and names its
 	// principal; ok is false for a wrong token (the caller rate-limits and audits).
 	Login func(token, source string) (principal string, ok bool)
+	// Check says whether a token signed in with still names its principal (a
+	// reloaded tokens file may have revoked it; a JWT expires); it is asked on
+	// every request of a sign-in, without Login's auditing. nil: a sign-in lasts
+	// its cookie's lifetime.
+	Check func(token string) (principal string, ok bool)
 	// Gate returns the judge of lines a person submits (nil: none); with confirmed, a
 	// line refused a moment ago runs.
 	Gate func(s *session.Session, principal string, confirmed bool) func(session.Pending) error
@@ -66,6 +71,7 @@ type Server struct {
 
 type signin struct {
 	principal string
+	token     string // checked again on each request (Config.Check)
 	expires   time.Time
 }
 
@@ -168,11 +174,23 @@ func (s *Server) principal(r *http.Request) (string, bool) {
 		return "", false
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	in, ok := s.signins[c.Value]
-	if !ok || time.Now().After(in.expires) {
+	if ok && time.Now().After(in.expires) {
 		delete(s.signins, c.Value)
+		ok = false
+	}
+	s.mu.Unlock()
+	if !ok {
 		return "", false
+	}
+	if s.cfg.Check != nil {
+		if who, valid := s.cfg.Check(in.token); !valid || who != in.principal {
+			// Revoked since the sign-in (the tokens file reloaded), or expired.
+			s.mu.Lock()
+			delete(s.signins, c.Value)
+			s.mu.Unlock()
+			return "", false
+		}
 	}
 	return in.principal, true
 }
@@ -196,7 +214,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(s.signins) < maxSignins {
-		s.signins[value] = signin{principal: who, expires: now.Add(signinTTL)}
+		s.signins[value] = signin{principal: who, token: token, expires: now.Add(signinTTL)}
 	}
 	s.mu.Unlock()
 	http.SetCookie(w, &http.Cookie{

@@ -55,6 +55,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-changed:
 		case <-tick.C:
 			_ = rc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if acc == control {
+				if now, _, still := s.access(r); still != control || now != sess {
+					return // signed out, or its token revoked: it watches no more
+				}
+			}
 			if _, err := s.cfg.Sessions.Get(sess.ID); err != nil {
 				fmt.Fprint(w, "data: {\"gone\":true}\n\n")
 				fl.Flush()

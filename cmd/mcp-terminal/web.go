@@ -78,6 +78,7 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			}
 			return who, ok
 		},
+		Check: login,
 		Gate: func(s *session.Session, principal string, confirmed bool) func(session.Pending) error {
 			return a.tools.PersonGate(s, principal, confirmed)
 		},
