@@ -120,6 +120,14 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 	// key whose lines are each plain base64 on their own.
 	alice.send(id, "printf '%110s' ''; echo ghp''_$(printf 'Qz7k%.0s' {1..9})", nil) // ghp_Qz7kQz7k…, from 110 columns on
 	alice.send(id, "echo '-----BEGIN RSA ''PRIVATE KEY-----'; head -c 900 /dev/urandom | base64 -w 64; echo '-----END RSA ''PRIVATE KEY-----'", nil)
+	// A secret typed at a password prompt, printed later: no known format, but the
+	// agent's results hide it, and so must the view (found by an independent probe).
+	const typed = "Plumtree-Quasar-4417"
+	alice.send(id, "read -s -p 'Password: ' PW; echo", nil)
+	alice.send(id, typed, nil)
+	if r := alice.send(id, `echo "the pw is $PW"`, nil); strings.Contains(r.str("output"), typed) {
+		t.Fatalf("premise: the agent's result shows the typed secret: %q", r.str("output"))
+	}
 
 	// A person who closes the page gives the keyboard back: the agent is not locked out.
 	ctx, cancel := context.WithCancel(t.Context())
@@ -131,6 +139,9 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 	first, err := bufio.NewReader(resp.Body).ReadString('\n') // the first frame: the page is open
 	if err != nil {
 		t.Fatal(err)
+	}
+	if strings.Contains(first, typed) {
+		t.Errorf("the live view shows a secret typed at a password prompt: %s", first)
 	}
 	if strings.Contains(first, secret) || !strings.Contains(first, "[REDACTED") {
 		t.Errorf("the live view shows a secret the agent's results redact: %s", first)

@@ -107,6 +107,24 @@ func (gd *guard) typed(out string) string {
 	return out
 }
 
+// typedSpans returns where text holds a secret typed at a password prompt.
+func (gd *guard) typedSpans(text string) [][2]int {
+	gd.mu.Lock()
+	defer gd.mu.Unlock()
+	var spans [][2]int
+	for _, secret := range gd.secrets {
+		for at := 0; ; {
+			i := strings.Index(text[at:], secret)
+			if i < 0 {
+				break
+			}
+			spans = append(spans, [2]int{at + i, at + i + len(secret)})
+			at += i + len(secret)
+		}
+	}
+	return spans
+}
+
 // refuse remembers that line was refused now.
 func (gd *guard) refuse(line string) {
 	gd.mu.Lock()

@@ -63,3 +63,10 @@ func (s *Server) watchURL(id string) string {
 	}
 	return s.cfg.WatchURL(id)
 }
+
+// TypedSecrets returns where text, shown by the live view of a session, holds a
+// secret typed at one of its password prompts: the agent's results never show
+// those, so neither may the view.
+func (s *Server) TypedSecrets(sessionID, text string) [][2]int {
+	return s.guards.get(sessionID, s.cfg.Redactor).typedSpans(text)
+}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/screen"
@@ -109,7 +110,7 @@ func (v *viewer) redactedTexts(rows []screen.Row) []*string {
 	}
 	starts[len(rows)] = text.Len()
 	all := text.String()
-	spans := v.secrets(all)
+	spans := ordered(v.secrets(all))
 	if len(spans) == 0 {
 		return nil
 	}
@@ -136,6 +137,22 @@ func (v *viewer) redactedTexts(rows []screen.Row) []*string {
 		b.WriteString(all[last:hi])
 		row := strings.TrimSuffix(b.String(), "\n")
 		out[i] = &row
+	}
+	return out
+}
+
+// ordered sorts spans by where they start and merges those that overlap (a
+// token the patterns found inside a secret typed at a prompt), as redactedTexts
+// walks them.
+func ordered(spans []Secret) []Secret {
+	slices.SortFunc(spans, func(a, b Secret) int { return a.Start - b.Start })
+	out := spans[:0]
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp.Start < out[n-1].End {
+			out[n-1].End = max(out[n-1].End, sp.End)
+			continue
+		}
+		out = append(out, sp)
 	}
 	return out
 }

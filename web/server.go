@@ -46,10 +46,11 @@ type Config struct {
 	Explain func(*session.Refusal) (line, why string, confirmable bool)
 	// Audit records a person taking (take) or giving back a session's keyboard.
 	Audit func(take bool, sessionID, principal string)
-	// Secrets, when set, says where secrets (tokens, keys) lie in a text, which may
-	// run over several rows of the screen: rows holding part of one are drawn plain,
+	// Secrets, when set, says where secrets (tokens, keys, and what was typed at a
+	// session's password prompts) lie in a text of that session's, which may run
+	// over several rows of the screen: rows holding part of one are drawn plain,
 	// with it replaced. The view must show no more than the agent's results.
-	Secrets func(text string) []Secret
+	Secrets func(sessionID, text string) []Secret
 	// LoopbackOnly refuses requests whose Host is not a loopback name (DNS
 	// rebinding), for a listener on a loopback address.
 	LoopbackOnly bool

@@ -33,7 +33,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if acc == control {
 		defer s.opened(sess.ID, who)()
 	}
-	v := &viewer{sess: sess, control: acc == control, secrets: s.cfg.Secrets}
+	v := &viewer{sess: sess, control: acc == control}
+	if s.cfg.Secrets != nil {
+		v.secrets = func(text string) []Secret { return s.cfg.Secrets(sess.ID, text) }
+	}
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
 	var last []byte

@@ -83,11 +83,14 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			return a.tools.PersonGate(s, principal, confirmed)
 		},
 		Explain: tools.PersonRefusal,
-		Secrets: func(text string) []web.Secret {
+		Secrets: func(id, text string) []web.Secret {
 			found := a.redactor.Secrets(text)
 			out := make([]web.Secret, len(found))
 			for i, sp := range found {
 				out[i] = web.Secret{Start: sp.Start, End: sp.End, Kind: sp.Kind}
+			}
+			for _, sp := range a.tools.TypedSecrets(id, text) {
+				out = append(out, web.Secret{Start: sp[0], End: sp[1], Kind: "typed-secret"})
 			}
 			return out
 		},
