@@ -296,6 +296,9 @@ func TestWebWatchTakeOverGiveBack(t *testing.T) {
 		if _, ok := want[key]; ok {
 			want[key] = true
 		}
+		if e["event"] == "confirmed" && e["actor"] == "web" && e["confirmed_by"] != "human" {
+			t.Errorf("a person's confirmation in the page is logged as confirmed_by %q", e["confirmed_by"])
+		}
 	}
 	for k, seen := range want {
 		if !seen {

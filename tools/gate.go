@@ -111,7 +111,11 @@ func (s *Server) confirmLine(t *typed, gd *guard, p session.Pending, v danger.Ve
 			why: what + ". This server lets only a person confirm dangerous input (MCP_TERMINAL_CONFIRM=human), and this client cannot ask one: it did not declare the elicitation capability. " +
 				"Use a client that supports elicitation, or have the person run it themselves"}
 	case t.confirm != "" && gd.confirms(p.Line):
-		s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: "agent"})
+		by := "agent"
+		if t.who.Actor == "web" {
+			by = "human" // a person, in the live view
+		}
+		s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: by})
 		return nil
 	}
 	gd.refuse(p.Line)
