@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -163,4 +165,53 @@ func TestWebOverHTTPPerPrincipal(t *testing.T) {
 	eventually(t, 10*time.Second, "the keyboard to come back when the page closed", func() bool {
 		return !alice.call("send_command", map[string]any{"session_id": id, "input": "echo agent-after-close"}).IsError
 	})
+}
+
+// TestTakeOverWhileTheAgentWaits: a person takes the keyboard while an agent's
+// call runs a long command and another call waits for its turn. The waiting call
+// types nothing once its turn comes (it gets the "a person has control" error),
+// and the person's ctrl+c goes in at once, not after the running call: it is how
+// a runaway command is stopped (found by an independent probe: the queued call
+// typed into the taken session, and the person's ctrl+c waited 10 s for a 409).
+func TestTakeOverWhileTheAgentWaits(t *testing.T) {
+	t.Parallel()
+	need(t, "bash", "sleep")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)})
+	alice := h.connect(t, aliceToken, legacyEra)
+	id := alice.bash(nil)
+	marker := filepath.Join(t.TempDir(), "typed")
+	running, queued := make(chan result, 1), make(chan result, 1)
+	go func() {
+		running <- alice.call("send_command", map[string]any{"session_id": id, "input": "sleep 25; echo slept", "timeout_ms": 30000})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	go func() {
+		queued <- alice.call("send_command", map[string]any{"session_id": id, "input": "touch " + marker, "timeout_ms": 30000})
+	}()
+	time.Sleep(300 * time.Millisecond)
+	ui := newUIClient(t, h.base)
+	if st := ui.signIn(aliceToken); st != http.StatusOK {
+		t.Fatalf("sign-in: %d", st)
+	}
+	if st, body, _ := ui.do("POST", "/ui/s/"+id+"/take", "application/json", "{}", h.base); st != http.StatusOK {
+		t.Fatalf("take: %d %s", st, body)
+	}
+	began := time.Now()
+	if st, body, _ := ui.do("POST", "/ui/s/"+id+"/keys", "application/json", `{"keys":"ctrl+c"}`, h.base); st != http.StatusOK {
+		t.Fatalf("the person's ctrl+c: %d %s after %v", st, body, time.Since(began))
+	}
+	select {
+	case r := <-running:
+		if code, _ := r.num("exit_code"); code != 130 || strings.Contains(r.str("output"), "slept") {
+			t.Errorf("the running call after the person's ctrl+c: %q", r.Text)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the person's ctrl+c did not end the running command")
+	}
+	if r := <-queued; !r.IsError || !strings.Contains(r.Text, "a person has control") {
+		t.Errorf("the queued call: %q", r.Text)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the queued call typed into the session the person had taken")
+	}
 }

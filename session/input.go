@@ -194,6 +194,11 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		withEnter := bytes.HasSuffix(chunk, []byte(enter))
 		s.typingAhead = from.reader.Known && !from.reader.Reading && !from.reader.Proxy
 		write := func(b []byte) error {
+			if s.Holder() != "" {
+				// A person took the keyboard while this call waited for its turn, or
+				// for a person's answer to a confirmation: the agent types no more.
+				return ErrHeld
+			}
 			if !time.Now().Before(deadline) {
 				// Out of time before a byte went in (a loaded machine, a slow gate):
 				// that says nothing about whether the program reads its input.
@@ -260,6 +265,9 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 			}
 			if errors.Is(err, errNoTimeToType) {
 				return Result{}, noTimeErr(s.ID, i, len(chunks))
+			}
+			if errors.Is(err, ErrHeld) {
+				return Result{}, err
 			}
 			return Result{}, fmt.Errorf("type into session %s: the program is not reading its input (%w); try send_control ctrl+c", s.ID, err)
 		}
