@@ -301,7 +301,7 @@ func TestPolicyFromConfiguration(t *testing.T) {
 	}
 	id := s.create("bash", map[string]any{"args": []any{"--norc", "--noprofile"}, "cwd": allowed,
 		"env": map[string]any{"PS1": "$ "}})
-	for _, input := range []string{"python3 -c 'print(1)'", "cat /etc/hostname"} {
+	for _, input := range []string{"python3 -c 'print(1)'", "cat /home/nobody-of-this-test/notes", "echo x > /etc/hostname-copy"} {
 		if r := s.call("send_command", map[string]any{"session_id": id, "input": input}); !r.IsError {
 			t.Errorf("%q was not refused: %s", input, r.Text)
 		}
@@ -313,6 +313,13 @@ func TestPolicyFromConfiguration(t *testing.T) {
 		t.Fatalf("confirm ran a blocked program: %s", r.Text)
 	}
 	complete(t, s.send(id, "echo inside > ok.txt; cat ok.txt", nil), "shell_mark")
+	// What the sandbox lets a session read or write is not refused by the text
+	// check either: the system trees read, the terminal devices, a shared /tmp.
+	for _, input := range []string{"cat /etc/hostname", "ls nothing-here 2>/dev/null; echo done", `echo "$PATH" | tr : '\n' | head -1`, `ls "$PWD"`} {
+		if r := s.call("send_command", map[string]any{"session_id": id, "input": input}); r.IsError {
+			t.Errorf("%q was refused: %s", input, r.Text)
+		}
+	}
 }
 
 // TestTerminalAnswersLeftToTheShell: a program that asks the terminal something and

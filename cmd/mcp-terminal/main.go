@@ -121,6 +121,7 @@ func newApp(cfg config, j *jail, logger *slog.Logger) (*app, error) {
 		DangerDetection: cfg.DangerDetection,
 		Policy: policy.Policy{
 			Allowed: cfg.AllowedCommands, Blocked: cfg.BlockedCommands, AllowedPaths: cfg.AllowedPaths,
+			Readable: readable(cfg), Writable: writable(cfg),
 		},
 		Redactor:  a.redactor,
 		Audit:     audit,

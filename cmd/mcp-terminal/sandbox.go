@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/sandbox"
@@ -157,4 +158,23 @@ func (j *jail) report(w io.Writer) {
 	for _, l := range b.Ruleset.Lines() {
 		fmt.Fprintf(w, "       %s\n", l)
 	}
+}
+
+// readable are the trees the sandbox lets a session with allowed paths read: the
+// text check of those paths takes the same view.
+func readable(cfg config) []string {
+	trees := cfg.SystemPaths
+	if trees == nil {
+		trees = sandbox.DefaultSystem
+	}
+	return append(slices.Clone(trees), "/proc")
+}
+
+// writable are the trees outside the allowed paths a session may also write: the
+// shared /tmp and /dev/shm.
+func writable(cfg config) []string {
+	if !cfg.SharedTmp {
+		return nil
+	}
+	return []string{"/tmp", "/dev/shm"}
 }

@@ -24,6 +24,12 @@ type Policy struct {
 	// input expand to. Empty means the server's. (The lists' and AllowedPaths' own
 	// "~" are the operator's, expanded with the server's HOME.)
 	Home string
+	// Readable are the trees the kernel lets a session read beside AllowedPaths
+	// (the system paths, /proc), and Writable those it may also write (a shared
+	// /tmp): the text check of AllowedPaths takes the same view, refusing only a
+	// write redirect into a Readable tree. The terminal devices (/dev/null and
+	// the like) are always allowed.
+	Readable, Writable []string
 }
 
 // Sentinels callers branch on with errors.Is. Returned errors wrap them and
@@ -95,7 +101,7 @@ func (p Policy) CheckDir(dir string) error {
 	if len(p.AllowedPaths) == 0 {
 		return nil
 	}
-	return p.checkPath(absDir(expandHome(dir, p.Home)), dir)
+	return p.checkPath(absDir(expandHome(dir, p.Home)), dir, false)
 }
 
 // CheckInput checks every simple command typed into a Shell (or Unknown)
@@ -138,6 +144,9 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 		return p.checkTokens(l, input, cwds)
 	}
 	env := newShellEnv(f, p.Home)
+	if len(cwds) == 1 {
+		env.pwd = cwds[0]
+	}
 	ic := &inputCheck{p: p, l: l, env: env, pathEnv: env.pathEnv(), depth: depth}
 	ic.cwds, ic.cwdUnknown = cwdCandidates(f, env, cwds)
 	if ic.cwdUnknown && len(p.AllowedPaths) > 0 {
@@ -152,7 +161,7 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 			err = ic.checkCall(n)
 		case *syntax.Redirect:
 			if (shell.WriteOps[n.Op] || n.Op == syntax.RdrIn) && n.Word != nil {
-				err = ic.checkWord(n.Word, false)
+				err = ic.checkTarget(n.Word, shell.WriteOps[n.Op])
 			}
 		}
 		return err == nil
@@ -214,11 +223,24 @@ func (ic *inputCheck) checkNested(c shell.Command) error {
 }
 
 func (ic *inputCheck) checkWord(w *syntax.Word, exempt bool) error {
+	if len(ic.p.AllowedPaths) == 0 || exempt {
+		return nil // the arguments of echo, kill or seq are never files
+	}
+	for _, v := range ic.env.expand(w) {
+		if err := ic.checkArg(v, false, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTarget checks a redirect's target; write says it is written to.
+func (ic *inputCheck) checkTarget(w *syntax.Word, write bool) error {
 	if len(ic.p.AllowedPaths) == 0 {
 		return nil
 	}
 	for _, v := range ic.env.expand(w) {
-		if err := ic.checkArg(v, exempt); err != nil {
+		if err := ic.checkArg(v, false, write); err != nil {
 			return err
 		}
 	}
@@ -250,7 +272,7 @@ func (p Policy) checkTokens(l lists, input string, cwds []string) error {
 					return err
 				}
 			}
-			if err := ic.checkArg(f, false); err != nil && len(p.AllowedPaths) > 0 {
+			if err := ic.checkArg(f, false, false); err != nil && len(p.AllowedPaths) > 0 {
 				return err
 			}
 		}

@@ -17,6 +17,7 @@ type shellEnv struct {
 	vals    map[string][]string
 	unknown map[string]bool
 	home    string // the session's HOME; "" means the server's
+	pwd     string // the session's working directory, for $PWD; "" unknown
 }
 
 // maxCandidates bounds the values one word may expand to; beyond it the word
@@ -144,6 +145,12 @@ func (e *shellEnv) param(p *syntax.ParamExp) []string {
 	}
 	if name == "HOME" && e.home != "" {
 		return []string{e.home}
+	}
+	if name == "PWD" || name == "OLDPWD" {
+		if name == "PWD" && e.pwd != "" {
+			return []string{e.pwd} // the session's, not the server's
+		}
+		return []string{shell.DynMark}
 	}
 	if v, ok := os.LookupEnv(name); ok {
 		return []string{v}

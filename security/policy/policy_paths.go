@@ -24,7 +24,7 @@ import (
 //   - symlinks are followed component by component, before ".." applies, as
 //     the kernel does, over the longest existing prefix.
 
-func (ic *inputCheck) checkArg(arg string, exempt bool) error {
+func (ic *inputCheck) checkArg(arg string, exempt, write bool) error {
 	if len(ic.p.AllowedPaths) == 0 || arg == "" {
 		return nil
 	}
@@ -40,7 +40,7 @@ func (ic *inputCheck) checkArg(arg string, exempt bool) error {
 	}
 	if fields := strings.Fields(arg); len(fields) > 1 { // an unquoted value splits into words
 		for _, f := range fields {
-			if err := ic.checkArg(f, exempt); err != nil {
+			if err := ic.checkArg(f, exempt, write); err != nil {
 				return err
 			}
 		}
@@ -50,13 +50,13 @@ func (ic *inputCheck) checkArg(arg string, exempt bool) error {
 	}
 	p := expandHome(arg, ic.env.home)
 	if filepath.IsAbs(p) {
-		return ic.p.checkPath(p, arg)
+		return ic.p.checkPath(p, arg, write)
 	}
 	for _, cwd := range ic.cwds {
 		if cwd == "" || !pathLike(arg, cwd) {
 			continue
 		}
-		if err := ic.p.checkPath(cwd+string(filepath.Separator)+p, arg); err != nil {
+		if err := ic.p.checkPath(cwd+string(filepath.Separator)+p, arg, write); err != nil {
 			return err
 		}
 	}
@@ -78,29 +78,44 @@ func hasGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 // all lie in the directories the pattern names.
 const maxGlobMatches = 256
 
-// checkPath reports whether abs lies within an allowed directory. A glob is
-// checked by its pattern and by every file it matches.
-func (p Policy) checkPath(abs, shown string) error {
+// checkPath reports whether abs lies within an allowed directory (or, unless
+// written to, a readable one). A glob is checked by its pattern and by every
+// file it matches.
+func (p Policy) checkPath(abs, shown string, write bool) error {
 	if hasGlob(abs) {
 		matches, _ := filepath.Glob(abs)
 		for i, m := range matches {
 			if i == maxGlobMatches {
 				break
 			}
-			if err := p.checkOnePath(m, shown); err != nil {
+			if err := p.checkOnePath(m, shown, write); err != nil {
 				return err
 			}
 		}
 	}
-	return p.checkOnePath(abs, shown)
+	return p.checkOnePath(abs, shown, write)
 }
 
-func (p Policy) checkOnePath(abs, shown string) error {
+// devices are the files under /dev every session may read and write, as the
+// sandbox grants them; /dev/std* and /dev/fd/* are the session's own
+// descriptors.
+var devices = shell.Set("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+func (p Policy) checkOnePath(abs, shown string, write bool) error {
+	if clean := filepath.Clean(abs); devices[clean] || strings.HasPrefix(clean, "/dev/fd/") {
+		return nil
+	}
 	real := realPath(abs)
-	for _, a := range p.AllowedPaths {
-		base := absDir(expandHome(a, ""))
-		if within(realPath(base), real) || within(base, real) {
-			return nil
+	trees := [][]string{p.AllowedPaths, p.Writable}
+	if !write {
+		trees = append(trees, p.Readable)
+	}
+	for _, list := range trees {
+		for _, a := range list {
+			base := absDir(expandHome(a, ""))
+			if within(realPath(base), real) || within(base, real) {
+				return nil
+			}
 		}
 	}
 	return fmt.Errorf("path %q: %w", shown, ErrPathNotAllowed)

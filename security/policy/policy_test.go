@@ -228,6 +228,34 @@ func TestCheckInputPaths(t *testing.T) {
 	}
 }
 
+// TestCheckInputPathsAsTheKernel: the text check of the allowed paths takes the
+// sandbox's view: the terminal devices, reads of the system trees and /proc, and a
+// shared /tmp are not refused; a write redirect into a system tree and paths
+// elsewhere are (found by an independent probe: 2>/dev/null, cat /etc/os-release
+// and echo "$PATH" were refused, and $PWD was the server's).
+func TestCheckInputPathsAsTheKernel(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	home := "/home/nobody-of-this-test"
+	p := Policy{AllowedPaths: []string{work}, Readable: []string{"/usr", "/etc", "/proc"}, Writable: []string{"/tmp"}, Home: home}
+	for _, in := range []string{
+		"grep -c foo a.txt 2>/dev/null", "ls > /dev/null", "cat a.txt > /dev/stderr", "ls sub 2>/dev/null; echo ok",
+		"cat /etc/os-release | head -2", "ls /usr/include", "cat /proc/cpuinfo | grep -c processor", "cd /usr/share && ls",
+		`echo "$PATH" | tr : '\n'`, `ls "$PWD"`, "echo hi > /tmp/out", "exec 3>/dev/fd/1",
+	} {
+		if err := p.CheckInput(danger.Shell, in, work); err != nil {
+			t.Errorf("CheckInput(%q) = %v, want allowed", in, err)
+		}
+	}
+	for _, in := range []string{
+		"echo x > /etc/passwd", "cat ~/.ssh/id_rsa", "ls /root", "rm -rf /var/log/x", "cp a.txt /home/other/", `cat "$OLDPWD/x"`,
+	} {
+		if err := p.CheckInput(danger.Shell, in, work); !errors.Is(err, ErrPathNotAllowed) {
+			t.Errorf("CheckInput(%q) = %v, want %v", in, err, ErrPathNotAllowed)
+		}
+	}
+}
+
 // TestHomeIsTheSessions: "~" and $HOME in typed input name the session's HOME, not
 // the server's.
 func TestHomeIsTheSessions(t *testing.T) {
