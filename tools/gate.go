@@ -110,7 +110,7 @@ func (s *Server) confirmLine(t *typed, gd *guard, p session.Pending, v danger.Ve
 		return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true,
 			why: what + ". This server lets only a person confirm dangerous input (MCP_TERMINAL_CONFIRM=human), and this client cannot ask one: it did not declare the elicitation capability. " +
 				"Use a client that supports elicitation, or have the person run it themselves"}
-	case t.confirm != "" && gd.confirms(p.Line):
+	case t.confirm != "" && gd.confirms(p.Line, t.sess.Cwd()):
 		by := "agent"
 		if t.who.Actor == "web" {
 			by = "human" // a person, in the live view
@@ -118,7 +118,7 @@ func (s *Server) confirmLine(t *typed, gd *guard, p session.Pending, v danger.Ve
 		s.record(t.who, redact.Event{Kind: redact.EventConfirmed, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule, Justification: t.confirm, ConfirmedBy: by})
 		return nil
 	}
-	gd.refuse(p.Line)
+	gd.refuse(p.Line, t.sess.Cwd())
 	s.record(t.who, redact.Event{Kind: redact.EventRefused, Session: t.id, Input: p.Line, Hidden: p.Hidden, Rule: v.Rule})
 	return &refusedInput{line: p.Line, hidden: p.Hidden, why: what}
 }

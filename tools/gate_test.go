@@ -462,3 +462,32 @@ func TestGateJudgesInTheShellsState(t *testing.T) {
 		t.Fatalf("rm -rf build in ~/proj did not run: %v", err)
 	}
 }
+
+// TestGateConfirmationStaysWhereItWasRefused: a confirmation lifts a refusal in the
+// directory the line was refused in. After a cd, the same text means another thing
+// (rm -rf .git in the parent, not the project): it is refused again, to be judged
+// there (found by an independent probe: the home directory's .git went).
+func TestGateConfirmationStaysWhereItWasRefused(t *testing.T) {
+	t.Parallel()
+	h, _, _ := gateHarness(t)
+	for _, d := range []string{"proj/.git", ".git"} {
+		if err := os.MkdirAll(filepath.Join(h.dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := h.bash()
+	h.send(id, "cd proj", nil)
+	h.refused("send_command", map[string]any{"session_id": id, "input": "rm -rf .git"})
+	h.send(id, "cd ..", nil)
+	confirm := map[string]any{"session_id": id, "input": "rm -rf .git", "justification": "dropping the project's history"}
+	h.refused("confirm_dangerous_command", confirm)
+	if _, err := os.Stat(filepath.Join(h.dir, ".git")); err != nil {
+		t.Fatalf("the confirmation ran in another directory: %v", err)
+	}
+	h.send(id, "cd proj", nil)
+	h.refused("send_command", map[string]any{"session_id": id, "input": "rm -rf .git"})
+	h.must("confirm_dangerous_command", confirm)
+	if _, err := os.Stat(filepath.Join(h.dir, "proj", ".git")); !os.IsNotExist(err) {
+		t.Fatalf("confirmed where it was refused, it did not run: %v", err)
+	}
+}

@@ -21,7 +21,7 @@ type guard struct {
 
 	mu      sync.Mutex
 	secrets []string
-	refused map[string]time.Time // line -> when it was refused
+	refused map[string]refusedAt // line -> when and where it was refused
 	// declined holds the lines a person declined: final for this session.
 	declined map[string]bool
 	// askedAt is when the person was asked, while the session's turn waits for them.
@@ -125,32 +125,40 @@ func (gd *guard) typedSpans(text string) [][2]int {
 	return spans
 }
 
-// refuse remembers that line was refused now.
-func (gd *guard) refuse(line string) {
+// refusedAt is when a line was refused, and the directory it would have run in.
+type refusedAt struct {
+	at  time.Time
+	dir string
+}
+
+// refuse remembers that line was refused now, typed in dir.
+func (gd *guard) refuse(line, dir string) {
 	gd.mu.Lock()
 	defer gd.mu.Unlock()
 	if gd.refused == nil {
-		gd.refused = make(map[string]time.Time)
+		gd.refused = make(map[string]refusedAt)
 	}
 	now := time.Now()
-	for l, at := range gd.refused {
-		if now.Sub(at) > confirmWindow {
+	for l, r := range gd.refused {
+		if now.Sub(r.at) > confirmWindow {
 			delete(gd.refused, l)
 		}
 	}
 	if len(gd.refused) < maxRefusals {
-		gd.refused[line] = now
+		gd.refused[line] = refusedAt{at: now, dir: dir}
 	}
 }
 
-// confirms reports whether line was refused within confirmWindow, and forgets that
-// refusal: each is confirmed once.
-func (gd *guard) confirms(line string) bool {
+// confirms reports whether line was refused within confirmWindow in the directory
+// it is typed in now, and forgets that refusal: each is confirmed once. A cd since
+// makes the same text mean another thing (rm -rf .git in the home directory, not
+// the project's): what is confirmed must be what was refused.
+func (gd *guard) confirms(line, dir string) bool {
 	gd.mu.Lock()
 	defer gd.mu.Unlock()
-	at, ok := gd.refused[line]
+	r, ok := gd.refused[line]
 	delete(gd.refused, line)
-	return ok && time.Since(at) <= confirmWindow
+	return ok && time.Since(r.at) <= confirmWindow && r.dir == dir
 }
 
 // decline remembers that a person declined line: it never runs in this session.
