@@ -463,10 +463,10 @@ func (s *Session) Highlighted() []string {
 // maxHighlighted bounds the highlighted runs a reply names.
 const maxHighlighted = 5
 
-// secretAsked reports whether the cursor shows a program asking for a secret:
+// SecretAsked reports whether the cursor shows a program asking for a secret:
 // what is typed next is one, shown on the screen or not. The integrated shell at
 // its own prompt asks for commands, whatever its prompt says.
-func (s *Session) secretAsked() bool {
+func (s *Session) SecretAsked() bool {
 	st := s.scr.Status()
 	if st.AltScreen || !secretPrompt.MatchString(detect.CursorLine(&st)) {
 		return false
