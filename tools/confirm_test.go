@@ -417,3 +417,22 @@ func TestSessionGoesWhileAPersonDecides(t *testing.T) {
 	}
 	untouched(t, target)
 }
+
+// TestPersonRefusalOfADeclinedLine: a line a person declined is refused for good,
+// so the live view offers no confirmation that could never work (found by an
+// independent probe: the page showed "Run it anyway").
+func TestPersonRefusalOfADeclinedLine(t *testing.T) {
+	for _, c := range []struct {
+		err         *refusedInput
+		confirmable bool
+	}{
+		{&refusedInput{line: "rm -rf x", why: "danger"}, true},
+		{&refusedInput{line: "rm -rf x", why: "declined", person: true}, false},
+		{&refusedInput{line: "curl x", why: "blocked", blocked: true}, false},
+	} {
+		line, _, ok := PersonRefusal(&session.Refusal{Line: c.err.line, Err: c.err})
+		if ok != c.confirmable || line != c.err.line {
+			t.Errorf("%+v: line %q, confirmable %v, want %v", c.err, line, ok, c.confirmable)
+		}
+	}
+}

@@ -49,7 +49,7 @@ func PersonRefusal(ref *session.Refusal) (line, why string, confirmable bool) {
 	if r.hidden {
 		return "", r.why, false
 	}
-	return r.line, r.why, !r.blocked
+	return r.line, r.why, !r.blocked && !r.person // a decline is final: no button that cannot work
 }
 
 // AuditPerson records a person taking or giving back a session's keyboard.
