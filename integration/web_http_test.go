@@ -215,3 +215,41 @@ func TestTakeOverWhileTheAgentWaits(t *testing.T) {
 		t.Error("the queued call typed into the session the person had taken")
 	}
 }
+
+// TestRecordingShowsThePerson: with input recorded, what a person types in the live
+// view is in the recording as an agent's typing is ("i" events), and markers say
+// when they took the keyboard, what line they ran, and when they gave it back
+// (found by an independent probe: the person's line was only echoed output).
+func TestRecordingShowsThePerson(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	dir := t.TempDir()
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)}, "MCP_TERMINAL_RECORD_DIR="+dir, "MCP_TERMINAL_RECORD_INPUT=true")
+	alice := h.connect(t, aliceToken, legacyEra)
+	id := alice.bash(nil)
+	ui := newUIClient(t, h.base)
+	if st := ui.signIn(aliceToken); st != http.StatusOK {
+		t.Fatalf("sign-in: %d", st)
+	}
+	for _, step := range []struct{ path, body string }{
+		{"/take", "{}"}, {"/keys", `{"keys":"e c h o space p e r s o n - $ ( ( 2 + 2 ) ) enter"}`}, {"/give", "{}"},
+	} {
+		if st, body, _ := ui.do("POST", "/ui/s/"+id+step.path, "application/json", step.body, h.base); st != http.StatusOK {
+			t.Fatalf("%s: %d %s", step.path, st, body)
+		}
+	}
+	eventually(t, 10*time.Second, "the person's command to run", func() bool {
+		return strings.Contains(alice.call("read_output", map[string]any{"session_id": id}).Text, "person-4")
+	})
+	alice.must("close_session", map[string]any{"session_id": id}, nil)
+	c := readCast(t, castFile(t, dir))
+	if in := c.of("i"); !strings.Contains(in, "echo person-$((2+2))") {
+		t.Errorf("the person's typing is not in the recording's input: %q", in)
+	}
+	labels := strings.Join(c.labels(), "|")
+	for _, want := range []string{"person: take_over", "person: echo person-$((2+2))", "person: give_back"} {
+		if !strings.Contains(labels, want) {
+			t.Errorf("no %q marker: %q", want, labels)
+		}
+	}
+}

@@ -99,7 +99,10 @@ func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending
 			return nil, err
 		}
 	}
-	write := func(p []byte) error { return s.writeInput(ctx, p) }
+	write := func(p []byte) error {
+		s.tapInput(p, false) // a person's typing is recorded as an agent's is
+		return s.writeInput(ctx, p)
+	}
 	if gate == nil {
 		s.notePieces(b)
 		return nil, write(b)

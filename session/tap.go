@@ -8,7 +8,7 @@ import "time"
 type Tap interface {
 	Output(b []byte)       // program output, raw; b is reused after the call
 	Resize(cols, rows int) // the terminal's new size
-	Input(b []byte)        // bytes typed by an agent, never at a hidden prompt
+	Input(b []byte)        // bytes typed (by an agent or a person), never at a hidden prompt
 	Mark(label string)     // a point worth finding again (an agent's input, as audited)
 	Close() error          // the session's output ended
 }

@@ -35,6 +35,7 @@ func (s *Server) PersonGate(sess *session.Session, principal string, confirmed b
 		if !p.Screen || p.Line == p.Text { // else the gate recorded the line already
 			s.record(t.who, redact.Event{Kind: redact.EventInput, Session: t.id, Input: p.Line, Hidden: p.Hidden})
 		}
+		mark(sess, "person: "+p.Line, p.Hidden)
 		return nil
 	}
 }
@@ -55,6 +56,9 @@ func PersonRefusal(ref *session.Refusal) (line, why string, confirmable bool) {
 // AuditPerson records a person taking or giving back a session's keyboard.
 func (s *Server) AuditPerson(kind redact.EventKind, sessionID, principal string) {
 	s.record(Caller{Principal: principal, Actor: "web"}, redact.Event{Kind: kind, Session: sessionID})
+	if sess, err := s.sessions.Get(sessionID); err == nil {
+		sess.Mark("person: " + string(kind)) // take_over, give_back: who typed what follows
+	}
 }
 
 func (s *Server) watchURL(id string) string {
