@@ -214,6 +214,11 @@ func TestTakeOverWhileTheAgentWaits(t *testing.T) {
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("the queued call typed into the session the person had taken")
 	}
+	// No page of theirs is open on the session: the keyboard comes back after a
+	// grace period, a take without a page does not lock the agent out for good.
+	eventually(t, 15*time.Second, "the keyboard to come back with no page open", func() bool {
+		return !alice.call("send_command", map[string]any{"session_id": id, "input": "echo back"}).IsError
+	})
 }
 
 // TestRecordingShowsThePerson: with input recorded, what a person types in the live

@@ -67,6 +67,7 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Audit != nil {
 		s.cfg.Audit(true, sess.ID, who)
 	}
+	s.releaseUnwatched(sess.ID, who) // a take with no page open does not lock the agent out
 	reply(w, http.StatusOK, result{})
 }
 

@@ -28,8 +28,15 @@ type frame struct {
 // (the cursor is on it).
 type run [4]string
 
-// scrollbackCap bounds the scrollback a page is sent at once.
-const scrollbackCap = 10000
+// scrollbackCap bounds the scrollback a page is sent at once, with its first
+// frame; floodCap the rows a later frame appends. A page that falls behind a
+// flood of output gets its newest rows and a line saying how many it skipped,
+// not every row: replaying them all, it fell tens of seconds behind, and twenty
+// watchers slowed the session itself (probe 11).
+const (
+	scrollbackCap = 10000
+	floodCap      = 500
+)
 
 // viewer is one page's state: which scrollback rows it has.
 type viewer struct {
@@ -52,16 +59,22 @@ func (v *viewer) next() frame {
 		extra = secretContext
 	}
 	g := v.sess.Grid(extra)
+	limit := scrollbackCap
+	if v.started {
+		limit = floodCap
+	}
+	skipped := int64(0)
 	if n := g.First + int64(g.Scrollback) - v.sent; !v.started || n > 0 {
-		want := scrollbackCap
+		want := limit
 		if v.started {
-			want = int(min(n, scrollbackCap))
+			want = int(min(n, int64(limit)))
+			skipped = n - int64(want)
 		}
 		g = v.sess.Grid(want + extra)
 	}
 	v.started = true
 	// Rows before from are context: sent already, or beyond the cap.
-	from := max(g.Scrollback-scrollbackCap, int(min(max(v.sent-g.First, 0), int64(g.Scrollback))))
+	from := max(g.Scrollback-limit, int(min(max(v.sent-g.First, 0), int64(g.Scrollback))))
 	texts := v.redactedTexts(g.Rows)
 	draw := func(i, cursor int) []run {
 		if texts != nil && texts[i] != nil {
@@ -70,6 +83,9 @@ func (v *viewer) next() frame {
 		return runs(g.Rows[i], cursor)
 	}
 	f := frame{Cols: g.Cols, Title: v.sess.Title(), Alive: v.sess.Alive(), Holder: v.sess.Holder(), Control: v.control}
+	if skipped > 0 {
+		f.Append = append(f.Append, []run{{fmt.Sprintf("[… %d lines of output not shown here: the view fell behind …]", skipped), "", "", "i"}})
+	}
 	for i := from; i < g.Scrollback; i++ {
 		f.Append = append(f.Append, draw(i, -1))
 	}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,27 @@ func text(row []run) string {
 		b.WriteString(r[0])
 	}
 	return b.String()
+}
+
+// TestFramesSkipAFlood: a page behind a flood of output gets its newest rows and
+// a line saying how many it skipped, not every row since its last frame.
+func TestFramesSkipAFlood(t *testing.T) {
+	m := session.NewManager(session.Config{IdleTimeout: -1})
+	t.Cleanup(func() { m.Shutdown(t.Context()) })
+	sess, err := m.Create(session.CreateOptions{Command: "sh", Args: []string{"-c", "read x; seq 1 3000; echo FLOOD-END; sleep 30"}, Cols: 40, Rows: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &viewer{sess: sess}
+	v.next() // the page opens
+	if _, err := sess.Send(t.Context(), session.Input{Text: "go", AppendNewline: true, Timeout: 10 * time.Second, WaitFor: regexp.MustCompile("FLOOD-END")}); err != nil {
+		t.Fatal(err)
+	}
+	f := v.next()
+	if len(f.Append) != floodCap+1 || !strings.Contains(text(f.Append[0]), "lines of output not shown") {
+		t.Fatalf("%d rows appended, first %q", len(f.Append), text(f.Append[0]))
+	}
+	if last := text(f.Append[len(f.Append)-1]); !strings.HasPrefix(last, "29") {
+		t.Errorf("the last row appended is %q, want one of the newest", last)
+	}
 }

@@ -80,9 +80,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// pageGrace is how long a person may hold a session with no page of theirs on it
+// open: a page's stream that dropped (it fell behind, the network blinked)
+// reconnects within it and keeps the keyboard; a tab closed, or a take with no
+// page at all, gives it back after it.
+const pageGrace = 5 * time.Second
+
 // opened counts a control page of principal on a session; the returned func, called
 // when the page goes away, gives the keyboard back once the principal's last page on
-// that session is gone: a person who closed the tab must not lock the agent out.
+// that session has been gone for pageGrace: a person who closed the tab must not
+// lock the agent out.
 func (s *Server) opened(id, principal string) (closed func()) {
 	key := id + "\x00" + principal
 	s.mu.Lock()
@@ -96,13 +103,26 @@ func (s *Server) opened(id, principal string) (closed func()) {
 			delete(s.pages, key)
 		}
 		s.mu.Unlock()
+		if last {
+			s.releaseUnwatched(id, principal)
+		}
+	}
+}
+
+// releaseUnwatched gives the keyboard back to the agent after pageGrace if by
+// then principal holds session id with no page of theirs open on it.
+func (s *Server) releaseUnwatched(id, principal string) {
+	time.AfterFunc(pageGrace, func() {
+		s.mu.Lock()
+		watched := s.pages[id+"\x00"+principal] > 0
+		s.mu.Unlock()
 		sess, err := s.cfg.Sessions.Get(id)
-		if !last || err != nil || sess.Holder() != holderName(principal) {
+		if watched || err != nil || sess.Holder() != holderName(principal) {
 			return
 		}
 		sess.GiveBack(holderName(principal))
 		if s.cfg.Audit != nil {
 			s.cfg.Audit(false, id, principal)
 		}
-	}
+	})
 }
