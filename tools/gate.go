@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/danger"
@@ -75,6 +77,9 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 						v = danger.ClassifyIn(c, text, memFor(c))
 					}
 				}
+			}
+			if !v.Dangerous && mem != nil {
+				v = repoDeletion(t.sess, p.Line)
 			}
 			if v.Dangerous {
 				if err := s.confirmLine(t, gd, p, v); err != nil {
@@ -202,3 +207,49 @@ func shellDir(sess *session.Session) func() string {
 		return dir
 	}
 }
+
+// repoDeletion judges a recursive deletion by what is on the disk, where the
+// rules judge the text: rm -rf /work/app or /usr/src/app passes by its name, yet
+// deletes a project when a .git is there (found by an independent probe). Only
+// for a local shell in front, whose directory and HOME are this machine's.
+func repoDeletion(sess *session.Session, line string) danger.Verdict {
+	paths := danger.RecursiveDeletions(line)
+	if len(paths) == 0 {
+		return danger.Verdict{}
+	}
+	if front := strings.TrimPrefix(sess.Foreground(), "-"); proxies[front] || danger.ContextOf(front) != danger.Shell {
+		return danger.Verdict{}
+	}
+	cwd, home := sess.Cwd(), sess.Home()
+	for _, p := range paths {
+		abs := p
+		switch {
+		case p == "~" || strings.HasPrefix(p, "~/"):
+			if home == "" {
+				continue
+			}
+			abs = filepath.Join(home, p[1:])
+		case !filepath.IsAbs(p):
+			if cwd == "" {
+				continue
+			}
+			abs = filepath.Join(cwd, p)
+		}
+		matches := []string{abs}
+		if strings.ContainsAny(abs, "*?[") {
+			matches, _ = filepath.Glob(abs)
+		}
+		for i, m := range matches {
+			if i == maxRepoChecks {
+				break
+			}
+			if _, err := os.Lstat(filepath.Join(m, ".git")); err == nil {
+				return danger.RepositoryDeletion(p)
+			}
+		}
+	}
+	return danger.Verdict{}
+}
+
+// maxRepoChecks bounds the matches of one glob looked at on disk.
+const maxRepoChecks = 64

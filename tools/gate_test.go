@@ -491,3 +491,45 @@ func TestGateConfirmationStaysWhereItWasRefused(t *testing.T) {
 		t.Fatalf("confirmed where it was refused, it did not run: %v", err)
 	}
 }
+
+// TestGateRepositoryOnDisk: a recursive deletion of a path the rules pass by its
+// name is judged by what is on disk: a git repository there is a project (found
+// by an independent probe: rm -rf of a project's absolute path ran, while
+// rm -rf ../proj was refused). Scratch by name or place is not looked at.
+func TestGateRepositoryOnDisk(t *testing.T) {
+	t.Parallel()
+	h, _, _ := gateHarness(t)
+	// Not under /tmp, which the rules take for scratch: beside the test's package,
+	// or in HOME.
+	var root string
+	home, _ := os.UserHomeDir()
+	for _, dir := range []string{".", home} {
+		if abs, err := filepath.Abs(dir); err == nil && dir != "" && !strings.HasPrefix(abs, "/tmp/") && !strings.HasPrefix(abs, "/var/tmp/") {
+			if root, err = os.MkdirTemp(abs, ".gate-repo-"); err == nil {
+				break
+			}
+		}
+	}
+	if root == "" {
+		t.Skip("no writable directory outside /tmp for the repository")
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	repo, plain := filepath.Join(root, "app"), filepath.Join(root, "notes")
+	for _, d := range []string{filepath.Join(repo, ".git"), plain} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := h.bash()
+	r := h.refused("send_command", map[string]any{"session_id": id, "input": "rm -rf " + repo})
+	if !strings.Contains(r.Text, "delete-protected-tree") || !strings.Contains(r.Text, "git repository on disk") {
+		t.Errorf("refusal: %s", r.Text)
+	}
+	if _, err := os.Stat(repo); err != nil {
+		t.Fatalf("the repository went: %v", err)
+	}
+	h.send(id, "rm -rf "+plain, nil)
+	if _, err := os.Stat(plain); !os.IsNotExist(err) {
+		t.Fatalf("a plain directory was not removed: %v", err)
+	}
+}

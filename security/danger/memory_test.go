@@ -213,3 +213,12 @@ func TestClassifyInVariables(t *testing.T) {
 		t.Errorf("rm $F in ~ after F=.bashrc: %+v", v)
 	}
 }
+
+func TestRecursiveDeletions(t *testing.T) {
+	t.Parallel()
+	got := RecursiveDeletions(`cd /x && rm -rf /work/app "my proj" ~/src/shop build /tmp/clone $D node_modules; rm -f single; sudo rm -r /srv/data/*`)
+	want := []string{"/work/app", "my proj", "~/src/shop", "/srv/data/*"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("RecursiveDeletions = %q, want %q", got, want)
+	}
+}

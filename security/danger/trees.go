@@ -1,0 +1,49 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// RecursiveDeletions returns the paths a shell line deletes recursively (rm -r,
+// rm -rf), as typed ("~" and relative paths unresolved), leaving out those
+// computed at run time and those scratch by their name or place (/tmp, build,
+// node_modules). The rules judge a path by what its text says; a caller that
+// can look at the disk judges these by what is there (a repository the rules do
+// not know by name).
+func RecursiveDeletions(line string) []string {
+	if !strings.Contains(line, "rm") {
+		return nil
+	}
+	f, err := shell.Parse(line)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	eachCommand(f, func(_ *syntax.Stmt, c shell.Command) bool {
+		if c.Name != "rm" {
+			return false
+		}
+		o := shell.ParseOpts(c.Args[1:], "")
+		if !o.Has("rR", "recursive") {
+			return false
+		}
+		for _, w := range o.Operands {
+			if p := fsPath(w); p != "" && !strings.Contains(p, shell.DynMark) && protectedTree(p) {
+				out = append(out, p)
+			}
+		}
+		return false
+	})
+	return out
+}
+
+// RepositoryDeletion is the verdict on deleting p recursively where p is, on
+// disk, a version-controlled work tree: a project, whatever its name says.
+func RepositoryDeletion(p string) Verdict {
+	v := hit("delete-protected-tree")
+	v.Why = strings.TrimSuffix(v.Why, ".") + " (" + p + " is a git repository on disk)."
+	return v
+}
