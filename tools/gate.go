@@ -43,17 +43,27 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		if p.Ahead && ctx != danger.Shell {
 			ctxs = append(ctxs, danger.Shell)
 		}
+		gd := s.guards.get(t.id, s.cfg.Redactor)
 		if pol := s.cfg.Policy; len(pol.Allowed)+len(pol.Blocked)+len(pol.AllowedPaths) > 0 {
 			// Read from /proc, so only when a policy asks: "~" is the session's HOME.
 			pol.Home = t.sess.Home()
 			for _, c := range ctxs {
-				if err := pol.CheckInput(c, p.Line, t.sess.Cwd()); err != nil {
-					s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
-					return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
+				// As typed, and as the shell's aliases and functions make it (alias
+				// g=curl in one call, g in the next).
+				lines := []string{p.Line}
+				if c == danger.Shell {
+					if exp := gd.mem.Expand(p.Line); exp != p.Line {
+						lines = append(lines, exp)
+					}
+				}
+				for _, line := range lines {
+					if err := pol.CheckInput(c, line, t.sess.Cwd()); err != nil {
+						s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
+						return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
+					}
 				}
 			}
 		}
-		gd := s.guards.get(t.id, s.cfg.Redactor)
 		gd.dirSet.Do(func() { gd.mem.Dir = shellDir(t.sess) })
 		memFor := func(c danger.Context) *danger.Memory { // what the session's shells ran and defined: "!!", aliases, functions
 			if c == danger.Shell {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcp-terminal/mcp-terminal/security/danger"
+	"github.com/mcp-terminal/mcp-terminal/security/policy"
 	"github.com/mcp-terminal/mcp-terminal/session"
 )
 
@@ -532,4 +533,33 @@ func TestGateRepositoryOnDisk(t *testing.T) {
 	if _, err := os.Stat(plain); !os.IsNotExist(err) {
 		t.Fatalf("a plain directory was not removed: %v", err)
 	}
+}
+
+// TestGateBlockListFollowsAliases: the block list judges a line as the shell's
+// aliases (and hash -p names) make it, not only as typed: an alias defined in one
+// call and used in the next ran the blocked program (found by an independent
+// probe).
+func TestGateBlockListFollowsAliases(t *testing.T) {
+	t.Parallel()
+	need(t, "id")
+	h := newHarness(t, Config{Policy: policy.Policy{Blocked: []string{"id"}}})
+	id := h.bash()
+	for _, c := range []struct{ define, use string }{
+		{"alias who2=id", "who2 -u"},
+		{"hash -p " + mustLookPath(t, "id") + " ident", "ident -u"},
+	} {
+		h.send(id, c.define, nil)
+		if r := h.refused("send_command", map[string]any{"session_id": id, "input": c.use}); !strings.Contains(r.Text, "blocked") {
+			t.Errorf("%s, then %s: %s", c.define, c.use, r.Text)
+		}
+	}
+}
+
+func mustLookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

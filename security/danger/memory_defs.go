@@ -54,7 +54,7 @@ func (m *Memory) define(line string) {
 // only quotes, escapes or expansions could spell without the letters in a row.
 func mayDefine(line string) bool {
 	return strings.ContainsAny(line, "(\\'\"$") || strings.Contains(line, "function") ||
-		strings.Contains(line, "alias") || strings.Contains(line, "unset")
+		strings.Contains(line, "alias") || strings.Contains(line, "unset") || strings.Contains(line, "hash")
 }
 
 func (m *Memory) defineCall(call *syntax.CallExpr) {
@@ -71,6 +71,12 @@ func (m *Memory) defineCall(call *syntax.CallExpr) {
 			if name, val, ok := strings.Cut(a, "="); ok && !strings.HasPrefix(name, "-") {
 				m.aliases[name] = val
 			}
+		}
+	case "hash":
+		// hash -p /usr/bin/curl fetch: "fetch" runs curl from then on, as an
+		// alias would (found by an independent probe).
+		if len(args) == 4 && args[1] == "-p" {
+			m.aliases[args[3]] = args[2]
 		}
 	case "unalias":
 		for _, a := range args[1:] {
