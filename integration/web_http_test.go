@@ -258,3 +258,51 @@ func TestRecordingShowsThePerson(t *testing.T) {
 		}
 	}
 }
+
+// TestViewSaysTheSessionIsGone: a page watching a session that close_session ends
+// is told at once that it is gone, not at the next heartbeat 15 s later (found by
+// an independent probe: the page said "exited" meanwhile).
+func TestViewSaysTheSessionIsGone(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)})
+	alice := h.connect(t, aliceToken, legacyEra)
+	id := alice.bash(nil)
+	ui := newUIClient(t, h.base)
+	if st := ui.signIn(aliceToken); st != http.StatusOK {
+		t.Fatalf("sign-in: %d", st)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), "GET", h.base+"/ui/s/"+id+"/events", nil)
+	resp, err := ui.c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := bufio.NewReader(resp.Body)
+	if _, err := events.ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	alice.must("close_session", map[string]any{"session_id": id}, nil)
+	gone := make(chan bool, 1)
+	go func() { // ends when the stream does
+		for {
+			line, err := events.ReadString('\n')
+			if strings.Contains(line, `"gone":true`) {
+				gone <- true
+				return
+			}
+			if err != nil {
+				gone <- false
+				return
+			}
+		}
+	}()
+	select {
+	case ok := <-gone:
+		if !ok {
+			t.Fatal("the stream ended without saying the session is gone")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the page was not told within 5 s that the session is gone")
+	}
+}

@@ -54,6 +54,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			fl.Flush()
 			last = b
 		}
+		if !sess.Alive() {
+			if _, err := s.cfg.Sessions.Get(sess.ID); err != nil {
+				// Closed (close_session, the idle reaper): say so now, not at the
+				// next heartbeat (the page said "exited" meanwhile).
+				fmt.Fprint(w, "data: {\"gone\":true}\n\n")
+				fl.Flush()
+				return
+			}
+		}
 		select {
 		case <-changed:
 		case <-tick.C:
