@@ -44,7 +44,9 @@ var ctrlPunct = map[string]byte{
 // "escape : w q enter"). appCursor selects the application form of the cursor keys,
 // which full-screen programs ask for.
 func Keys(spec string, appCursor bool) ([]byte, error) {
-	fields := strings.Fields(spec)
+	// Names are separated by spaces (or line breaks); a tab or a no-break space is a
+	// key of its own, as a pasted one is (the live view sends each character).
+	fields := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == '\n' || r == '\r' })
 	if len(fields) == 0 {
 		if spec != "" {
 			return []byte(" "), nil // a lone space means the space bar

@@ -28,6 +28,7 @@ func TestKeys(t *testing.T) {
 		{"q", false, "q"},
 		{"é", false, "é"},
 		{" ", false, " "},
+		{"a \t b \u00a0 c", false, "a\tb\u00a0c"}, // pasted in the live view: a tab and a no-break space are keys
 		{"alt+x", false, "\x1bx"},
 		{"Alt+X", false, "\x1bX"},
 		{"meta+.", false, "\x1b."},
