@@ -225,9 +225,15 @@ func TestDangerousInputNeedsConfirmation(t *testing.T) {
 	if fi, _ := os.Stat(target); fi.Mode().Perm() != 0o777 {
 		t.Fatalf("confirmed input did not run: mode %v", fi.Mode())
 	}
-	for _, harmless := range []string{"rm -f build.log", "grep 'DROP TABLE' /dev/null", "kill 999999 2>/dev/null"} {
-		if r := s.call("send_command", map[string]any{"session_id": id, "input": harmless}); r.IsError {
-			t.Errorf("%q refused: %s", harmless, r.Text)
+	notRefused(t, s, id, "rm -f build.log", "grep 'DROP TABLE' /dev/null", "kill 999999 2>/dev/null")
+}
+
+// notRefused types each input and fails the test for each one refused.
+func notRefused(t *testing.T, s *server, id string, inputs ...string) {
+	t.Helper()
+	for _, input := range inputs {
+		if r := s.call("send_command", map[string]any{"session_id": id, "input": input}); r.IsError {
+			t.Errorf("%q was refused: %s", input, r.Text)
 		}
 	}
 }
@@ -315,11 +321,7 @@ func TestPolicyFromConfiguration(t *testing.T) {
 	complete(t, s.send(id, "echo inside > ok.txt; cat ok.txt", nil), "shell_mark")
 	// What the sandbox lets a session read or write is not refused by the text
 	// check either: the system trees read, the terminal devices, a shared /tmp.
-	for _, input := range []string{"cat /etc/hostname", "ls nothing-here 2>/dev/null; echo done", `echo "$PATH" | tr : '\n' | head -1`, `ls "$PWD"`} {
-		if r := s.call("send_command", map[string]any{"session_id": id, "input": input}); r.IsError {
-			t.Errorf("%q was refused: %s", input, r.Text)
-		}
-	}
+	notRefused(t, s, id, "cat /etc/hostname", "ls nothing-here 2>/dev/null; echo done", `echo "$PATH" | tr : '\n' | head -1`, `ls "$PWD"`)
 }
 
 // TestTerminalAnswersLeftToTheShell: a program that asks the terminal something and
