@@ -64,6 +64,9 @@ func (l lists) check(prog program, builtinOK bool) error {
 	if strings.Contains(prog.typed, shell.DynMark) {
 		return fmt.Errorf("a program name computed at run time cannot be checked: %w", ErrNotAllowed)
 	}
+	if prog.descriptor {
+		return fmt.Errorf("program %q runs a file the session holds open, which cannot be checked: %w", prog.typed, ErrNotAllowed)
+	}
 	shown := prog.typed
 	if prog.file != "" && prog.file != prog.typed {
 		shown += " (" + prog.file + ")"

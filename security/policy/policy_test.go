@@ -136,6 +136,12 @@ func TestCheckInputPrograms(t *testing.T) {
 		{a, "ls; cat x", ErrNotAllowed},
 		{a, "sudo ls", ErrNotAllowed},
 		{a, "ls `whoami`", ErrNotAllowed},
+		// A file the session holds open, run through its descriptor: nothing the
+		// server can resolve (it looked at its own /proc/self).
+		{p, "exec 7</usr/bin/nc; /proc/self/fd/7 -l 80", ErrNotAllowed},
+		{p, "/dev/fd/7 -l 80", ErrNotAllowed},
+		{p, "/proc/1234/exe -l 80", ErrNotAllowed},
+		{p, "cat /proc/self/fd/0", nil}, // as an argument: not run
 	}
 	for _, tt := range tests {
 		err := tt.p.CheckInput(danger.Shell, tt.input, "")

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/mcp-terminal/mcp-terminal/security/internal/shell"
@@ -34,7 +35,15 @@ type program struct {
 	name  string // base name as typed
 	file  string // real path; "" when it cannot be found
 	typed string // as typed, for messages
+	// descriptor: a path through a process's descriptors (/proc/self/fd/7,
+	// /dev/fd/7), which names what the session's program has open: nothing this
+	// server can look up (found by an independent probe: it resolved against the
+	// server's own /proc/self).
+	descriptor bool
 }
+
+// descriptorPath matches a path into a process's open files.
+var descriptorPath = regexp.MustCompile(`^/(proc/(self|thread-self|\d+)(/task/\d+)?/(fd|map_files|exe|cwd|root)|dev/fd|dev/std(in|out|err))(/|$)`)
 
 // resolveProgram finds the file arg runs: relative paths against cwd (the
 // server's own directory when cwd is empty), bare names on pathEnv.
@@ -47,6 +56,10 @@ func resolveProgram(arg, cwd, pathEnv, home string) program {
 		abs := expandHome(arg, home)
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(absDir(cwd), abs)
+		}
+		if descriptorPath.MatchString(filepath.Clean(abs)) {
+			p.descriptor = true
+			return p
 		}
 		p.file = realFile(abs)
 	default:
