@@ -47,3 +47,29 @@ func RepositoryDeletion(p string) Verdict {
 	v.Why = strings.TrimSuffix(v.Why, ".") + " (" + p + " is a git repository on disk)."
 	return v
 }
+
+// RunsLines returns the command lines c runs on its behalf on this machine: a
+// launcher's (script -c, flock -c, tmux, screen, expect's spawn, setpriv and
+// the like, parallel, a git alias) and each of find's -exec commands. The allow
+// and block lists judge them like typed lines; a container's or a far host's
+// (docker exec, kubectl exec) are not this machine's programs.
+func RunsLines(c shell.Command) []string {
+	var out []string
+	if line, _, ok := runsLine(c); ok && !containerRuns[c.Name] {
+		out = append(out, line)
+	}
+	if c.Name == "find" {
+		for i, w := range c.Args {
+			switch w.S {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				if cmd := findExec(c.Args[i+1:]); len(cmd) > 0 {
+					out = append(out, strings.ReplaceAll(shellJoin(cmd), shell.DynMark, "{}"))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// containerRuns run their command lines in a container, not on this machine.
+var containerRuns = shell.Set("docker", "podman", "kubectl", "oc")

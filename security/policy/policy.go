@@ -209,8 +209,14 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 	return ic.checkNested(c)
 }
 
-// checkNested checks the script of bash -c, su -c and eval like typed input.
+// checkNested checks the script of bash -c, su -c and eval like typed input, and
+// the command lines launchers and find -exec run (danger.RunsLines).
 func (ic *inputCheck) checkNested(c shell.Command) error {
+	for _, line := range danger.RunsLines(c) {
+		if err := ic.p.checkShell(ic.l, shell.ForParser(line, danger.Shell), ic.cwds, ic.depth+1); err != nil {
+			return err
+		}
+	}
 	if !shell.ShellPrograms[c.Name] && c.Name != "eval" && c.Name != "su" {
 		return nil
 	}

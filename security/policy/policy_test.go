@@ -142,6 +142,13 @@ func TestCheckInputPrograms(t *testing.T) {
 		{p, "/dev/fd/7 -l 80", ErrNotAllowed},
 		{p, "/proc/1234/exe -l 80", ErrNotAllowed},
 		{p, "cat /proc/self/fd/0", nil}, // as an argument: not run
+		// Command lines a launcher or find runs are checked as typed ones.
+		{p, `find . -maxdepth 0 -exec nc -l 80 \;`, ErrBlocked},
+		{p, "script -qc 'nc -l 80' /dev/null", ErrBlocked},
+		{p, "git -c alias.x='!nc -l 80' x", ErrBlocked},
+		{p, "flock /tmp/l -c 'rm x'", ErrBlocked},
+		{p, "find . -name '*.go' -exec grep -l x {} +", nil},
+		{p, "docker exec web rm -rf /app/cache", nil}, // the container's rm
 	}
 	for _, tt := range tests {
 		err := tt.p.CheckInput(danger.Shell, tt.input, "")
