@@ -413,3 +413,26 @@ func TestMultiLineEchoWithoutPrompts(t *testing.T) {
 		t.Errorf("python3: %q", got)
 	}
 }
+
+// TestCursorEndsAboveTheOutput: a command that moves the cursor above where its
+// output began (cursor addressing, a scroll region) left an empty reply, though
+// the screen showed what it drew (probe 9). The reply is the whole screen then,
+// and says so.
+func TestCursorEndsAboveTheOutput(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	for i := range 4 {
+		s.send(id, fmt.Sprintf("echo line-%d", i), nil)
+	}
+	r := s.send(id, `printf 'AAA\nBBB\n'; printf '\e[3;11H'; printf 'XY\n'`, nil)
+	out := r.str("output")
+	for _, want := range []string{"AAA", "BBB", "XY"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the reply lacks %q: %q", want, out)
+		}
+	}
+	if !strings.Contains(r.str("warning"), "whole screen") {
+		t.Errorf("warning %q", r.str("warning"))
+	}
+}

@@ -320,31 +320,51 @@ func (s *Session) outputSince(from mark, echoes []string) string {
 // outputLost cuts this input's output out of the screen: from where it began to the
 // cursor's line now, echo removed. A full-screen program's answer is its screen.
 func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
+	out, lost, _ := s.outputCut(from, echoes)
+	return out, lost
+}
+
+// outputCut is outputLost that also says when the output is the whole screen
+// because the cursor ended above where the output began (tput cup, a scroll
+// region set, the alternate screen left at a prompt): cut from there to the
+// cursor, it was empty, though the program had drawn on the screen (probe 9).
+func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole bool) {
 	snap := s.scr.Status()
 	if snap.AltScreen {
 		full := s.scr.Snapshot()
-		return visible(full, 0, len(full.Lines)), false
+		return visible(full, 0, len(full.Lines)), false, false
+	}
+	above := func(start screen.Pos) bool {
+		return start.Line > snap.CursorRow && snap.Written != from.written
+	}
+	screenWhole := func() string {
+		full := s.scr.Snapshot()
+		return visible(full, 0, len(full.Lines))
 	}
 	o := s.originOf(from)
 	if snap.Erases != from.erases && !ignoreClears && (!o.hasCmd || o.cmd.Erases != snap.Erases) {
 		if !from.owed || o.hasCmd {
-			return s.sinceErase(snap, echoes), false
+			return s.sinceErase(snap, echoes), false, false
 		}
 		// Typed ahead: an erase before this line's command started is an earlier
 		// command's, unless a later prompt of that command came after it.
 		if !o.hasPrompt || o.prompt.Erases != snap.Erases {
-			return "", false
+			return "", false, false
 		}
 	}
 	if o.hasCmd {
 		// Shell integration marked where the command's own output begins: after the
 		// echo, however the line editor drew it; or on the echo's rows, where the
 		// command drew over them.
-		text, lost := s.scr.TextSince(s.scr.Overdrawn(o.cmd))
+		at := s.scr.Overdrawn(o.cmd)
+		if above(at) {
+			return screenWhole(), false, true
+		}
+		text, lost := s.scr.TextSince(at)
 		if len(echoes) > 0 {
 			echoes = echoes[1:] // the first line's echo is before the mark
 		}
-		return padCursorLine(dropEchoLines(text, echoes), snap), lost
+		return padCursorLine(dropEchoLines(text, echoes), snap), lost, false
 	}
 	start, left := from.pos, from.left
 	switch {
@@ -354,7 +374,7 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 			start, left = o.prompt.Pos, "" // our line echoes after the earlier command's prompt
 		case indexKind(o.ours, 0, 'B') < 0:
 			// Typed ahead, and no prompt since: what came is the earlier command's.
-			return "", false
+			return "", false, false
 		}
 	case from.alt:
 		// The program left the alternate screen: what followed starts where the main
@@ -366,8 +386,11 @@ func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
 		// search, or a program's \r that overwrote its "waiting..." with a result.
 		start.Col = 0
 	}
+	if !from.owed && above(start) {
+		return screenWhole(), false, true
+	}
 	text, lost := s.scr.TextSince(start)
-	return padCursorLine(stripEchoes(text, echoes), snap), lost
+	return padCursorLine(stripEchoes(text, echoes), snap), lost, false
 }
 
 // sinceErase is the output after the screen was erased: everything drawn since, from

@@ -71,6 +71,9 @@ type Result struct {
 	// AddedTo: a line was typed at a shell prompt that already held this text
 	// (typed earlier without Enter): they ran as one line.
 	AddedTo string
+	// WholeScreen: the cursor ended above where the output began, so Output is the
+	// whole screen, not the output cut from there.
+	WholeScreen bool
 	// Cleared: the shell's command line held this text, which no input typed (the
 	// terminal's answers to a program's queries), and it was cleared before a line
 	// was typed.
@@ -424,7 +427,7 @@ func (s *Session) result(from mark, echoes []string, v detect.Verdict, began tim
 		}
 		r.Reading = w.Reading || w.Proxy
 	}
-	r.Output, r.Lost = s.outputLost(from, echoes)
+	r.Output, r.Lost, r.WholeScreen = s.outputCut(from, echoes)
 	if st, ok := s.proc.Exit(); ok {
 		r.Exit = &st
 	}

@@ -218,6 +218,9 @@ func warning(r session.Result, timeout, maxTimeout time.Duration) string {
 	if r.Unseen {
 		w = append(w, "Output arrived after the last reply and before this input (an earlier command's); it is not part of this reply: read_output shows the screen.")
 	}
+	if r.WholeScreen {
+		w = append(w, "The program moved the cursor above where its output began (cursor addressing, a scroll region): the output is the whole screen as it shows now.")
+	}
 	if r.Cleared != "" {
 		w = append(w, fmt.Sprintf("The shell's command line held %q, which no input typed: the terminal's answers to a program's queries (binary output asks for them), left unread when it ended. It was cleared before this line was typed.", clip(r.Cleared, 120)))
 	}
