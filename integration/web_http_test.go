@@ -229,7 +229,8 @@ func TestRecordingShowsThePerson(t *testing.T) {
 	t.Parallel()
 	need(t, "bash")
 	dir := t.TempDir()
-	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)}, "MCP_TERMINAL_RECORD_DIR="+dir, "MCP_TERMINAL_RECORD_INPUT=true")
+	auditLog := filepath.Join(t.TempDir(), "audit.jsonl")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)}, "MCP_TERMINAL_RECORD_DIR="+dir, "MCP_TERMINAL_RECORD_INPUT=true", "MCP_TERMINAL_AUDIT_LOG="+auditLog)
 	alice := h.connect(t, aliceToken, legacyEra)
 	id := alice.bash(nil)
 	ui := newUIClient(t, h.base)
@@ -255,6 +256,12 @@ func TestRecordingShowsThePerson(t *testing.T) {
 	for _, want := range []string{"person: take_over", "person: echo person-$((2+2))", "person: give_back"} {
 		if !strings.Contains(labels, want) {
 			t.Errorf("no %q marker: %q", want, labels)
+		}
+	}
+	// The audit log says where the person was, as for the agent over HTTP.
+	for _, e := range readAudit(t, auditLog) {
+		if e["actor"] == "web" && e["remote_addr"] == "" {
+			t.Errorf("a person's %s event has no remote_addr: %v", e["event"], e)
 		}
 	}
 }

@@ -15,8 +15,8 @@ const personConfirmation = "confirmed by a person in the web view"
 
 // PersonGate returns the gate for keys a person types into sess from the web view as
 // principal. With confirmed, a line refused within the confirmation window runs.
-func (s *Server) PersonGate(sess *session.Session, principal string, confirmed bool) func(session.Pending) error {
-	t := &typed{id: sess.ID, sess: sess, who: Caller{Principal: principal, Actor: "web"}}
+func (s *Server) PersonGate(sess *session.Session, principal, remoteAddr string, confirmed bool) func(session.Pending) error {
+	t := &typed{id: sess.ID, sess: sess, who: Caller{Principal: principal, RemoteAddr: remoteAddr, Actor: "web"}}
 	if confirmed {
 		t.confirm = personConfirmation
 	}
@@ -54,8 +54,8 @@ func PersonRefusal(ref *session.Refusal) (line, why string, confirmable bool) {
 }
 
 // AuditPerson records a person taking or giving back a session's keyboard.
-func (s *Server) AuditPerson(kind redact.EventKind, sessionID, principal string) {
-	s.record(Caller{Principal: principal, Actor: "web"}, redact.Event{Kind: kind, Session: sessionID})
+func (s *Server) AuditPerson(kind redact.EventKind, sessionID, principal, remoteAddr string) {
+	s.record(Caller{Principal: principal, RemoteAddr: remoteAddr, Actor: "web"}, redact.Event{Kind: kind, Session: sessionID})
 	if sess, err := s.sessions.Get(sessionID); err == nil {
 		sess.Mark("person: " + string(kind)) // take_over, give_back: who typed what follows
 	}

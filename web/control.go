@@ -65,7 +65,7 @@ func (s *Server) take(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.Audit != nil {
-		s.cfg.Audit(true, sess.ID, who)
+		s.cfg.Audit(true, sess.ID, who, r.RemoteAddr)
 	}
 	s.releaseUnwatched(sess.ID, who) // a take with no page open does not lock the agent out
 	reply(w, http.StatusOK, result{})
@@ -79,7 +79,7 @@ func (s *Server) give(w http.ResponseWriter, r *http.Request) {
 	if sess.Holder() == holderName(who) {
 		sess.GiveBack(holderName(who))
 		if s.cfg.Audit != nil {
-			s.cfg.Audit(false, sess.ID, who)
+			s.cfg.Audit(false, sess.ID, who, r.RemoteAddr)
 		}
 	}
 	reply(w, http.StatusOK, result{})
@@ -123,7 +123,7 @@ func (s *Server) typeFor(w http.ResponseWriter, r *http.Request, confirmed bool)
 	}
 	var gate func(session.Pending) error
 	if s.cfg.Gate != nil {
-		gate = s.cfg.Gate(sess, who, confirmed)
+		gate = s.cfg.Gate(sess, who, r.RemoteAddr, confirmed)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), typeTimeout)
 	defer cancel()

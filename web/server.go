@@ -40,12 +40,13 @@ type Config struct {
 	Check func(token string) (principal string, ok bool)
 	// Gate returns the judge of lines a person submits (nil: none); with confirmed, a
 	// line refused a moment ago runs.
-	Gate func(s *session.Session, principal string, confirmed bool) func(session.Pending) error
+	Gate func(s *session.Session, principal, remoteAddr string, confirmed bool) func(session.Pending) error
 	// Explain turns a refusal into what the page shows: the line (empty when hidden),
 	// why, and whether a person may confirm it.
 	Explain func(*session.Refusal) (line, why string, confirmable bool)
-	// Audit records a person taking (take) or giving back a session's keyboard.
-	Audit func(take bool, sessionID, principal string)
+	// Audit records a person taking (take) or giving back a session's keyboard, from
+	// remoteAddr ("" when the server gives it back for them).
+	Audit func(take bool, sessionID, principal, remoteAddr string)
 	// Secrets, when set, says where secrets (tokens, keys, and what was typed at a
 	// session's password prompts) lie in a text of that session's, which may run
 	// over several rows of the screen: rows holding part of one are drawn plain,

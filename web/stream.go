@@ -131,7 +131,7 @@ func (s *Server) releaseUnwatched(id, principal string) {
 		}
 		sess.GiveBack(holderName(principal))
 		if s.cfg.Audit != nil {
-			s.cfg.Audit(false, id, principal)
+			s.cfg.Audit(false, id, principal, "")
 		}
 	})
 }

@@ -79,8 +79,8 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			return who, ok
 		},
 		Check: login,
-		Gate: func(s *session.Session, principal string, confirmed bool) func(session.Pending) error {
-			return a.tools.PersonGate(s, principal, confirmed)
+		Gate: func(s *session.Session, principal, remote string, confirmed bool) func(session.Pending) error {
+			return a.tools.PersonGate(s, principal, remote, confirmed)
 		},
 		Explain: tools.PersonRefusal,
 		Secrets: func(id, text string) []web.Secret {
@@ -94,12 +94,12 @@ func newWebUI(a *app, prefix, baseURL string, loopbackOnly bool, login func(toke
 			}
 			return out
 		},
-		Audit: func(take bool, id, principal string) {
+		Audit: func(take bool, id, principal, remote string) {
 			kind := redact.EventGiveBack
 			if take {
 				kind = redact.EventTakeOver
 			}
-			a.tools.AuditPerson(kind, id, principal)
+			a.tools.AuditPerson(kind, id, principal, remote)
 		},
 	})
 	a.web = ui
