@@ -318,3 +318,26 @@ func TestLocalRelay(t *testing.T) {
 		t.Fatalf("the answer: %q", r.str("output"))
 	}
 }
+
+// TestZshCompletionListBelowTheLine: zsh lists a tab's candidates under the
+// command line and puts the cursor back on it; the reply shows the list, as the
+// screen does (probe 8: the reply was the line alone).
+func TestZshCompletionListBelowTheLine(t *testing.T) {
+	t.Parallel()
+	need(t, "zsh")
+	home, dir := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, ".zshrc"), []byte("autoload -Uz compinit && compinit -u\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"bag-one", "bat-two", "bay-three"} {
+		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := startServer(t)
+	id := s.create("zsh", map[string]any{"cwd": dir, "env": map[string]any{"HOME": home, "PS1": "%# "}})
+	s.send(id, "ls ba", map[string]any{"append_newline": false})
+	if out := s.control(id, "tab").str("output"); !strings.Contains(out, "bag-one") || !strings.Contains(out, "bay-three") {
+		t.Fatalf("the reply to tab lacks the list zsh drew: %q", out)
+	}
+}

@@ -249,6 +249,33 @@ func (s *Screen) LineEnd(p Pos) Pos {
 	return p
 }
 
+// BelowCursor returns the rows below the cursor's down to the last one that shows
+// something, soft wraps joined, "" when they are all blank: what a line editor
+// draws under its command line and returns from (zsh's and fish's completion
+// lists, a menu of candidates).
+func (s *Screen) BelowCursor() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushPend()
+	y := s.vt.Cursor().Y
+	last := -1
+	for r := s.rows - 1; r > y; r-- {
+		if row, _ := s.renderRow(r); trimRight(row) != "" {
+			last = r
+			break
+		}
+	}
+	if last < 0 {
+		return ""
+	}
+	var j joiner
+	for r := y + 1; r <= last; r++ {
+		row, wrapped := s.renderRow(r)
+		j.add(row, wrapped && r < last)
+	}
+	return j.String()
+}
+
 // leftOf is row left of column col, trailing blanks trimmed.
 func leftOf(row string, col int) string {
 	return strings.TrimRight(strings.TrimSuffix(row, cutCols(row, col)), " ")

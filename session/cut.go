@@ -58,6 +58,9 @@ type mark struct {
 	// and overwrites it ("Waiting for your editor..." becoming git's "[main 95e401f]
 	// msg"), answers with its whole row, not what lies right of an old column.
 	left string
+	// belowBlank: keys were typed with nothing on the screen below the cursor's row,
+	// so what is there after them is theirs (a completion list drawn under the line).
+	belowBlank bool
 }
 
 // markNow records the terminal just before an input is written, including who was
@@ -96,6 +99,9 @@ func (s *Session) markNow(keys bool) mark {
 		m.wrote, m.wroteOK = s.proc.Wrote(m.reader.PID)
 	}
 	m.shellFront = s.integrated && s.shellInFront()
+	if keys && !m.alt {
+		m.belowBlank = s.scr.BelowCursor() == ""
+	}
 	if !s.integrated {
 		return m
 	}
@@ -390,7 +396,13 @@ func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole
 		return screenWhole(), false, true
 	}
 	text, lost := s.scr.TextSince(start)
-	return padCursorLine(stripEchoes(text, echoes), snap), lost, false
+	text = padCursorLine(stripEchoes(text, echoes), snap)
+	if from.belowBlank {
+		if below := s.scr.BelowCursor(); below != "" {
+			text += "\n" + below // drawn under the line, the cursor back on it
+		}
+	}
+	return text, lost, false
 }
 
 // sinceErase is the output after the screen was erased: everything drawn since, from
