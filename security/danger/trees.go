@@ -50,13 +50,19 @@ func RepositoryDeletion(p string) Verdict {
 
 // RunsLines returns the command lines c runs on its behalf on this machine: a
 // launcher's (script -c, flock -c, tmux, screen, expect's spawn, setpriv and
-// the like, parallel, a git alias) and each of find's -exec commands. The allow
+// the like, parallel, a git alias), each of find's -exec commands, and a trap's. The allow
 // and block lists judge them like typed lines; a container's or a far host's
 // (docker exec, kubectl exec) are not this machine's programs.
 func RunsLines(c shell.Command) []string {
 	var out []string
 	if line, _, ok := runsLine(c); ok && !containerRuns[c.Name] {
 		out = append(out, line)
+	}
+	if c.Name == "trap" {
+		// trap 'CMD' SIGNAL...: CMD runs when the signal comes (kill -USR1 $$).
+		if ops := shell.ParseOpts(c.Args[1:], "").Operands; len(ops) > 1 && !strings.Contains(ops[0].S, shell.DynMark) {
+			out = append(out, ops[0].S)
+		}
 	}
 	if c.Name == "find" {
 		for i, w := range c.Args {

@@ -166,11 +166,21 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 			if (shell.WriteOps[n.Op] || n.Op == syntax.RdrIn) && n.Word != nil {
 				err = ic.checkTarget(n.Word, shell.WriteOps[n.Op])
 			}
+		case *syntax.Assign:
+			if n.Name != nil && shellCode[n.Name.Value] && n.Value != nil {
+				// The shell runs it before each prompt: a line like a typed one.
+				if v := shell.ResolveWord(n.Value); !v.Dyn() {
+					err = ic.p.checkShell(ic.l, shell.ForParser(v.S, danger.Shell), ic.cwds, ic.depth+1)
+				}
+			}
 		}
 		return err == nil
 	})
 	return err
 }
+
+// shellCode are the variables whose value bash runs as a command line.
+var shellCode = shell.Set("PROMPT_COMMAND")
 
 // noFileArgs are commands whose arguments are never files, so an argument
 // computed at run time (kill $(pgrep x), echo $X) need not be refused.
@@ -200,7 +210,7 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 		}
 	}
 	for _, a := range call.Assigns {
-		if a.Value != nil {
+		if a.Value != nil && (a.Name == nil || !shellCode[a.Name.Value]) {
 			if err := ic.checkWord(a.Value, false); err != nil {
 				return err
 			}

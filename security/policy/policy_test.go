@@ -149,6 +149,9 @@ func TestCheckInputPrograms(t *testing.T) {
 		{p, "flock /tmp/l -c 'rm x'", ErrBlocked},
 		{p, "find . -name '*.go' -exec grep -l x {} +", nil},
 		{p, "docker exec web rm -rf /app/cache", nil}, // the container's rm
+		{p, "trap 'nc -l 80' USR1; kill -USR1 $$", ErrBlocked},
+		{p, "PROMPT_COMMAND='nc -l 80; PROMPT_COMMAND='", ErrBlocked},
+		{p, "export PROMPT_COMMAND='history -a'", nil},
 	}
 	for _, tt := range tests {
 		err := tt.p.CheckInput(danger.Shell, tt.input, "")
