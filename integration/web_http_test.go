@@ -313,3 +313,52 @@ func TestViewSaysTheSessionIsGone(t *testing.T) {
 		t.Fatal("the page was not told within 5 s that the session is gone")
 	}
 }
+
+// TestViewStreamsAreBounded: a watch URL opens at most so many streams of one
+// session at once; one more is told so (429), and one can open once another
+// closes (found by an independent probe: twenty watchers slowed a flood fifteen
+// times, and nothing bounded them).
+func TestViewStreamsAreBounded(t *testing.T) {
+	t.Parallel()
+	need(t, "bash")
+	h := startHTTP(t, []string{"--auth-tokens-file", tokensFile(t, "alice", aliceToken)})
+	alice := h.connect(t, aliceToken, legacyEra)
+	created := alice.createResult("bash", map[string]any{"args": []any{"--norc", "--noprofile"}})
+	id, watch := created.str("session_id"), created.str("watch_url")
+	view := strings.SplitN(watch, "?", 2)[1]
+	open := func(ctx context.Context) (*http.Response, error) {
+		req, _ := http.NewRequestWithContext(ctx, "GET", h.base+"/ui/s/"+id+"/events?"+view, nil)
+		return http.DefaultClient.Do(req)
+	}
+	var cancels []context.CancelFunc
+	defer func() {
+		for _, c := range cancels {
+			c()
+		}
+	}()
+	for i := range 16 {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancels = append(cancels, cancel)
+		resp, err := open(ctx)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("stream %d: %v %v", i, resp, err)
+		}
+	}
+	resp, err := open(t.Context())
+	if err != nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the 17th stream: %v %v, want 429", resp, err)
+	}
+	resp.Body.Close()
+	cancels[0]()
+	eventually(t, 5*time.Second, "a stream to open once another closed", func() bool {
+		resp, err := open(t.Context())
+		if err != nil {
+			return false
+		}
+		ok := resp.StatusCode == http.StatusOK
+		if !ok {
+			resp.Body.Close()
+		}
+		return ok
+	})
+}

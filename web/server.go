@@ -69,6 +69,7 @@ type Server struct {
 	mu      sync.Mutex
 	signins map[string]signin // cookie value -> who signed in
 	pages   map[string]int    // session id + principal -> open control pages
+	streams map[string]int    // session id -> open streams, of any page
 }
 
 type signin struct {
@@ -92,7 +93,7 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, key: randomBytes(32), mux: http.NewServeMux(), done: make(chan struct{}), signins: map[string]signin{}, pages: map[string]int{}}
+	s := &Server{cfg: cfg, key: randomBytes(32), mux: http.NewServeMux(), done: make(chan struct{}), signins: map[string]signin{}, pages: map[string]int{}, streams: map[string]int{}}
 	p := cfg.Prefix
 	s.mux.HandleFunc("GET "+p+"{$}", s.list)
 	s.mux.HandleFunc("GET "+p+"assets/{file}", s.asset)

@@ -11,6 +11,11 @@ import (
 // keeps proxies from timing it out).
 const heartbeat = 15 * time.Second
 
+// maxStreams bounds the streams open on one session: each builds its own frames,
+// and a watch URL handed to an agent could open any number (twenty slowed the
+// session's own command fifteen times in a flood; probe 11).
+const maxStreams = 16
+
 // events streams frames of a session as server-sent events: one at once, then one
 // after each change of the screen or of who holds it. A burst of output costs one
 // frame per round trip of building and writing one, not one per write. The stream
@@ -26,6 +31,21 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	s.mu.Lock()
+	if s.streams[sess.ID] >= maxStreams {
+		s.mu.Unlock()
+		http.Error(w, fmt.Sprintf("too many views of this session (at most %d): close one", maxStreams), http.StatusTooManyRequests)
+		return
+	}
+	s.streams[sess.ID]++
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.streams[sess.ID]--; s.streams[sess.ID] <= 0 {
+			delete(s.streams, sess.ID)
+		}
+		s.mu.Unlock()
+	}()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
