@@ -436,3 +436,19 @@ func TestCursorEndsAboveTheOutput(t *testing.T) {
 		t.Errorf("warning %q", r.str("warning"))
 	}
 }
+
+// TestWideCharactersWrapInTheEcho: a typed line of wide characters that wraps at
+// the margin (python's readline leaves the last column blank for one that does
+// not fit) is still recognised as the echo and left out (probe 9).
+func TestWideCharactersWrapInTheEcho(t *testing.T) {
+	t.Parallel()
+	need(t, "python3")
+	s := startServer(t)
+	id := s.create("python3", map[string]any{"args": []any{"-q"}, "env": map[string]any{"LANG": "C.UTF-8"}})
+	for _, n := range []int{57, 58} {
+		line := `x="` + strings.Repeat("中", n) + `";print(len(x))`
+		if got := s.send(id, line, nil).str("output"); got != fmt.Sprintf("%d\n>>> ", n) {
+			t.Errorf("%d wide characters: output %q", n, got)
+		}
+	}
+}

@@ -490,3 +490,23 @@ func TestPromptSPIsNoOutput(t *testing.T) {
 		t.Fatalf("the prompt's row is taken for the output's continuation: %q", st.WrappedIn)
 	}
 }
+
+// TestWideRuneAtTheMargin: a wide character that does not fit in the last column
+// goes to the next row and leaves that column blank, or filled with a blank by a
+// line editor that wraps for itself (python's readline); the line read back has
+// no blank there.
+func TestWideRuneAtTheMargin(t *testing.T) {
+	s := newScreen(t, 10, 4, 0)
+	write(t, s, "abcdefghi 中x")
+	if text, _ := s.TextSince(Pos{}); text != "abcdefghi中x" {
+		t.Fatalf("text %q", text)
+	}
+	write(t, s, "\r\nabcdefghi中x")
+	if text, _ := s.TextSince(Pos{Line: 2}); text != "abcdefghi中x" {
+		t.Fatalf("text %q", text)
+	}
+	write(t, s, "\r\nabcdefgh 中x") // a blank typed before the margin stays
+	if text, _ := s.TextSince(Pos{Line: 4}); text != "abcdefgh 中x" {
+		t.Fatalf("text %q", text)
+	}
+}

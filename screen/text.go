@@ -3,6 +3,7 @@ package screen
 import (
 	"bytes"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hinshun/vt10x"
 )
@@ -76,6 +77,15 @@ func (s *Screen) appendCells(b []byte, row []rune, hi int) []byte {
 		}
 	}
 	return b
+}
+
+// textWidth is the cells s takes.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
 }
 
 func trimRight(s string) string {
@@ -173,10 +183,20 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 	prompts := s.promptRows(from.Line)
 	for line := from.Line; line <= cursorLine; line++ {
 		row, wrapped := s.lineAt(line, oldest)
+		soft := wrapped && line < cursorLine
+		if soft && strings.HasSuffix(row, " ") {
+			// A wide character that did not fit in the last column went to the next
+			// row, leaving that column blank: no character of the line (python's
+			// readline echo was not found with it).
+			if next, _ := s.lineAt(line+1, oldest); next != "" {
+				if r, _ := utf8.DecodeRuneInString(next); runeWidth(r) == 2 && textWidth(row) == s.cols {
+					row = row[:len(row)-1]
+				}
+			}
+		}
 		if line == from.Line && from.Col > 0 {
 			row = cutCols(row, from.Col)
 		}
-		soft := wrapped && line < cursorLine
 		if soft && prompts[line+1] {
 			// zsh's PROMPT_SP after output without a final newline: its end-of-line
 			// mark (%, # for root) and blanks past the margin, so that the prompt
@@ -239,10 +259,7 @@ func (s *Screen) LineEnd(p Pos) Pos {
 		p.Line++
 		row, wrapped = s.lineAt(p.Line, oldest)
 	}
-	width := 0
-	for _, r := range trimRight(row) {
-		width += runeWidth(r)
-	}
+	width := textWidth(trimRight(row))
 	if p.Line > start || p.Col < width {
 		p.Col = width
 	}
