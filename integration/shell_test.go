@@ -452,3 +452,17 @@ func TestWideCharactersWrapInTheEcho(t *testing.T) {
 		}
 	}
 }
+
+// TestMultiLineInputKeepsItsPrompt: a multi-line input with a blank line in it
+// (whose echo is the prompt alone) keeps the prompt its reply ends on; a check
+// that went on past echoes it did not find took that prompt for the blank line's
+// echo (found by an independent probe after a change to echo removal).
+func TestMultiLineInputKeepsItsPrompt(t *testing.T) {
+	t.Parallel()
+	s := startServer(t)
+	id := s.bash(nil)
+	r := s.send(id, "printf 'A\nB\nC\n'; printf '\\033[2A'; printf 'X\n\n'; echo end", nil)
+	if out := r.str("output"); !strings.HasSuffix(out, "end\n$ ") {
+		t.Fatalf("output %q, want it to end with the prompt", out)
+	}
+}

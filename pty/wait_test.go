@@ -240,8 +240,10 @@ func TestInputWaitPrograms(t *testing.T) {
 			p, out := shell(t, tt.script)
 			out.waitFor(t, tt.ready)
 			var w Waiting
-			eventually(t, 10*time.Second, func() bool { w = p.InputWait(); return w.Reading || w.Proxy },
-				func() string { return fmt.Sprintf("never seen waiting: %+v\n%s", w, out) })
+			// A relay looked behind (script) is a proxy for the moment before its
+			// program starts reading: wait for the answer the test is about.
+			eventually(t, 10*time.Second, func() bool { w = p.InputWait(); return w.Proxy == tt.proxy && (w.Reading || w.Proxy) },
+				func() string { return fmt.Sprintf("never seen waiting as expected: %+v\n%s", w, out) })
 			t.Logf("%s blocks in %s", tt.prog, callName(w.Syscall))
 			if w.Proxy != tt.proxy {
 				t.Errorf("%+v, want Proxy %v", w, tt.proxy)

@@ -341,7 +341,7 @@ func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole
 		return visible(full, 0, len(full.Lines)), false, false
 	}
 	above := func(start screen.Pos) bool {
-		return start.Line > snap.CursorRow && snap.Written != from.written
+		return start.Line > snap.CursorRow && snap.Written != from.written && !ignoreClears
 	}
 	screenWhole := func() string {
 		full := s.scr.Snapshot()
@@ -480,8 +480,7 @@ func stripEchoes(text string, echoes []string) string {
 }
 
 // dropEchoLines removes, in order, each typed line's echo: the first line after
-// the previous echo that shows a prompt followed by it. An echo not found is
-// skipped.
+// the previous echo that shows a prompt followed by it, until one is not found.
 func dropEchoLines(text string, echoes []string) string { return dropEchoes(text, echoes, false) }
 
 // dropEchoes is dropEchoLines that, with bare, takes the typed line alone for its
@@ -509,9 +508,10 @@ func dropEchoes(text string, echoes []string, bare bool) string {
 		if i < 0 && bare && strings.TrimSpace(e) != "" {
 			i = find(func(l string) bool { return bareEcho(l, e) })
 		}
-		if i >= 0 {
-			drop[i], from = true, i+1
+		if i < 0 {
+			break // not echoed here (above a C mark, say): nor are the lines after it
 		}
+		drop[i], from = true, i+1
 	}
 	kept := make([]string, 0, len(lines))
 	for i, line := range lines {
