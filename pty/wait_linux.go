@@ -107,10 +107,9 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 				// A local relay: what its inner terminal's reader does is the answer.
 				busy = busy || in.Working
 				w.Proxy = w.Proxy || in.Proxy
-				if in.Reading && (!w.Reading || in.Timeout > 0 && (w.Timeout == 0 || in.Timeout < w.Timeout)) {
-					w.PID, w.Syscall, w.Timeout = in.PID, in.Syscall, in.Timeout
+				if in.Reading {
+					w.noteReader(in.PID, in.Syscall, in.Timeout)
 				}
-				w.Reading = w.Reading || in.Reading
 				w.Wakeups += in.Wakeups
 				continue
 			}
@@ -125,11 +124,7 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 			continue
 		}
 		w.Proxy = w.Proxy || proxy
-		// Report the reader that wakes first: its redraw is what comes next.
-		if !w.Reading || (timeout > 0 && (w.Timeout == 0 || timeout < w.Timeout)) {
-			w.PID, w.Syscall, w.Timeout = pid, nr, timeout
-		}
-		w.Reading = true
+		w.noteReader(pid, nr, timeout)
 		w.Wakeups += wakeups(files, pid)
 	}
 	if w.Proxy {
@@ -137,6 +132,15 @@ func judge(files *leaderFiles, members []proc, calls map[int]waitCall, tty strin
 	}
 	w.Working = busy && !w.Reading && !w.Proxy
 	return w
+}
+
+// noteReader counts a process blocked reading the terminal. The one that wakes
+// first is reported: its redraw is what comes next.
+func (w *Waiting) noteReader(pid, nr int, timeout time.Duration) {
+	if !w.Reading || (timeout > 0 && (w.Timeout == 0 || timeout < w.Timeout)) {
+		w.PID, w.Syscall, w.Timeout = pid, nr, timeout
+	}
+	w.Reading = true
 }
 
 // handsOffTerminal reports whether pid is a tmux client: it sends its terminal to

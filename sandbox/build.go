@@ -32,6 +32,15 @@ var devices = []Rule{
 	{Path: "/dev/tty", Access: Read | Write | Ioctl, File: true},
 }
 
+// Devices are the device files every session may use besides its terminal.
+func Devices() []string {
+	out := make([]string, len(devices))
+	for i, d := range devices {
+		out[i] = d.Path
+	}
+	return out
+}
+
 // Settings is the operator's policy, as configured.
 type Settings struct {
 	Paths      []string // MCP_TERMINAL_ALLOWED_PATHS: read-write trees; empty: files unrestricted

@@ -132,13 +132,11 @@ func (s *Screen) setAltScreen(mode int, set bool) {
 	}
 	s.sendf("\x1b[?%d%c", mode, "lh"[boolInt(set)])
 	s.clears++
-	if !set && mode == 1049 && s.mainCursor != nil {
-		s.sendf("\x1b[%d;%dH", s.mainCursor.y+1, s.mainCursor.x+1)
-	}
 	if !set {
+		if mode == 1049 && s.mainCursor != nil {
+			s.sendf("\x1b[%d;%dH", s.mainCursor.y+1, s.mainCursor.x+1)
+		}
 		s.mainCursor = nil
-	}
-	if !set {
 		cur := s.vt.Cursor()
 		s.altExit = Pos{Line: s.lineBase + int64(cur.Y), Col: cur.X}
 		row, _ := s.renderRow(cur.Y)

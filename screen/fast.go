@@ -217,7 +217,7 @@ func (s *Screen) flowStatus() Status {
 	for first > 0 && len(f.out)-first < f.y && f.out[first-1].wrapped {
 		first--
 	}
-	if line := s.lineBase + int64(f.y); s.promptRows(line)[line] {
+	if s.promptStarts(s.lineBase + int64(f.y)) {
 		first = len(f.out) // a prompt starts the row (wrappedInto)
 	}
 	for _, r := range f.out[first:] {

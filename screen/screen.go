@@ -332,7 +332,7 @@ func (s *Screen) status() Status {
 
 // wrappedInto returns the text of the rows above y that soft-wrap onto it, in order.
 func (s *Screen) wrappedInto(y int) string {
-	if s.promptRows(s.lineBase + int64(y))[s.lineBase+int64(y)] {
+	if s.promptStarts(s.lineBase + int64(y)) {
 		return "" // a prompt starts the row: zsh's PROMPT_SP wrapped onto it (TextSince)
 	}
 	top := y

@@ -181,17 +181,20 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 		j.b.Grow(size + s.rows*(s.cols+1))
 	}
 	prompts := s.promptRows(from.Line)
+	row, wrapped := s.lineAt(from.Line, oldest)
 	for line := from.Line; line <= cursorLine; line++ {
-		row, wrapped := s.lineAt(line, oldest)
 		soft := wrapped && line < cursorLine
+		var next string
+		var nextWrapped bool
+		if line < cursorLine {
+			next, nextWrapped = s.lineAt(line+1, oldest)
+		}
 		if soft && strings.HasSuffix(row, " ") {
 			// A wide character that did not fit in the last column went to the next
 			// row, leaving that column blank: no character of the line (python's
 			// readline echo was not found with it).
-			if next, _ := s.lineAt(line+1, oldest); next != "" {
-				if r, _ := utf8.DecodeRuneInString(next); runeWidth(r) == 2 && textWidth(row) == s.cols {
-					row = row[:len(row)-1]
-				}
+			if r, _ := utf8.DecodeRuneInString(next); runeWidth(r) == 2 && textWidth(row) == s.cols {
+				row = row[:len(row)-1]
 			}
 		}
 		if line == from.Line && from.Col > 0 {
@@ -207,8 +210,20 @@ func (s *Screen) TextSince(from Pos) (text string, lost bool) {
 			}
 		}
 		j.add(row, soft)
+		row, wrapped = next, nextWrapped
 	}
 	return j.String(), lost
+}
+
+// promptStarts reports whether a prompt starts at the first column of line (an
+// A mark there).
+func (s *Screen) promptStarts(line int64) bool {
+	for i := len(s.marks) - 1; i >= 0 && s.marks[i].Pos.Line >= line; i-- {
+		if m := s.marks[i]; m.Kind == 'A' && m.Pos == (Pos{Line: line}) {
+			return true
+		}
+	}
+	return false
 }
 
 // promptRows returns the lines from line on where a prompt starts at the first

@@ -74,15 +74,10 @@ func (s *Session) Holder() string {
 // confirming it types it afresh.
 func (s *Session) Type(ctx context.Context, keys, text string, gate func(Pending) error) (*Refusal, error) {
 	if key := interruptOnly(keys); key != nil && !s.tryAcquire() {
-		// An agent's call holds the turn, most likely waiting on the command this
-		// Ctrl+C is for: it goes in now (as the agent's own does), and that call's
-		// reply shows what it did. A person who took the keyboard to stop a
-		// runaway command is not kept waiting behind it (probe 11).
-		if !s.Alive() {
-			return nil, s.exitedErr()
-		}
-		s.tapInput(key, false)
-		return nil, s.writeInput(ctx, key)
+		// An agent's call holds the turn: the Ctrl+C goes in now (as the agent's own
+		// does), and that call's reply shows what it did. A person who took the
+		// keyboard to stop a runaway command is not kept waiting behind it (probe 11).
+		return nil, s.interruptNow(ctx, key)
 	} else if key == nil {
 		if err := s.acquire(ctx); err != nil {
 			return nil, err

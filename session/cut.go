@@ -319,33 +319,23 @@ func (s *Session) originOf(from mark) origin {
 }
 
 func (s *Session) outputSince(from mark, echoes []string) string {
-	out, _ := s.outputLost(from, echoes)
+	out, _, _ := s.outputCut(from, echoes)
 	return out
 }
 
-// outputLost cuts this input's output out of the screen: from where it began to the
-// cursor's line now, echo removed. A full-screen program's answer is its screen.
-func (s *Session) outputLost(from mark, echoes []string) (string, bool) {
-	out, lost, _ := s.outputCut(from, echoes)
-	return out, lost
-}
-
-// outputCut is outputLost that also says when the output is the whole screen
-// because the cursor ended above where the output began (tput cup, a scroll
-// region set, the alternate screen left at a prompt): cut from there to the
-// cursor, it was empty, though the program had drawn on the screen (probe 9).
+// outputCut cuts this input's output out of the screen: from where it began to the
+// cursor's line now, echo removed (lost: its start scrolled out of the
+// scrollback). A full-screen program's answer is its screen. So is the answer
+// of one that left the cursor above where its output began (tput cup, a scroll
+// region set, the alternate screen left at a prompt), whole: cut from there to
+// the cursor, it was empty, though the program had drawn on the screen (probe 9).
 func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole bool) {
 	snap := s.scr.Status()
 	if snap.AltScreen {
-		full := s.scr.Snapshot()
-		return visible(full, 0, len(full.Lines)), false, false
+		return s.screenText(), false, false
 	}
 	above := func(start screen.Pos) bool {
 		return start.Line > snap.CursorRow && snap.Written != from.written && !ignoreClears
-	}
-	screenWhole := func() string {
-		full := s.scr.Snapshot()
-		return visible(full, 0, len(full.Lines))
 	}
 	o := s.originOf(from)
 	if snap.Erases != from.erases && !ignoreClears && (!o.hasCmd || o.cmd.Erases != snap.Erases) {
@@ -364,7 +354,7 @@ func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole
 		// command drew over them.
 		at := s.scr.Overdrawn(o.cmd)
 		if above(at) {
-			return screenWhole(), false, true
+			return s.screenText(), false, true
 		}
 		text, lost := s.scr.TextSince(at)
 		if len(echoes) > 0 {
@@ -393,7 +383,7 @@ func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole
 		start.Col = 0
 	}
 	if !from.owed && above(start) {
-		return screenWhole(), false, true
+		return s.screenText(), false, true
 	}
 	text, lost := s.scr.TextSince(start)
 	text = padCursorLine(stripEchoes(text, echoes), snap)
@@ -403,6 +393,13 @@ func (s *Session) outputCut(from mark, echoes []string) (out string, lost, whole
 		}
 	}
 	return text, lost, false
+}
+
+// screenText is the visible screen as text, soft wraps joined (on the main
+// screen), trailing blank rows dropped.
+func (s *Session) screenText() string {
+	full := s.scr.Snapshot()
+	return visible(full, 0, len(full.Lines))
 }
 
 // sinceErase is the output after the screen was erased: everything drawn since, from

@@ -331,23 +331,19 @@ func (s *Session) gateKeys(ctx context.Context, keys []byte, gate func(Pending) 
 	return nil, nil
 }
 
-// gateLine types one line of Text once Gate lets it through. A line whose Enter would
-// submit something the screen must show first (text already at the prompt, editing
-// keys) is typed, read back, judged, and then submitted or erased.
 // clearReplies clears the shell's command line of the terminal's answers to a
 // program's queries that the program left unread when it ended (62;22c after
 // binary output): no input typed them, and they would run with the next line.
 // Answers still on their way (typed, not read yet) are let in first. cur is the
-// command line; it returns it again.
-func (s *Session) clearReplies(ctx context.Context, cur string, write func([]byte) error) (string, bool, error) {
+// command line, atPrompt promptLine's ok; it returns them again.
+func (s *Session) clearReplies(ctx context.Context, cur string, atPrompt bool, write func([]byte) error) (string, bool, error) {
 	if n, err := s.proc.PendingInput(); err == nil && n > 0 {
 		s.settleEcho(ctx, s.scr.Counters().Written)
-		cur, _ = s.promptLine()
+		cur, atPrompt = s.promptLine()
 	}
 	if !heldWithoutEnter(cur) {
 		s.replyOpen.Store(false) // the program that asked read them
-		line, ok := s.promptLine()
-		return line, ok, nil
+		return cur, atPrompt, nil
 	}
 	before := s.scr.Counters().Written
 	if err := write(clearLine); err != nil {
@@ -355,10 +351,13 @@ func (s *Session) clearReplies(ctx context.Context, cur string, write func([]byt
 	}
 	s.settleEcho(ctx, before)
 	s.cleared = cur
-	line, ok := s.promptLine()
-	return line, ok, nil
+	cur, atPrompt = s.promptLine()
+	return cur, atPrompt, nil
 }
 
+// gateLine types one line of Text once Gate lets it through. A line whose Enter would
+// submit something the screen must show first (text already at the prompt, editing
+// keys) is typed, read back, judged, and then submitted or erased.
 func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidden bool, index int, in Input, write func([]byte) error, rearm func()) (*Refusal, error) {
 	withEnter := bytes.HasSuffix(chunk, []byte(enter))
 	p := s.pending(line, withEnter, hidden)
@@ -369,7 +368,7 @@ func (s *Session) gateLine(ctx context.Context, chunk []byte, line string, hidde
 	cur, atPrompt := s.promptLine()
 	if atPrompt && !hidden && s.replyOpen.Load() {
 		var err error
-		if cur, atPrompt, err = s.clearReplies(ctx, cur, write); err != nil {
+		if cur, atPrompt, err = s.clearReplies(ctx, cur, atPrompt, write); err != nil {
 			return nil, err
 		}
 	}

@@ -132,11 +132,10 @@ func (s *Session) Send(ctx context.Context, in Input) (Result, error) {
 		// interrupt is for: it goes in now, as a person's Ctrl+C would, and that
 		// call's reply shows what it did. This one answers, once the turn is free,
 		// with what follows.
-		if !s.Alive() {
-			return Result{}, s.exitedErr()
-		}
-		s.tapInput(key, false)
-		if err := s.writeInput(tctx, key); err != nil {
+		if err := s.interruptNow(tctx, key); err != nil {
+			if errors.Is(err, ErrExited) {
+				return Result{}, err
+			}
 			return Result{}, fmt.Errorf("type into session %s: %w", s.ID, err)
 		}
 		if err := s.acquire(tctx); err != nil {
@@ -352,6 +351,17 @@ func controlIn(text string) (byte, bool) {
 	return 0, false
 }
 
+// interruptNow types an interrupt key (interruptOnly's) at once, without the
+// session's turn: the call holding it most likely waits on the command the key
+// is for, and the key goes in as a person's would.
+func (s *Session) interruptNow(ctx context.Context, key []byte) error {
+	if !s.Alive() {
+		return s.exitedErr()
+	}
+	s.tapInput(key, false)
+	return s.writeInput(ctx, key)
+}
+
 // interruptOnly returns the key keys name when it is one that makes the terminal
 // signal the program in front (ctrl+c, ctrl+\\), nil otherwise.
 func interruptOnly(keys string) []byte {
@@ -466,10 +476,15 @@ func (s *Session) Highlighted() []string {
 // maxHighlighted bounds the highlighted runs a reply names.
 const maxHighlighted = 5
 
-// SecretAsked reports whether the cursor shows a program asking for a secret:
+// SecretExpected reports whether what is typed next is a secret: the terminal
+// hides it (InputHidden), or a program asks for one in the open (read -p
+// 'Password: '). It is never logged or recorded, as keys or as a line.
+func (s *Session) SecretExpected() bool { return s.InputHidden() || s.secretAsked() }
+
+// secretAsked reports whether the cursor shows a program asking for a secret:
 // what is typed next is one, shown on the screen or not. The integrated shell at
 // its own prompt asks for commands, whatever its prompt says.
-func (s *Session) SecretAsked() bool {
+func (s *Session) secretAsked() bool {
 	st := s.scr.Status()
 	if st.AltScreen || !secretPrompt.MatchString(detect.CursorLine(&st)) {
 		return false

@@ -51,7 +51,7 @@ func (s *Session) startTap(cfg Config) {
 // hides it (as the input began: hidden; or now, a prompt an earlier key of the same
 // input brought up) or asks for a secret in the open (read -p 'Password: ').
 func (s *Session) tapInput(b []byte, hidden bool) {
-	if s.tap != nil && !hidden && !s.InputHidden() && !s.SecretAsked() {
+	if s.tap != nil && !hidden && !s.SecretExpected() {
 		s.tap.Input(b)
 	}
 }

@@ -47,6 +47,7 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 		if pol := s.cfg.Policy; len(pol.Allowed)+len(pol.Blocked)+len(pol.AllowedPaths) > 0 {
 			// Read from /proc, so only when a policy asks: "~" is the session's HOME.
 			pol.Home = t.sess.Home()
+			cwd := t.sess.Cwd()
 			for _, c := range ctxs {
 				// As typed, and as the shell's aliases and functions make it (alias
 				// g=curl in one call, g in the next).
@@ -57,7 +58,7 @@ func (s *Server) gate(t *typed) func(session.Pending) error {
 					}
 				}
 				for _, line := range lines {
-					if err := pol.CheckInput(c, line, t.sess.Cwd()); err != nil {
+					if err := pol.CheckInput(c, line, cwd); err != nil {
 						s.record(t.who, redact.Event{Kind: redact.EventBlocked, Session: t.id, Input: p.Line, Hidden: p.Hidden, Detail: err.Error()})
 						return &refusedInput{line: p.Line, hidden: p.Hidden, blocked: true, why: strings.TrimRight(err.Error(), ". ")}
 					}
@@ -202,7 +203,7 @@ func contextFor(program, prompt, command string) danger.Context {
 // shell that reads the line is not this machine's to read: none is given.
 func shellDir(sess *session.Session) func() string {
 	return func() string {
-		if front := strings.TrimPrefix(sess.Foreground(), "-"); proxies[front] || danger.ContextOf(front) != danger.Shell {
+		if !localShell(sess) {
 			return ""
 		}
 		dir := sess.Cwd()
@@ -218,6 +219,14 @@ func shellDir(sess *session.Session) func() string {
 	}
 }
 
+// localShell reports whether the program in front of sess is a shell on this
+// machine, whose directory and HOME /proc shows: not one behind ssh, docker exec,
+// tmux or sudo.
+func localShell(sess *session.Session) bool {
+	front := strings.TrimPrefix(sess.Foreground(), "-")
+	return !proxies[front] && danger.ContextOf(front) == danger.Shell
+}
+
 // repoDeletion judges a recursive deletion by what is on the disk, where the
 // rules judge the text: rm -rf /work/app or /usr/src/app passes by its name, yet
 // deletes a project when a .git is there (found by an independent probe). Only
@@ -227,7 +236,7 @@ func repoDeletion(sess *session.Session, line string) danger.Verdict {
 	if len(paths) == 0 {
 		return danger.Verdict{}
 	}
-	if front := strings.TrimPrefix(sess.Foreground(), "-"); proxies[front] || danger.ContextOf(front) != danger.Shell {
+	if !localShell(sess) {
 		return danger.Verdict{}
 	}
 	cwd, home := sess.Cwd(), sess.Home()

@@ -84,7 +84,7 @@ func (s *Server) sendControl(ctx context.Context, req mcp.CallToolRequest, a Con
 	}
 	// Keys pressed at a password prompt may spell the secret: record them as hidden,
 	// also where the prompt echoes (read -p 'Password: '), as a line typed there is.
-	hidden := t.sess.InputHidden() || t.sess.SecretAsked()
+	hidden := t.sess.SecretExpected()
 	s.record(t.who, redact.Event{Kind: redact.EventControl, Session: t.id, Input: t.in.Keys, Hidden: hidden})
 	if t.in.Keys != "" {
 		mark(t.sess, t.in.Keys, hidden)

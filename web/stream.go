@@ -60,6 +60,16 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
 	var last []byte
+	// gone tells the page its session was closed (close_session, the idle reaper),
+	// and reports whether it was.
+	gone := func() bool {
+		if _, err := s.cfg.Sessions.Get(sess.ID); err == nil {
+			return false
+		}
+		fmt.Fprint(w, "data: {\"gone\":true}\n\n")
+		fl.Flush()
+		return true
+	}
 	for {
 		changed := sess.Changed() // before reading the screen: no change is missed
 		b, err := json.Marshal(v.next())
@@ -74,14 +84,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			fl.Flush()
 			last = b
 		}
-		if !sess.Alive() {
-			if _, err := s.cfg.Sessions.Get(sess.ID); err != nil {
-				// Closed (close_session, the idle reaper): say so now, not at the
-				// next heartbeat (the page said "exited" meanwhile).
-				fmt.Fprint(w, "data: {\"gone\":true}\n\n")
-				fl.Flush()
-				return
-			}
+		if !sess.Alive() && gone() {
+			return // said now, not at the next heartbeat (the page said "exited" meanwhile)
 		}
 		select {
 		case <-changed:
@@ -92,9 +96,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 					return // signed out, or its token revoked: it watches no more
 				}
 			}
-			if _, err := s.cfg.Sessions.Get(sess.ID); err != nil {
-				fmt.Fprint(w, "data: {\"gone\":true}\n\n")
-				fl.Flush()
+			if gone() {
 				return
 			}
 			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
@@ -120,7 +122,7 @@ const pageGrace = 5 * time.Second
 // that session has been gone for pageGrace: a person who closed the tab must not
 // lock the agent out.
 func (s *Server) opened(id, principal string) (closed func()) {
-	key := id + "\x00" + principal
+	key := pageKey(id, principal)
 	s.mu.Lock()
 	s.pages[key]++
 	s.mu.Unlock()
@@ -143,7 +145,7 @@ func (s *Server) opened(id, principal string) (closed func()) {
 func (s *Server) releaseUnwatched(id, principal string) {
 	time.AfterFunc(pageGrace, func() {
 		s.mu.Lock()
-		watched := s.pages[id+"\x00"+principal] > 0
+		watched := s.pages[pageKey(id, principal)] > 0
 		s.mu.Unlock()
 		sess, err := s.cfg.Sessions.Get(id)
 		if watched || err != nil || sess.Holder() != holderName(principal) {
@@ -155,3 +157,6 @@ func (s *Server) releaseUnwatched(id, principal string) {
 		}
 	})
 }
+
+// pageKey names a principal's control pages on a session in Server.pages.
+func pageKey(id, principal string) string { return id + "\x00" + principal }

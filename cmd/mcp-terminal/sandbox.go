@@ -170,11 +170,12 @@ func readable(cfg config) []string {
 	return append(slices.Clone(trees), "/proc")
 }
 
-// writable are the trees outside the allowed paths a session may also write: the
-// shared /tmp and /dev/shm.
+// writable are the files and trees outside the allowed paths a session may also
+// write: the devices the sandbox grants, and the shared /tmp and /dev/shm.
 func writable(cfg config) []string {
-	if !cfg.SharedTmp {
-		return nil
+	w := sandbox.Devices()
+	if cfg.SharedTmp {
+		w = append(w, "/tmp", "/dev/shm")
 	}
-	return []string{"/tmp", "/dev/shm"}
+	return w
 }

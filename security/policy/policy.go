@@ -25,10 +25,11 @@ type Policy struct {
 	// "~" are the operator's, expanded with the server's HOME.)
 	Home string
 	// Readable are the trees the kernel lets a session read beside AllowedPaths
-	// (the system paths, /proc), and Writable those it may also write (a shared
-	// /tmp): the text check of AllowedPaths takes the same view, refusing only a
-	// write redirect into a Readable tree. The terminal devices (/dev/null and
-	// the like) are always allowed.
+	// (the system paths, /proc), and Writable those it may also write (the
+	// devices it grants, /dev/null and the like, and a shared /tmp): the text
+	// check of AllowedPaths takes the same view, refusing only a write redirect
+	// into a Readable tree. The session's own descriptors (/dev/stderr,
+	// /dev/fd/N) are always allowed.
 	Readable, Writable []string
 }
 
@@ -164,13 +165,13 @@ func (p Policy) checkShell(l lists, input string, cwds []string, depth int) erro
 			err = ic.checkCall(n)
 		case *syntax.Redirect:
 			if (shell.WriteOps[n.Op] || n.Op == syntax.RdrIn) && n.Word != nil {
-				err = ic.checkTarget(n.Word, shell.WriteOps[n.Op])
+				err = ic.checkWord(n.Word, shell.WriteOps[n.Op])
 			}
 		case *syntax.Assign:
 			if n.Name != nil && shellCode[n.Name.Value] && n.Value != nil {
 				// The shell runs it before each prompt: a line like a typed one.
 				if v := shell.ResolveWord(n.Value); !v.Dyn() {
-					err = ic.p.checkShell(ic.l, shell.ForParser(v.S, danger.Shell), ic.cwds, ic.depth+1)
+					err = ic.checkLine(v.S)
 				}
 			}
 		}
@@ -203,10 +204,11 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 			}
 		}
 	}
-	exempt := noFileArgs[c.Name]
-	for _, a := range call.Args[1:] {
-		if err := ic.checkWord(a, exempt); err != nil {
-			return err
+	if !noFileArgs[c.Name] { // the arguments of echo, kill or seq are never files
+		for _, a := range call.Args[1:] {
+			if err := ic.checkWord(a, false); err != nil {
+				return err
+			}
 		}
 	}
 	for _, a := range call.Assigns {
@@ -223,7 +225,7 @@ func (ic *inputCheck) checkCall(call *syntax.CallExpr) error {
 // the command lines launchers and find -exec run (danger.RunsLines).
 func (ic *inputCheck) checkNested(c shell.Command) error {
 	for _, line := range danger.RunsLines(c) {
-		if err := ic.p.checkShell(ic.l, shell.ForParser(line, danger.Shell), ic.cwds, ic.depth+1); err != nil {
+		if err := ic.checkLine(line); err != nil {
 			return err
 		}
 	}
@@ -238,32 +240,27 @@ func (ic *inputCheck) checkNested(c shell.Command) error {
 	if c.Name != "eval" && !ok {
 		return nil
 	}
-	return ic.p.checkShell(ic.l, shell.ForParser(script, danger.Shell), ic.cwds, ic.depth+1)
+	return ic.checkLine(script)
 }
 
-func (ic *inputCheck) checkWord(w *syntax.Word, exempt bool) error {
-	if len(ic.p.AllowedPaths) == 0 || exempt {
-		return nil // the arguments of echo, kill or seq are never files
-	}
-	for _, v := range ic.env.expand(w) {
-		if err := ic.checkArg(v, false, false); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkTarget checks a redirect's target; write says it is written to.
-func (ic *inputCheck) checkTarget(w *syntax.Word, write bool) error {
+// checkWord checks the paths word w can name; write says it is written to (a
+// redirect's target).
+func (ic *inputCheck) checkWord(w *syntax.Word, write bool) error {
 	if len(ic.p.AllowedPaths) == 0 {
 		return nil
 	}
 	for _, v := range ic.env.expand(w) {
-		if err := ic.checkArg(v, false, write); err != nil {
+		if err := ic.checkArg(v, write); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// checkLine checks a command line the input has run (bash -c's script, a
+// launcher's, PROMPT_COMMAND's) like typed input.
+func (ic *inputCheck) checkLine(line string) error {
+	return ic.p.checkShell(ic.l, shell.ForParser(line, danger.Shell), ic.cwds, ic.depth+1)
 }
 
 var shellKeywords = shell.Set("do", "then", "else", "elif", "if", "while", "until", "!", "{", "time", "done", "fi")
@@ -291,7 +288,7 @@ func (p Policy) checkTokens(l lists, input string, cwds []string) error {
 					return err
 				}
 			}
-			if err := ic.checkArg(f, false, false); err != nil && len(p.AllowedPaths) > 0 {
+			if err := ic.checkArg(f, false); err != nil && len(p.AllowedPaths) > 0 {
 				return err
 			}
 		}

@@ -17,14 +17,15 @@ import (
 //   - "~" and variables are expanded (values assigned earlier in the same
 //     input, else the server's environment); a value still unknown (an
 //     unset variable, $(cmd), read) is refused, because it could be any
-//     path, except as an argument of commands that take no files (echo, kill);
+//     path (the arguments of commands that take no files, echo or kill, are
+//     not checked);
 //   - relative paths are resolved against every directory the input may run
 //     in: the cwd argument and the targets of its cd commands;
 //   - globs are expanded, and each match checked;
 //   - symlinks are followed component by component, before ".." applies, as
 //     the kernel does, over the longest existing prefix.
 
-func (ic *inputCheck) checkArg(arg string, exempt, write bool) error {
+func (ic *inputCheck) checkArg(arg string, write bool) error {
 	if len(ic.p.AllowedPaths) == 0 || arg == "" {
 		return nil
 	}
@@ -32,15 +33,12 @@ func (ic *inputCheck) checkArg(arg string, exempt, write bool) error {
 		arg = arg[i+1:]
 	}
 	if strings.Contains(arg, shell.DynMark) {
-		if exempt {
-			return nil
-		}
 		return fmt.Errorf("path %q is computed at run time and cannot be checked; write it out: %w",
 			strings.ReplaceAll(arg, shell.DynMark, "$…"), ErrPathNotAllowed)
 	}
 	if fields := strings.Fields(arg); len(fields) > 1 { // an unquoted value splits into words
 		for _, f := range fields {
-			if err := ic.checkArg(f, exempt, write); err != nil {
+			if err := ic.checkArg(f, write); err != nil {
 				return err
 			}
 		}
@@ -96,13 +94,12 @@ func (p Policy) checkPath(abs, shown string, write bool) error {
 	return p.checkOnePath(abs, shown, write)
 }
 
-// devices are the files under /dev every session may read and write, as the
-// sandbox grants them; /dev/std* and /dev/fd/* are the session's own
-// descriptors.
-var devices = shell.Set("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/stdin", "/dev/stdout", "/dev/stderr")
+// ownDescriptors are the names of a session's own open files: what they lead to
+// is not the server's to resolve (its /proc/self is not the session's).
+var ownDescriptors = shell.Set("/dev/stdin", "/dev/stdout", "/dev/stderr")
 
 func (p Policy) checkOnePath(abs, shown string, write bool) error {
-	if clean := filepath.Clean(abs); devices[clean] || strings.HasPrefix(clean, "/dev/fd/") {
+	if clean := filepath.Clean(abs); ownDescriptors[clean] || strings.HasPrefix(clean, "/dev/fd/") {
 		return nil
 	}
 	real := realPath(abs)
